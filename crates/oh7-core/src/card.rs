@@ -1,0 +1,561 @@
+//! Oh 7 cards, their text notation (`oh7.md` §1) and card sets as bitsets.
+//!
+//! Every card of every Oh 7 deck has one small id (`0..99`), so a hand, a deck or the cards
+//! played so far is one `u128` ([`CardSet`]). Ids are laid out so that, within a suit, a higher
+//! id is a stronger card:
+//!
+//! | ids | cards |
+//! |---|---|
+//! | `suit * 16 + value * 2 + copy` (0..80) | regular cards, suits `S H C D F` |
+//! | `80 + value * 2 + copy` (80..96) | ★ stars |
+//! | `96 + copy` | Ø void |
+//! | `98` | ‽ / ? |
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A suit, in suit-priority order (`S` highest, `F` lowest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Suit {
+    /// ♠ spades.
+    S = 0,
+    /// ♥ hearts.
+    H = 1,
+    /// ♣ clubs.
+    C = 2,
+    /// ♦ diamonds.
+    D = 3,
+    /// The fifth suit: ☆ in `fr`, ✿ in `kod7`.
+    F = 4,
+}
+
+impl Suit {
+    /// All suits in priority order.
+    pub const ALL: [Suit; 5] = [Suit::S, Suit::H, Suit::C, Suit::D, Suit::F];
+
+    /// The suit with this index (0 = ♠ … 4 = F).
+    pub fn from_index(i: usize) -> Suit {
+        Suit::ALL[i]
+    }
+
+    /// Index in priority order (0 is the highest priority).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The letter of the text notation.
+    pub fn letter(self) -> char {
+        ['S', 'H', 'C', 'D', 'F'][self.index()]
+    }
+
+    /// The symbol; the fifth suit is shown as `fifth` (☆ or ✿ by preset).
+    pub fn symbol(self, fifth: char) -> char {
+        ['♠', '♥', '♣', '♦', fifth][self.index()]
+    }
+
+    /// Parse a suit letter or symbol.
+    pub fn from_char(c: char) -> Option<Suit> {
+        Some(match c.to_ascii_uppercase() {
+            'S' | '♠' | '♤' => Suit::S,
+            'H' | '♥' | '♡' => Suit::H,
+            'C' | '♣' | '♧' => Suit::C,
+            'D' | '♦' | '♢' => Suit::D,
+            'F' | '☆' | '✿' => Suit::F,
+            _ => return None,
+        })
+    }
+
+    /// The cards of this suit (both copies) as a set.
+    pub fn mask(self) -> CardSet {
+        CardSet(0xFFFF_u128 << (self.index() * 16))
+    }
+}
+
+impl fmt::Display for Suit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+impl FromStr for Suit {
+    type Err = CardParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut it = s.trim().chars();
+        match (it.next(), it.next()) {
+            (Some(c), None) => Suit::from_char(c).ok_or_else(|| CardParseError::new(s)),
+            _ => Err(CardParseError::new(s)),
+        }
+    }
+}
+
+impl Serialize for Suit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Suit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What kind of card this is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A card of a suit, value 0-7.
+    Regular(Suit),
+    /// ★, takes the lead suit's identity in a trick (R-PLAY-2).
+    Star,
+    /// Ø, bets 0, never wins a trick.
+    Void,
+    /// ‽ (kod7) or ? (fr-advanced).
+    Interrobang,
+}
+
+/// One card, by id (see the module doc).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Card(u8);
+
+/// The id of ‽ / ?.
+const INTERROBANG_ID: u8 = 98;
+/// One past the largest id.
+pub const CARD_IDS: usize = 99;
+
+impl Card {
+    /// ‽ / ?.
+    pub const INTERROBANG: Card = Card(INTERROBANG_ID);
+
+    /// A regular card; `copy` 0 or 1 (the second copy is written with `'`).
+    pub const fn regular(suit: Suit, value: u8, copy: u8) -> Card {
+        Card(suit as u8 * 16 + value * 2 + copy)
+    }
+    /// A ★ card.
+    pub const fn star(value: u8, copy: u8) -> Card {
+        Card(80 + value * 2 + copy)
+    }
+    /// A Ø card.
+    pub const fn void(copy: u8) -> Card {
+        Card(96 + copy)
+    }
+
+    /// The card with this id, if the id is valid.
+    pub fn from_id(id: u8) -> Option<Card> {
+        (id < CARD_IDS as u8).then_some(Card(id))
+    }
+
+    /// The id (0..99).
+    #[inline]
+    pub fn id(self) -> u8 {
+        self.0
+    }
+
+    /// What kind of card this is.
+    #[inline]
+    pub fn kind(self) -> Kind {
+        match self.0 {
+            0..80 => Kind::Regular(Suit::from_index((self.0 / 16) as usize)),
+            80..96 => Kind::Star,
+            96..98 => Kind::Void,
+            _ => Kind::Interrobang,
+        }
+    }
+
+    /// The suit of a regular card.
+    #[inline]
+    pub fn suit(self) -> Option<Suit> {
+        match self.kind() {
+            Kind::Regular(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a regular card (has a suit).
+    #[inline]
+    pub fn is_regular(self) -> bool {
+        self.0 < 80
+    }
+
+    /// The value 0-7 (Ø is 0; ‽ has none and reports 0).
+    #[inline]
+    pub fn value(self) -> u8 {
+        match self.0 {
+            0..96 => (self.0 % 16) / 2,
+            _ => 0,
+        }
+    }
+
+    /// The value as a bet, `None` for ‽/? which can never be bet (R-BET-1).
+    pub fn bet_value(self) -> Option<u8> {
+        (self.0 != INTERROBANG_ID).then(|| self.value())
+    }
+
+    /// 0 for the first copy, 1 for the second (`'`).
+    pub fn copy(self) -> u8 {
+        match self.0 {
+            0..98 => self.0 % 2,
+            _ => 0,
+        }
+    }
+
+    /// This card as a one-card set.
+    #[inline]
+    pub fn bit(self) -> CardSet {
+        CardSet(1u128 << self.0)
+    }
+
+    /// Text with the preset's symbols (`3♠`, `★2`, `Ø`, `‽`); `fifth` is the fifth suit's symbol
+    /// and `mark` the symbol of the one special card (‽ or ?).
+    pub fn pretty(self, fifth: char, mark: char) -> String {
+        let tick = if self.copy() == 1 { "'" } else { "" };
+        match self.kind() {
+            Kind::Regular(s) => format!("{}{}{tick}", self.value(), s.symbol(fifth)),
+            Kind::Star => format!("★{}{tick}", self.value()),
+            Kind::Void => format!("Ø{tick}"),
+            Kind::Interrobang => mark.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tick = if self.copy() == 1 { "'" } else { "" };
+        match self.kind() {
+            Kind::Regular(s) => write!(f, "{}{}{tick}", self.value(), s.letter()),
+            Kind::Star => write!(f, "*{}{tick}", self.value()),
+            Kind::Void => write!(f, "V{tick}"),
+            Kind::Interrobang => write!(f, "?"),
+        }
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A card name that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown card `{text}`: write a value 0-7 (or Q for 0) and a suit S H C D F (3S, 0H, QC, 5F), \
+     *n for a star (*2), V for the void, ? for the interrobang, and ' for a second copy (3S')"
+)]
+pub struct CardParseError {
+    /// The text that was given.
+    pub text: String,
+}
+
+impl CardParseError {
+    fn new(text: &str) -> Self {
+        CardParseError { text: text.to_string() }
+    }
+}
+
+impl FromStr for Card {
+    type Err = CardParseError;
+
+    fn from_str(text: &str) -> Result<Card, CardParseError> {
+        let err = || CardParseError::new(text);
+        let t = text.trim();
+        let (body, copy) = match t.strip_suffix('\'').or_else(|| t.strip_suffix('’')) {
+            Some(b) => (b, 1u8),
+            None => (t, 0u8),
+        };
+        let chars: Vec<char> = body.chars().collect();
+        let value_of = |c: char| match c.to_ascii_uppercase() {
+            '0'..='7' => Some(c as u8 - b'0'),
+            'Q' => Some(0),
+            _ => None,
+        };
+        match chars.as_slice() {
+            ['?' | '‽'] if copy == 0 => Ok(Card::INTERROBANG),
+            ['V' | 'v' | 'Ø' | 'ø' | '∅'] => Ok(Card::void(copy)),
+            ['*' | '★', v] | [v, '*' | '★'] => {
+                value_of(*v).filter(|_| *v != 'Q' && *v != 'q').map(|v| Card::star(v, copy)).ok_or_else(err)
+            }
+            [a, b] => {
+                // `3S` or `S3` (symbols: `3♠`, `♠3`).
+                if let (Some(v), Some(s)) = (value_of(*a), Suit::from_char(*b)) {
+                    Ok(Card::regular(s, v, copy))
+                } else if let (Some(s), Some(v)) = (Suit::from_char(*a), value_of(*b)) {
+                    // `S3`; but `QS`-style is handled above since Q is not a suit letter.
+                    Ok(Card::regular(s, v, copy))
+                } else {
+                    Err(err())
+                }
+            }
+            _ => Err(err()),
+        }
+    }
+}
+
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A set of cards as a bitset over card ids.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CardSet(pub u128);
+
+impl CardSet {
+    /// No card.
+    pub const EMPTY: CardSet = CardSet(0);
+    /// All ★ cards.
+    pub const STARS: CardSet = CardSet(0xFFFF_u128 << 80);
+    /// All regular cards.
+    pub const REGULAR: CardSet = CardSet((1u128 << 80) - 1);
+    /// All special cards (★, Ø, ‽/?).
+    pub const SPECIAL: CardSet = CardSet(((1u128 << CARD_IDS) - 1) & !((1u128 << 80) - 1));
+
+    /// Number of cards.
+    #[inline]
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// Whether `c` is in the set.
+    #[inline]
+    pub fn contains(self, c: Card) -> bool {
+        self.0 & (1u128 << c.0) != 0
+    }
+    /// Add a card.
+    #[inline]
+    pub fn insert(&mut self, c: Card) {
+        self.0 |= 1u128 << c.0;
+    }
+    /// Remove a card.
+    #[inline]
+    pub fn remove(&mut self, c: Card) {
+        self.0 &= !(1u128 << c.0);
+    }
+    /// Intersection.
+    #[inline]
+    pub fn and(self, o: CardSet) -> CardSet {
+        CardSet(self.0 & o.0)
+    }
+    /// Union.
+    #[inline]
+    pub fn or(self, o: CardSet) -> CardSet {
+        CardSet(self.0 | o.0)
+    }
+    /// Difference.
+    #[inline]
+    pub fn minus(self, o: CardSet) -> CardSet {
+        CardSet(self.0 & !o.0)
+    }
+    /// The lowest-id card.
+    #[inline]
+    pub fn first(self) -> Option<Card> {
+        (self.0 != 0).then(|| Card(self.0.trailing_zeros() as u8))
+    }
+    /// The highest-id card.
+    #[inline]
+    pub fn last(self) -> Option<Card> {
+        (self.0 != 0).then(|| Card(127 - self.0.leading_zeros() as u8))
+    }
+    /// The `n`-th card in id order (0-based), if there are that many.
+    #[inline]
+    pub fn nth(self, mut n: u32) -> Option<Card> {
+        let lo = self.0 as u64;
+        let c = lo.count_ones();
+        let (mut word, base) = if n < c {
+            (lo, 0)
+        } else {
+            n -= c;
+            ((self.0 >> 64) as u64, 64)
+        };
+        if n >= word.count_ones() {
+            return None;
+        }
+        for _ in 0..n {
+            word &= word - 1;
+        }
+        Some(Card((base + word.trailing_zeros()) as u8))
+    }
+    /// Iterate in id order.
+    pub fn iter(self) -> CardIter {
+        CardIter(self.0)
+    }
+    /// The cards of a slice as a set.
+    pub fn from_cards(cards: &[Card]) -> CardSet {
+        let mut s = CardSet::EMPTY;
+        for &c in cards {
+            s.insert(c);
+        }
+        s
+    }
+    /// The cards as a vector, in id order.
+    pub fn to_vec(self) -> Vec<Card> {
+        self.iter().collect()
+    }
+}
+
+impl fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl fmt::Display for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<T: IntoIterator<Item = Card>>(iter: T) -> Self {
+        let mut s = CardSet::EMPTY;
+        for c in iter {
+            s.insert(c);
+        }
+        s
+    }
+}
+
+impl IntoIterator for CardSet {
+    type Item = Card;
+    type IntoIter = CardIter;
+    fn into_iter(self) -> CardIter {
+        self.iter()
+    }
+}
+
+/// Iterator over a [`CardSet`], lowest id first.
+#[derive(Clone)]
+pub struct CardIter(u128);
+
+impl Iterator for CardIter {
+    type Item = Card;
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let c = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Card(c))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for CardIter {}
+
+impl DoubleEndedIterator for CardIter {
+    fn next_back(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let c = 127 - self.0.leading_zeros() as u8;
+        self.0 &= !(1u128 << c);
+        Some(Card(c))
+    }
+}
+
+impl Serialize for CardSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for CardSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<Card>::deserialize(d)?;
+        Ok(CardSet::from_cards(&v))
+    }
+}
+
+/// Parse a list of cards separated by spaces or commas.
+pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardParseError> {
+    text.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).map(str::parse).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_round_trips_for_every_card() {
+        for id in 0..CARD_IDS as u8 {
+            let c = Card::from_id(id).unwrap();
+            if c.kind() == Kind::Interrobang || matches!(c.kind(), Kind::Regular(_) | Kind::Star | Kind::Void) {
+                let t = c.to_string();
+                assert_eq!(t.parse::<Card>().unwrap(), c, "{t}");
+            }
+        }
+    }
+
+    #[test]
+    fn parses_symbols_and_queen_as_zero() {
+        assert_eq!("3♠".parse::<Card>().unwrap(), Card::regular(Suit::S, 3, 0));
+        assert_eq!("★3".parse::<Card>().unwrap(), Card::star(3, 0));
+        assert_eq!("*0'".parse::<Card>().unwrap(), Card::star(0, 1));
+        assert_eq!("Ø".parse::<Card>().unwrap(), Card::void(0));
+        assert_eq!("v'".parse::<Card>().unwrap(), Card::void(1));
+        assert_eq!("‽".parse::<Card>().unwrap(), Card::INTERROBANG);
+        assert_eq!("?".parse::<Card>().unwrap(), Card::INTERROBANG);
+        assert_eq!("QS".parse::<Card>().unwrap(), Card::regular(Suit::S, 0, 0));
+        assert_eq!("qh".parse::<Card>().unwrap(), Card::regular(Suit::H, 0, 0));
+        assert_eq!("3s'".parse::<Card>().unwrap(), Card::regular(Suit::S, 3, 1));
+        assert_eq!("7☆".parse::<Card>().unwrap(), Card::regular(Suit::F, 7, 0));
+        assert_eq!("7✿".parse::<Card>().unwrap(), Card::regular(Suit::F, 7, 0));
+        assert_eq!("0♦".parse::<Card>().unwrap(), Card::regular(Suit::D, 0, 0));
+    }
+
+    #[test]
+    fn rejects_unknown_cards() {
+        for bad in ["8S", "3X", "", "*8", "??", "3", "10H", "?'", "*Q"] {
+            assert!(bad.parse::<Card>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn kinds_and_values() {
+        let c = Card::regular(Suit::D, 5, 1);
+        assert_eq!(c.kind(), Kind::Regular(Suit::D));
+        assert_eq!((c.value(), c.copy()), (5, 1));
+        assert_eq!(Card::star(6, 0).value(), 6);
+        assert_eq!(Card::void(1).bet_value(), Some(0));
+        assert_eq!(Card::INTERROBANG.bet_value(), None);
+        assert_eq!(Card::regular(Suit::F, 2, 0).pretty('✿', '‽'), "2✿");
+    }
+
+    #[test]
+    fn cardset_ops() {
+        let s: CardSet = ["3S", "0H", "*2", "?"].iter().map(|t| t.parse::<Card>().unwrap()).collect();
+        assert_eq!(s.len(), 4);
+        assert_eq!(s.nth(0).unwrap().to_string(), "3S");
+        assert_eq!(s.nth(3).unwrap().to_string(), "?");
+        assert_eq!(s.nth(4), None);
+        assert_eq!(s.and(Suit::H.mask()).len(), 1);
+        assert_eq!(s.and(CardSet::SPECIAL).len(), 2);
+        assert_eq!(s.last().unwrap(), Card::INTERROBANG);
+        assert_eq!(s.iter().rev().next().unwrap(), Card::INTERROBANG);
+    }
+}

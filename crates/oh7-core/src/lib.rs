@@ -1,0 +1,18 @@
+#![recursion_limit = "256"]
+//! The oh7 rules engine.
+//!
+//! What it is for: the rules of the Oh 7 family (`en`, `fr`, `fr-advanced`, `kod7`, `bga`, the
+//! Dummy, custom rulesets) and of Seven, as exact state machines behind one [`game::Game`]
+//! interface; seat views (what one seat may know); game records (`oh7-record/1`) and replay.
+//!
+//! What it is not: it does no I/O, no async, reads no clock and uses no global RNG. Chance
+//! comes from a ChaCha RNG seeded by the caller, so a seed plus the actions replays a game.
+
+pub mod card;
+pub mod game;
+pub mod oh7;
+pub mod ruleset;
+// TEMP-DISABLED pub mod seven;
+
+pub use card::{Card, CardSet, Suit};
+pub use game::{Game, Seat, SeatSet, SeatViewLike};

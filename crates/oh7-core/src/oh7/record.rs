@@ -1,0 +1,358 @@
+//! Game records (`rules/records.md`, format `oh7-record/1`) and replay.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Deal, DecisionKind, Oh7Game, Phase, Round, RuleError, MAX_SEATS};
+use crate::card::{Card, CardSet, Suit};
+use crate::game::{Game, Seat};
+use crate::ruleset::{Preset, Ruleset, RulesetError};
+
+/// The record format this engine writes.
+pub const FORMAT: &str = "oh7-record/1";
+
+/// One game as recorded (`records.md`). Field names are a public interface.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// Always `oh7-record/1`.
+    pub format: String,
+    /// `oh7`.
+    pub game: String,
+    /// The preset the ruleset starts from.
+    pub preset: Preset,
+    /// Every knob, so the game replays without the preset table.
+    pub ruleset: Ruleset,
+    /// Players (the Dummy not counted).
+    pub players: usize,
+    /// Seat names, clockwise from 0.
+    pub seats: Vec<String>,
+    /// Whether the Dummy played (it is seat 2).
+    pub dummy: bool,
+    /// The seed, as hexadecimal.
+    pub seed: String,
+    /// The rounds, the one in progress last for an unfinished game.
+    pub rounds: Vec<RoundRecord>,
+    /// Winners (empty if unfinished).
+    pub winners: Vec<Seat>,
+    /// Whether the game ended.
+    pub finished: bool,
+}
+
+/// The fields of one deal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DealRecord {
+    /// The hands as dealt, before passing, one per player.
+    pub hands: Vec<Vec<Card>>,
+    /// The unused cards (empty with the Dummy).
+    pub discard: Vec<Card>,
+    /// The Dummy's pile, top first (empty without the Dummy).
+    pub dummy_pile: Vec<Card>,
+    /// The cards each player passed (empty lists without passing).
+    pub passes: Vec<Vec<Card>>,
+    /// Every completed bet attempt, one card per player.
+    pub bet_attempts: Vec<Vec<Card>>,
+}
+
+/// A decision outside bets and plays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Decision {
+    /// Who decided (`null` for a lot drawn by the engine).
+    pub seat: Option<Seat>,
+    /// `reveal_interrobang`, `choose_leader`, `choose_trump`, `announce_trump` or `lot`.
+    pub kind: String,
+    /// `true`/`false`, a seat, or a suit letter.
+    pub value: Value,
+}
+
+/// One trick.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrickRecord {
+    /// Who led.
+    pub leader: Seat,
+    /// `[seat, card]` in order of play.
+    pub plays: Vec<(Seat, Card)>,
+    /// Who won (`null` while the trick is in progress).
+    pub winner: Option<Seat>,
+}
+
+/// One round.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoundRecord {
+    /// Round number, from 1.
+    pub number: u32,
+    /// Abandoned deals, oldest first.
+    pub redeals: Vec<DealRecord>,
+    /// The deal that was played.
+    #[serde(flatten)]
+    pub deal: DealRecord,
+    /// `bga` rebid points scored this round (included in `points`).
+    pub bonus: Vec<i32>,
+    /// Decisions outside bets and plays, in order.
+    pub decisions: Vec<Decision>,
+    /// Final bets (the Dummy's 2 third); empty until the bets are final.
+    pub bets: Vec<u8>,
+    /// The first leader (`null` until known).
+    pub first_leader: Option<Seat>,
+    /// The trump suit (`null` until known).
+    pub trump: Option<Suit>,
+    /// The two cards the Dummy turned face up after the bets.
+    pub dummy_faceup: Vec<Card>,
+    /// Tricks, in order.
+    pub tricks: Vec<TrickRecord>,
+    /// Tricks won per seat (the Dummy third).
+    pub won: Vec<u8>,
+    /// Points this round per player (empty until scored).
+    pub points: Vec<i32>,
+    /// Running totals after the round (empty until scored).
+    pub totals: Vec<i32>,
+}
+
+fn cards(s: CardSet) -> Vec<Card> {
+    s.to_vec()
+}
+
+impl DealRecord {
+    fn from_deal(d: &Deal, players: usize) -> DealRecord {
+        DealRecord {
+            hands: (0..players).map(|p| cards(d.dealt[p])).collect(),
+            discard: cards(d.discard),
+            dummy_pile: d.pile.clone(),
+            passes: (0..players).map(|p| cards(d.passes[p])).collect(),
+            bet_attempts: d.attempts.iter().map(|a| a[..players].to_vec()).collect(),
+        }
+    }
+}
+
+impl Decision {
+    fn from_kind(seat: Option<Seat>, k: DecisionKind) -> Decision {
+        let (kind, value) = match k {
+            DecisionKind::Reveal(b) => ("reveal_interrobang", Value::Bool(b)),
+            DecisionKind::ChooseLeader(s) => ("choose_leader", Value::from(s)),
+            DecisionKind::ChooseTrump(s) => ("choose_trump", Value::from(s.to_string())),
+            DecisionKind::AnnounceTrump(s) => ("announce_trump", Value::from(s.to_string())),
+            DecisionKind::Lot(s) => ("lot", Value::from(s)),
+        };
+        Decision { seat, kind: kind.to_string(), value }
+    }
+}
+
+impl RoundRecord {
+    fn from_round(g: &Oh7Game, r: &Round, totals: Option<&[i32]>, phase: Phase) -> RoundRecord {
+        let players = g.players;
+        let seats = g.seats;
+        let bets_final = r.scored || !matches!(phase, Phase::Passing { .. } | Phase::Betting);
+        let playing = r.scored || phase == Phase::Playing;
+        let mut tricks: Vec<TrickRecord> = r.tricks[..r.n_tricks as usize]
+            .iter()
+            .map(|t| TrickRecord { leader: t.leader, plays: t.plays().to_vec(), winner: Some(t.winner) })
+            .collect();
+        if !r.scored && phase == Phase::Playing && r.trick.len > 0 {
+            tricks.push(TrickRecord { leader: r.trick.leader, plays: r.trick.plays().to_vec(), winner: None });
+        }
+        RoundRecord {
+            number: r.number,
+            redeals: r.redeals.iter().map(|d| DealRecord::from_deal(d, players)).collect(),
+            deal: DealRecord::from_deal(&r.deal, players),
+            bonus: r.bonus[..players].to_vec(),
+            decisions: r.decisions.iter().map(|&(s, k)| Decision::from_kind(s, k)).collect(),
+            bets: if bets_final { r.bets[..seats].to_vec() } else { Vec::new() },
+            first_leader: playing.then_some(r.first_leader),
+            trump: playing.then_some(r.trump),
+            dummy_faceup: if playing && g.dummy.is_some() { r.deal.pile[..2].to_vec() } else { Vec::new() },
+            tricks,
+            won: if playing { r.won[..seats].to_vec() } else { Vec::new() },
+            points: if r.scored { r.points[..players].to_vec() } else { Vec::new() },
+            totals: match (r.scored, totals) {
+                (true, Some(t)) => t.to_vec(),
+                _ => Vec::new(),
+            },
+        }
+    }
+}
+
+impl Record {
+    /// The record of a game so far.
+    pub fn from_game(g: &Oh7Game) -> Record {
+        let players = g.players;
+        let mut totals = [0i32; MAX_SEATS];
+        let mut rounds = Vec::with_capacity(g.history.len() + 1);
+        for r in &g.history {
+            for p in 0..players {
+                totals[p] += r.points[p];
+            }
+            rounds.push(RoundRecord::from_round(g, r, Some(&totals[..players]), Phase::Over));
+        }
+        let over = g.is_over();
+        let cur = &g.round;
+        if cur.scored {
+            for p in 0..players {
+                totals[p] += cur.points[p];
+            }
+        }
+        rounds.push(RoundRecord::from_round(g, cur, Some(&totals[..players]), g.phase));
+        Record {
+            format: FORMAT.to_string(),
+            game: "oh7".to_string(),
+            preset: g.rules.preset,
+            ruleset: g.rules,
+            players,
+            seats: g.names.clone(),
+            dummy: g.dummy.is_some(),
+            seed: format!("{:016x}", g.seed),
+            rounds,
+            winners: if over { g.winners() } else { Vec::new() },
+            finished: over,
+        }
+    }
+}
+
+/// Why a record does not replay.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// Not an `oh7-record/1` Oh 7 record.
+    #[error("not an oh7-record/1 record of the Oh 7 family: {0}")]
+    Format(String),
+    /// The ruleset or player count cannot start a game.
+    #[error("the record's ruleset cannot start a game: {0}")]
+    Setup(#[from] RulesetError),
+    /// The engine refuses an action of the record.
+    #[error("{at}: the record's `{action}` by seat {seat} is illegal: {error}")]
+    Illegal {
+        /// Where, in words.
+        at: String,
+        /// The seat.
+        seat: Seat,
+        /// The action.
+        action: String,
+        /// Why.
+        error: RuleError,
+    },
+    /// The engine, given the record's choices, produces something else.
+    #[error("first divergence at {path}: the record says {record}, the engine gives {engine}")]
+    Divergence {
+        /// JSON path of the first differing field.
+        path: String,
+        /// The record's value.
+        record: String,
+        /// The engine's value.
+        engine: String,
+    },
+}
+
+/// Replay a record through the engine: the game it produces, or the first divergence.
+pub fn replay(value: &Value) -> Result<Oh7Game, ReplayError> {
+    let rec: Record = serde_json::from_value(value.clone()).map_err(|e| ReplayError::Format(e.to_string()))?;
+    if rec.format != FORMAT || rec.game != "oh7" {
+        return Err(ReplayError::Format(format!("format `{}`, game `{}`", rec.format, rec.game)));
+    }
+    let seed = u64::from_str_radix(&rec.seed, 16)
+        .map_err(|_| ReplayError::Format(format!("seed `{}` is not hexadecimal", rec.seed)))?;
+    let mut g = Oh7Game::new(rec.ruleset, rec.players, seed)?;
+    if rec.seats.len() == rec.players {
+        g.set_seat_names(rec.seats.clone());
+    }
+    let mut ctx = Replayer { g: &mut g, at: String::new() };
+    for r in &rec.rounds {
+        for (i, deal) in r.redeals.iter().chain(std::iter::once(&r.deal)).enumerate() {
+            ctx.at = format!("round {}, deal {}", r.number, i + 1);
+            ctx.deal(deal)?;
+        }
+        ctx.at = format!("round {}", r.number);
+        for d in &r.decisions {
+            ctx.decision(d)?;
+        }
+        for (t, trick) in r.tricks.iter().enumerate() {
+            ctx.at = format!("round {}, trick {}", r.number, t + 1);
+            for &(seat, card) in &trick.plays {
+                if Some(seat) != ctx.g.dummy {
+                    ctx.act(seat, super::Action::Play(card))?;
+                }
+            }
+        }
+    }
+    let engine = g.record();
+    match first_difference(value, &engine, "record") {
+        None => Ok(g),
+        Some((path, record, engine)) => Err(ReplayError::Divergence { path, record, engine }),
+    }
+}
+
+struct Replayer<'a> {
+    g: &'a mut Oh7Game,
+    at: String,
+}
+
+impl Replayer<'_> {
+    fn act(&mut self, seat: Seat, action: super::Action) -> Result<(), ReplayError> {
+        self.g.apply(seat, action).map_err(|error| ReplayError::Illegal {
+            at: self.at.clone(),
+            seat,
+            action: action.to_string(),
+            error,
+        })
+    }
+
+    fn deal(&mut self, deal: &DealRecord) -> Result<(), ReplayError> {
+        if matches!(self.g.phase, Phase::Passing { .. }) {
+            for (p, cards) in deal.passes.iter().enumerate() {
+                self.act(p, super::Action::Pass(CardSet::from_cards(cards)))?;
+            }
+        }
+        for attempt in &deal.bet_attempts {
+            for (p, &c) in attempt.iter().enumerate() {
+                self.act(p, super::Action::Bet(c))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn decision(&mut self, d: &Decision) -> Result<(), ReplayError> {
+        let bad = || ReplayError::Format(format!("decision {} has value {}", d.kind, d.value));
+        let seat_value = || d.value.as_u64().map(|v| v as Seat).ok_or_else(bad);
+        let suit_value = || d.value.as_str().and_then(|s| s.parse::<Suit>().ok()).ok_or_else(bad);
+        let action = match d.kind.as_str() {
+            // Lots are the engine's own; the comparison at the end checks them.
+            "lot" => return Ok(()),
+            // kod7's forced reveal is the engine's own too; fr-advanced's is a choice.
+            "reveal_interrobang" if !matches!(self.g.phase, Phase::Reveal { .. }) => return Ok(()),
+            "reveal_interrobang" => super::Action::Reveal(d.value.as_bool().ok_or_else(bad)?),
+            "choose_leader" => super::Action::ChooseLeader(seat_value()?),
+            "choose_trump" => super::Action::ChooseTrump(suit_value()?),
+            "announce_trump" => super::Action::AnnounceTrump(suit_value()?),
+            other => return Err(ReplayError::Format(format!("unknown decision kind `{other}`"))),
+        };
+        let seat = d.seat.ok_or_else(bad)?;
+        self.act(seat, action)
+    }
+}
+
+/// The first place where two JSON values differ: (path, left, right).
+pub(crate) fn first_difference(a: &Value, b: &Value, path: &str) -> Option<(String, String, String)> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, va) in x {
+                let p = format!("{path}.{k}");
+                match y.get(k) {
+                    Some(vb) => {
+                        if let Some(d) = first_difference(va, vb, &p) {
+                            return Some(d);
+                        }
+                    }
+                    None => return Some((p, va.to_string(), "nothing".into())),
+                }
+            }
+            y.keys().find(|k| !x.contains_key(*k)).map(|k| (format!("{path}.{k}"), "nothing".into(), y[k].to_string()))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                if let Some(d) = first_difference(va, vb, &format!("{path}[{i}]")) {
+                    return Some(d);
+                }
+            }
+            (x.len() != y.len()).then(|| {
+                (format!("{path} (length)"), format!("{} entries", x.len()), format!("{} entries", y.len()))
+            })
+        }
+        _ => (a != b).then(|| (path.to_string(), a.to_string(), b.to_string())),
+    }
+}

@@ -1,0 +1,366 @@
+//! What one seat may know (`oh7.md` §11). A [`SeatView`] borrows the game and exposes only
+//! what that seat may see, so making one costs nothing and the rule holds in one place.
+
+use serde_json::{Value, json};
+
+use super::{MAX_SEATS, Oh7Game, Phase, Trick};
+use crate::card::{Card, CardSet, Suit};
+use crate::game::{Seat, SeatSet, SeatViewLike};
+use crate::ruleset::Ruleset;
+
+/// The public phase of the round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseView {
+    /// Choosing cards to pass (`bga` option).
+    Passing {
+        /// Cards each player passes.
+        count: u8,
+        /// To the next seat clockwise (R-PASS-1) or the previous one.
+        to_left: bool,
+    },
+    /// Choosing bet cards (attempt number from 1).
+    Betting {
+        /// Which attempt of this deal.
+        attempt: usize,
+    },
+    /// `fr-advanced`: the tied players may reveal ?.
+    Reveal {
+        /// The tied players.
+        tied: SeatSet,
+    },
+    /// `kod7`: the ‽ holder picks the first leader.
+    ChooseLeader {
+        /// Who chooses.
+        chooser: Seat,
+        /// Among whom.
+        among: SeatSet,
+    },
+    /// The first leader chooses the trump.
+    ChooseTrump {
+        /// The first leader.
+        leader: Seat,
+    },
+    /// `kod7`: tied all-★ players announce a suit.
+    AnnounceTrump {
+        /// The tied players.
+        tied: SeatSet,
+    },
+    /// Tricks.
+    Playing,
+    /// The game has ended.
+    Over,
+}
+
+/// A finished round as every seat knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundSummary {
+    /// Round number.
+    pub number: u32,
+    /// Bets (the Dummy's third).
+    pub bets: Vec<u8>,
+    /// The final bet cards, one per player.
+    pub bet_cards: Vec<Card>,
+    /// Tricks won (the Dummy's third).
+    pub won: Vec<u8>,
+    /// Points this round.
+    pub points: Vec<i32>,
+    /// `bga` rebid bonus points included in `points`.
+    pub bonus: Vec<i32>,
+    /// First leader and trump.
+    pub first_leader: Seat,
+    /// Trump suit.
+    pub trump: Suit,
+    /// How many times the round was dealt again.
+    pub redeals: usize,
+}
+
+/// What one seat (or a spectator) may know.
+#[derive(Clone, Copy)]
+pub struct SeatView<'a> {
+    g: &'a Oh7Game,
+    seat: Option<Seat>,
+}
+
+impl<'a> SeatView<'a> {
+    pub(crate) fn new(g: &'a Oh7Game, seat: Option<Seat>) -> SeatView<'a> {
+        SeatView { g, seat: seat.filter(|&s| s < g.players) }
+    }
+
+    /// A spectator's view of `g`: the public part only.
+    pub fn spectator(g: &'a Oh7Game) -> SeatView<'a> {
+        SeatView { g, seat: None }
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &'a Ruleset {
+        &self.g.rules
+    }
+    /// Players (the Dummy not counted).
+    pub fn players(&self) -> usize {
+        self.g.players
+    }
+    /// Seats at the table, the Dummy included.
+    pub fn table_seats(&self) -> usize {
+        self.g.seats
+    }
+    /// The Dummy's seat, if it plays.
+    pub fn dummy(&self) -> Option<Seat> {
+        self.g.dummy
+    }
+    /// Seat names.
+    pub fn names(&self) -> &'a [String] {
+        &self.g.names
+    }
+    /// Round number.
+    pub fn round_number(&self) -> u32 {
+        self.g.round.number
+    }
+    /// Who owes a decision now.
+    pub fn to_move(&self) -> SeatSet {
+        self.g.to_move
+    }
+    /// The phase.
+    pub fn phase(&self) -> PhaseView {
+        match self.g.phase {
+            Phase::Passing { count, to_left } => PhaseView::Passing { count, to_left },
+            Phase::Betting => PhaseView::Betting { attempt: self.g.round.deal.attempts.len() + 1 },
+            Phase::Reveal { tied } => PhaseView::Reveal { tied },
+            Phase::ChooseLeader { chooser, among } => PhaseView::ChooseLeader { chooser, among },
+            Phase::ChooseTrump { leader } => PhaseView::ChooseTrump { leader },
+            Phase::AnnounceTrump { tied } => PhaseView::AnnounceTrump { tied },
+            Phase::Playing => PhaseView::Playing,
+            Phase::Over => PhaseView::Over,
+        }
+    }
+    /// This seat's hand (empty for a spectator).
+    pub fn hand(&self) -> CardSet {
+        self.seat.map_or(CardSet::EMPTY, |s| self.g.round.hands[s])
+    }
+    /// Cards in each seat's hand (the Dummy: its face-up cards).
+    pub fn hand_sizes(&self) -> Vec<u32> {
+        (0..self.g.seats)
+            .map(|s| if Some(s) == self.g.dummy { self.g.round.faceup.len() } else { self.g.round.hands[s].len() })
+            .collect()
+    }
+    /// This seat's own secret choice not yet revealed: its bet card of this attempt, its cards
+    /// to pass, its announced suit.
+    pub fn my_pending(&self) -> Option<String> {
+        let s = self.seat?;
+        let r = &self.g.round;
+        match self.g.phase {
+            Phase::Betting if r.submitted.contains(s) => Some(r.pending[s].to_string()),
+            Phase::Passing { .. } if !self.g.to_move.contains(s) => Some(r.pass_choice[s].to_string()),
+            Phase::AnnounceTrump { .. } => r.announced[s].map(|x| x.to_string()),
+            _ => None,
+        }
+    }
+    /// Seats that have made their secret choice of the current step (not what they chose).
+    pub fn decided(&self) -> SeatSet {
+        match self.g.phase {
+            Phase::Passing { .. } | Phase::Betting | Phase::AnnounceTrump { .. } | Phase::Reveal { .. } => {
+                SeatSet(SeatSet::first(self.g.players).0 & !self.g.to_move.0)
+            }
+            _ => SeatSet::EMPTY,
+        }
+    }
+    /// Cards this seat passed this deal and those it received (empty before the passes).
+    pub fn my_passes(&self) -> (CardSet, CardSet) {
+        let Some(s) = self.seat else { return (CardSet::EMPTY, CardSet::EMPTY) };
+        let r = &self.g.round;
+        let n = self.g.players;
+        let Some((_, to_left)) = self.g.pass_rule() else { return (CardSet::EMPTY, CardSet::EMPTY) };
+        let from = if to_left { (s + n - 1) % n } else { (s + 1) % n };
+        (r.deal.passes[s], r.deal.passes[from])
+    }
+    /// The completed bet attempts of this deal, revealed (R-BET-3), one card per player.
+    pub fn bet_attempts(&self) -> Vec<Vec<Card>> {
+        let n = self.g.players;
+        self.g.round.deal.attempts.iter().map(|a| a[..n].to_vec()).collect()
+    }
+    /// How many times this round was dealt again.
+    pub fn redeals(&self) -> usize {
+        self.g.round.redeals.len()
+    }
+    /// Revealed bet cards of `seat` still in its hand (R-BET-3).
+    pub fn public_bet_cards(&self, seat: Seat) -> CardSet {
+        if seat >= self.g.players {
+            return CardSet::EMPTY;
+        }
+        self.g.round.used[seat].and(self.g.round.hands[seat])
+    }
+    /// The final bets (the Dummy's 2 third), once known.
+    pub fn bets(&self) -> Option<&'a [u8]> {
+        (!matches!(self.g.phase, Phase::Passing { .. } | Phase::Betting | Phase::Over))
+            .then(|| &self.g.round.bets[..self.g.seats])
+    }
+    /// The final bet cards, once known.
+    pub fn bet_cards(&self) -> Option<&'a [Card]> {
+        self.bets()?;
+        self.g.round.deal.attempts.last().map(|a| &a[..self.g.players])
+    }
+    /// The first leader and the trump, once play has started.
+    pub fn leader_and_trump(&self) -> Option<(Seat, Suit)> {
+        (self.g.phase == Phase::Playing).then_some((self.g.round.first_leader, self.g.round.trump))
+    }
+    /// Who revealed ‽/? this round, if anyone.
+    pub fn revealed_interrobang(&self) -> Option<Seat> {
+        self.g.round.revealed
+    }
+    /// Suits announced in a `kod7` all-★ tie, once all are in.
+    pub fn announced(&self) -> [Option<Suit>; MAX_SEATS] {
+        if matches!(self.g.phase, Phase::AnnounceTrump { .. }) {
+            let mut a = [None; MAX_SEATS];
+            if let Some(s) = self.seat {
+                a[s] = self.g.round.announced[s];
+            }
+            a
+        } else {
+            self.g.round.announced
+        }
+    }
+    /// The Dummy's face-up cards.
+    pub fn dummy_faceup(&self) -> CardSet {
+        self.g.round.faceup
+    }
+    /// Cards left face down in the Dummy's pile.
+    pub fn dummy_pile_left(&self) -> usize {
+        if self.g.dummy.is_some() { self.g.round.deal.pile.len() - self.g.round.pile_next as usize } else { 0 }
+    }
+    /// The trick in progress.
+    pub fn trick(&self) -> &'a [(Seat, Card)] {
+        if self.g.phase == Phase::Playing { self.g.round.trick.plays() } else { &[] }
+    }
+    /// The seat to lead or that led the trick in progress.
+    pub fn trick_leader(&self) -> Option<Seat> {
+        (self.g.phase == Phase::Playing).then_some(self.g.round.trick.leader)
+    }
+    /// The completed tricks of this round.
+    pub fn tricks(&self) -> &'a [Trick] {
+        &self.g.round.tricks[..self.g.round.n_tricks as usize]
+    }
+    /// Every card played to tricks this round (the trick in progress included).
+    pub fn played(&self) -> CardSet {
+        let mut s = CardSet::EMPTY;
+        for t in self.tricks() {
+            for &(_, c) in t.plays() {
+                s.insert(c);
+            }
+        }
+        for &(_, c) in self.trick() {
+            s.insert(c);
+        }
+        s
+    }
+    /// Tricks won this round (the Dummy third).
+    pub fn won(&self) -> &'a [u8] {
+        &self.g.round.won[..self.g.seats]
+    }
+    /// Running totals.
+    pub fn totals(&self) -> &'a [i32] {
+        &self.g.totals[..self.g.players]
+    }
+    /// Made bets in the game so far.
+    pub fn made_bets(&self) -> &'a [u16] {
+        &self.g.made[..self.g.players]
+    }
+    /// Points this round's bonus so far (`bga`).
+    pub fn bonus(&self) -> &'a [i32] {
+        &self.g.round.bonus[..self.g.players]
+    }
+    /// Finished rounds, public part.
+    pub fn past_rounds(&self) -> Vec<RoundSummary> {
+        let n = self.g.players;
+        self.g
+            .history
+            .iter()
+            .chain(self.g.round.scored.then_some(&self.g.round))
+            .map(|r| RoundSummary {
+                number: r.number,
+                bets: r.bets[..self.g.seats].to_vec(),
+                bet_cards: r.deal.attempts.last().map(|a| a[..n].to_vec()).unwrap_or_default(),
+                won: r.won[..self.g.seats].to_vec(),
+                points: r.points[..n].to_vec(),
+                bonus: r.bonus[..n].to_vec(),
+                first_leader: r.first_leader,
+                trump: r.trump,
+                redeals: r.redeals.len(),
+            })
+            .collect()
+    }
+    /// Winners, once the game is over.
+    pub fn winners(&self) -> Vec<Seat> {
+        self.g.winners.iter().collect()
+    }
+}
+
+fn cards(s: CardSet) -> Vec<String> {
+    s.iter().map(|c| c.to_string()).collect()
+}
+
+impl SeatViewLike for SeatView<'_> {
+    fn seat(&self) -> Option<Seat> {
+        self.seat
+    }
+
+    fn to_json(&self) -> Value {
+        let phase = match self.phase() {
+            PhaseView::Passing { count, to_left } => json!({"name": "passing", "count": count, "to_left": to_left}),
+            PhaseView::Betting { attempt } => json!({"name": "betting", "attempt": attempt}),
+            PhaseView::Reveal { tied } => json!({"name": "reveal", "tied": tied.iter().collect::<Vec<_>>()}),
+            PhaseView::ChooseLeader { chooser, among } => {
+                json!({"name": "choose_leader", "chooser": chooser, "among": among.iter().collect::<Vec<_>>()})
+            }
+            PhaseView::ChooseTrump { leader } => json!({"name": "choose_trump", "leader": leader}),
+            PhaseView::AnnounceTrump { tied } => {
+                json!({"name": "announce_trump", "tied": tied.iter().collect::<Vec<_>>()})
+            }
+            PhaseView::Playing => json!({"name": "playing"}),
+            PhaseView::Over => json!({"name": "over"}),
+        };
+        let (passed, received) = self.my_passes();
+        let n = self.players();
+        json!({
+            "game": "oh7",
+            "preset": self.rules().preset,
+            "seat": self.seat,
+            "players": n,
+            "dummy": self.dummy(),
+            "names": self.names(),
+            "round": self.round_number(),
+            "phase": phase,
+            "to_move": self.to_move().iter().collect::<Vec<_>>(),
+            "decided": self.decided().iter().collect::<Vec<_>>(),
+            "hand": cards(self.hand()),
+            "my_pending": self.my_pending(),
+            "passed": cards(passed),
+            "received": cards(received),
+            "hand_sizes": self.hand_sizes(),
+            "redeals": self.redeals(),
+            "bet_attempts": self.bet_attempts(),
+            "public_bet_cards": (0..n).map(|p| cards(self.public_bet_cards(p))).collect::<Vec<_>>(),
+            "bets": self.bets(),
+            "bonus": self.bonus(),
+            "leader_trump": self.leader_and_trump(),
+            "revealed_interrobang": self.revealed_interrobang(),
+            "announced": self.announced()[..n].iter().map(|s| s.map(|x| x.to_string())).collect::<Vec<_>>(),
+            "dummy_faceup": cards(self.dummy_faceup()),
+            "dummy_pile_left": self.dummy_pile_left(),
+            "trick_leader": self.trick_leader(),
+            "trick": self.trick().iter().map(|&(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
+            "tricks": self.tricks().iter().map(|t| json!({
+                "leader": t.leader,
+                "plays": t.plays().iter().map(|&(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
+                "winner": t.winner,
+            })).collect::<Vec<_>>(),
+            "won": self.won(),
+            "totals": self.totals(),
+            "made_bets": self.made_bets(),
+            "past_rounds": self.past_rounds().iter().map(|r| json!({
+                "number": r.number, "bets": r.bets, "bet_cards": r.bet_cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                "won": r.won, "points": r.points, "bonus": r.bonus,
+                "first_leader": r.first_leader, "trump": r.trump.to_string(), "redeals": r.redeals,
+            })).collect::<Vec<_>>(),
+            "winners": self.winners(),
+        })
+    }
+}
