@@ -1,5 +1,71 @@
 //! Computer players for oh7.
 //!
 //! What it is for: bots that choose an action from a seat view and the legal actions, never
-//! from the game state, so a bot plays the same in the simulator, the terminal and online.
-//! What it is not: it does not run games (see `oh7::sim` in the binary) and does no I/O.
+//! from the game state, so a bot plays the same in the simulator, the terminal and online; and
+//! the loop that plays a whole game with one bot per seat.
+//!
+//! What it is not: it does no I/O and reads no clock; a bot's randomness comes from its own
+//! seeded ChaCha RNG, so a bot is deterministic for a given seed.
+
+pub mod random;
+
+use oh7_core::game::{Game, Seat};
+
+pub use random::{RandomBot, random_oh7_game};
+
+/// A computer player: given what one seat may know and its legal actions, an action.
+///
+/// `legal` is never empty; the returned action must be one of `legal`.
+pub trait Bot<G: Game>: Send {
+    /// The bot's name as shown in records (`bot:random`, ...).
+    fn name(&self) -> String;
+    /// Choose an action for the seat of `view`.
+    fn choose(&mut self, view: &G::View<'_>, legal: &[G::Action]) -> G::Action;
+}
+
+/// Why a game could not be played to its end.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError<E: std::error::Error + 'static> {
+    /// A bot returned an action the game refused.
+    #[error("seat {seat} ({bot}) chose `{action}`, which the game refused: {error}")]
+    Refused {
+        /// The seat.
+        seat: Seat,
+        /// The bot's name.
+        bot: String,
+        /// The action, as text.
+        action: String,
+        /// The game's reason.
+        error: E,
+    },
+    /// The game went on past the step limit (a bug in a ruleset or the engine).
+    #[error("the game did not end within {0} decisions")]
+    TooLong(u64),
+}
+
+/// Play `game` to its end, asking `bots[seat]` for every decision of `seat` (seats that owe a
+/// decision at the same time are asked in seat order; each sees only its own view).
+/// Returns the number of decisions made.
+pub fn play_game<G: Game>(
+    game: &mut G,
+    bots: &mut [Box<dyn Bot<G>>],
+    max_decisions: u64,
+) -> Result<u64, PlayError<G::Error>> {
+    let mut legal = Vec::with_capacity(64);
+    let mut n = 0u64;
+    while let Some(seat) = game.to_move().lowest() {
+        game.legal_actions(seat, &mut legal);
+        let action = {
+            let view = game.view(seat);
+            bots[seat].choose(&view, &legal)
+        };
+        if let Err(error) = game.apply(seat, action) {
+            return Err(PlayError::Refused { seat, bot: bots[seat].name(), action: action.to_string(), error });
+        }
+        n += 1;
+        if n > max_decisions {
+            return Err(PlayError::TooLong(max_decisions));
+        }
+    }
+    Ok(n)
+}

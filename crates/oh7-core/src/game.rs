@@ -85,7 +85,7 @@ pub trait Game: Clone + Send {
         Self: 'a;
 
     /// Number of seats that take decisions (the Dummy is not one).
-    fn seats(&self) -> usize;
+    fn players(&self) -> usize;
     /// The seats that owe a decision now.
     fn to_move(&self) -> SeatSet;
     /// The legal actions of `seat` (empty if it owes nothing); `out` is cleared first.

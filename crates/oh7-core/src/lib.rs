@@ -1,4 +1,6 @@
 #![recursion_limit = "256"]
+// Per-seat data lives in parallel fixed arrays indexed by seat; index loops say that best.
+#![allow(clippy::needless_range_loop)]
 //! The oh7 rules engine.
 //!
 //! What it is for: the rules of the Oh 7 family (`en`, `fr`, `fr-advanced`, `kod7`, `bga`, the
@@ -12,7 +14,7 @@ pub mod card;
 pub mod game;
 pub mod oh7;
 pub mod ruleset;
-// TEMP-DISABLED pub mod seven;
+pub mod seven;
 
 pub use card::{Card, CardSet, Suit};
 pub use game::{Game, Seat, SeatSet, SeatViewLike};

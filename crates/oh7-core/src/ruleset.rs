@@ -276,7 +276,11 @@ impl Ruleset {
             return Ok(());
         }
         let range = if lo == 2 && self.dummy {
-            if hi == 3 { "2 (with the Dummy) or 3 players".to_string() } else { format!("2 (with the Dummy) to {hi} players") }
+            if hi == 3 {
+                "2 (with the Dummy) or 3 players".to_string()
+            } else {
+                format!("2 (with the Dummy) to {hi} players")
+            }
         } else if lo == hi {
             format!("{lo} players")
         } else {
@@ -386,7 +390,9 @@ impl Ruleset {
         }
         let has_specials = matches!(self.deck, DeckStyle::Advanced | DeckStyle::Kod7);
         if has_specials && self.leader == LeaderRule::HighestBet {
-            return bad("a deck with ★ cards needs leader = \"exclarrogatif\" or \"interrobang\" (a ★ has no suit to make trump)");
+            return bad(
+                "a deck with ★ cards needs leader = \"exclarrogatif\" or \"interrobang\" (a ★ has no suit to make trump)",
+            );
         }
         match (self.end, self.target) {
             (EndRule::Target, None) | (EndRule::Target, Some(0)) => {
@@ -545,9 +551,15 @@ mod tests {
     fn player_counts_have_clear_errors() {
         let en = Ruleset::preset(Preset::En);
         assert!(en.check_players(2).is_ok());
-        assert_eq!(en.check_players(5).unwrap_err().to_string(), "en is played by 2 (with the Dummy) to 4 players; got 5 players");
+        assert_eq!(
+            en.check_players(5).unwrap_err().to_string(),
+            "en is played by 2 (with the Dummy) to 4 players; got 5 players"
+        );
         let fa = Ruleset::preset(Preset::FrAdvanced);
-        assert_eq!(fa.check_players(2).unwrap_err().to_string(), "fr-advanced is played by 3 to 6 players; got 2 players");
+        assert_eq!(
+            fa.check_players(2).unwrap_err().to_string(),
+            "fr-advanced is played by 3 to 6 players; got 2 players"
+        );
         assert!(Ruleset::preset(Preset::Bga).check_players(9).is_ok());
     }
 
@@ -558,10 +570,16 @@ mod tests {
         let r = Ruleset::from_toml("preset = \"bga\"\ndecks = 2\npassing = true\n").unwrap();
         assert_eq!((r.decks, r.passing), (2, true));
         assert!(Ruleset::from_toml("preset = \"xx\"").unwrap_err().to_string().contains("unknown preset `xx`"));
-        assert!(Ruleset::from_toml("preset = \"en\"\nfoo = 1").unwrap_err().to_string().contains("unknown field `foo`"));
-        assert!(Ruleset::from_toml("preset = \"en\"\ndecks = 3").unwrap_err().to_string().contains("decks must be 1 or 2"));
+        assert!(
+            Ruleset::from_toml("preset = \"en\"\nfoo = 1").unwrap_err().to_string().contains("unknown field `foo`")
+        );
+        assert!(
+            Ruleset::from_toml("preset = \"en\"\ndecks = 3").unwrap_err().to_string().contains("decks must be 1 or 2")
+        );
         assert!(Ruleset::from_toml("preset = \"en\"\nmax_players = 6").unwrap_err().to_string().contains("deck has"));
-        assert!(Ruleset::from_toml("preset = \"en\"\ntarget = 5").unwrap_err().to_string().contains("target is only used"));
+        assert!(
+            Ruleset::from_toml("preset = \"en\"\ntarget = 5").unwrap_err().to_string().contains("target is only used")
+        );
         assert!(Ruleset::from_toml("preset = [").is_err());
         for p in Preset::ALL {
             let r = Ruleset::preset(p);

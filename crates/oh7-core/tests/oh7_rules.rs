@@ -448,7 +448,8 @@ fn r_dummy_3_who_follows_the_dummy() {
             .map(|ch| serde_json::json!(ch.iter().map(|c| c.to_string()).collect::<Vec<_>>()))
             .collect();
         for (i, e) in expect.iter().enumerate() {
-            let got: Vec<String> = t[i]["plays"].as_array().unwrap().iter().map(|p| p[1].as_str().unwrap().to_string()).collect();
+            let got: Vec<String> =
+                t[i]["plays"].as_array().unwrap().iter().map(|p| p[1].as_str().unwrap().to_string()).collect();
             assert_eq!(serde_json::json!(got), *e, "{preset} trick {}", i + 1);
         }
         assert_eq!((t[0]["winner"].clone(), t[1]["winner"].clone()), (serde_json::json!(1), serde_json::json!(2)));

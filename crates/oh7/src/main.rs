@@ -1,1 +1,151 @@
-fn main() {}
+//! The `oh7` command: a thin layer that wires the engine (`oh7-core`) and the bots (`oh7-bots`)
+//! to the terminal and files.
+
+mod bench;
+mod replay;
+mod rules_text;
+mod sim;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+use oh7_core::ruleset::{Preset, Ruleset};
+
+/// oh7: the Oh 7 family of trick-taking games (en, fr, fr-advanced, kod7, bga) and Seven.
+#[derive(Parser)]
+#[command(name = "oh7", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print a readable summary of a preset's rules (deck, bets, leader, scoring, end).
+    Rules {
+        /// en, fr, fr-advanced, kod7 or bga (all of them if left out).
+        preset: Option<String>,
+        /// A custom ruleset file (TOML) to summarise instead.
+        #[arg(long)]
+        ruleset: Option<PathBuf>,
+    },
+    /// Play whole games with uniformly random legal choices.
+    Simulate(sim::SimulateArgs),
+    /// Check that every record of a JSON Lines file replays through the engine.
+    Replay {
+        /// A file of records, one game per line.
+        file: PathBuf,
+        /// Print game K (from 1) readably.
+        #[arg(long, value_name = "K")]
+        show: Option<usize>,
+    },
+    /// Measure speed.
+    Bench {
+        #[command(subcommand)]
+        what: bench::BenchCommand,
+    },
+}
+
+/// How to choose the rules: a preset and its options, or a TOML file.
+#[derive(Args, Clone, Debug)]
+pub struct RulesArgs {
+    /// Preset: en, fr, fr-advanced, kod7 or bga.
+    #[arg(long, default_value = "en", value_parser = parse_preset)]
+    pub preset: Preset,
+    /// A custom ruleset (TOML naming a preset and overriding knobs); replaces --preset.
+    #[arg(long, value_name = "FILE")]
+    pub ruleset: Option<PathBuf>,
+    /// Copies of each regular card: 1 or 2 (bga option for 2-4 players).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub decks: Option<u8>,
+    /// The bga card-passing option.
+    #[arg(long)]
+    pub passing: bool,
+    /// The fr target score (35 by default; 21 or 49 for shorter or longer games).
+    #[arg(long)]
+    pub target: Option<u32>,
+    /// The en option: every tie for the highest score plays another round.
+    #[arg(long)]
+    pub every_tie_replays: bool,
+}
+
+fn parse_preset(s: &str) -> Result<Preset, String> {
+    s.parse::<Preset>().map_err(|e| e.to_string())
+}
+
+impl RulesArgs {
+    /// The ruleset these arguments name, validated.
+    pub fn ruleset(&self) -> Result<Ruleset> {
+        let mut r = match &self.ruleset {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+                Ruleset::from_toml(&text).with_context(|| format!("in {}", path.display()))?
+            }
+            None => Ruleset::preset(self.preset),
+        };
+        if let Some(d) = self.decks {
+            r.decks = d;
+        }
+        if self.passing {
+            r.passing = true;
+        }
+        if let Some(t) = self.target {
+            r.target = Some(t);
+        }
+        if self.every_tie_replays {
+            r.every_tie_replays = true;
+        }
+        r.validate()?;
+        Ok(r)
+    }
+}
+
+/// Read a seed: decimal, or hexadecimal with `0x`.
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => t.parse(),
+    };
+    r.map_err(|_| format!("`{s}` is not a seed: write a whole number (42) or hexadecimal (0x2a)"))
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Rules { preset, ruleset } => {
+            let out = match (preset, ruleset) {
+                (_, Some(path)) => {
+                    let text =
+                        std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+                    rules_text::summary(&Ruleset::from_toml(&text).with_context(|| format!("in {}", path.display()))?)
+                }
+                (Some(p), None) => rules_text::summary(&Ruleset::preset(p.parse()?)),
+                (None, None) => {
+                    Preset::ALL.iter().map(|p| rules_text::summary(&Ruleset::preset(*p))).collect::<Vec<_>>().join("\n")
+                }
+            };
+            print!("{out}");
+            Ok(())
+        }
+        Command::Simulate(args) => sim::simulate(&args),
+        Command::Replay { file, show } => replay::replay_file(&file, show),
+        Command::Bench { what } => bench::run(&what),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let mut msg = e.to_string();
+            for cause in e.chain().skip(1) {
+                msg = format!("{msg}: {cause}");
+            }
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -17,16 +17,14 @@ mod view;
 
 use std::fmt;
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::card::{Card, CardSet, Kind, Suit, parse_cards};
 use crate::game::{Game, Seat, SeatSet};
-use crate::ruleset::{
-    AfterLastAttempt, DummyFollower, EndRule, LeaderRule, Ruleset, RulesetError, Scoring,
-};
+use crate::ruleset::{AfterLastAttempt, DummyFollower, EndRule, LeaderRule, Ruleset, RulesetError, Scoring};
 
-pub use record::{Decision, DealRecord, Record, ReplayError, RoundRecord, TrickRecord, replay};
+pub use record::{DealRecord, Decision, Record, ReplayError, RoundRecord, TrickRecord, replay};
 pub use view::{PhaseView, SeatView};
 
 /// Most seats at a table (bga: 9).
@@ -139,38 +137,94 @@ pub enum RuleError {
 /// The phase of the round in progress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Phase {
-    Passing { count: u8, to_left: bool },
+    Passing {
+        count: u8,
+        to_left: bool,
+    },
     Betting,
     /// `fr-advanced`: the tied players are asked, all at once, whether they reveal ? (only its
     /// holder can say yes; asking all of them hides who holds it).
-    Reveal { tied: SeatSet },
-    ChooseLeader { chooser: Seat, among: SeatSet },
-    ChooseTrump { leader: Seat },
-    AnnounceTrump { tied: SeatSet },
+    Reveal {
+        tied: SeatSet,
+    },
+    ChooseLeader {
+        chooser: Seat,
+        among: SeatSet,
+    },
+    ChooseTrump {
+        leader: Seat,
+    },
+    AnnounceTrump {
+        tied: SeatSet,
+    },
     Playing,
     Over,
 }
 
-/// A completed trick.
+/// A trick: who led, the cards in order of play and, once complete, who won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Trick {
-    /// Who led.
-    pub leader: Seat,
-    /// Plays in order.
-    pub plays: [(Seat, Card); MAX_SEATS],
-    /// Number of plays.
-    pub len: u8,
-    /// Who won.
-    pub winner: Seat,
+    leader: u8,
+    len: u8,
+    winner: u8,
+    lead: Option<Suit>,
+    seats: [u8; MAX_SEATS],
+    cards: [Card; MAX_SEATS],
 }
 
 impl Trick {
+    /// A trick with no card yet.
+    pub const EMPTY: Trick = Trick {
+        leader: 0,
+        len: 0,
+        winner: 0,
+        lead: None,
+        seats: [0; MAX_SEATS],
+        cards: [Card::INTERROBANG; MAX_SEATS],
+    };
+
     fn empty() -> Trick {
-        Trick { leader: 0, plays: [(0, Card::INTERROBANG); MAX_SEATS], len: 0, winner: 0 }
+        Trick::EMPTY
     }
-    /// The plays, in order.
-    pub fn plays(&self) -> &[(Seat, Card)] {
-        &self.plays[..self.len as usize]
+    /// Who led.
+    pub fn leader(&self) -> Seat {
+        self.leader as Seat
+    }
+    /// Who won (meaningful once complete).
+    pub fn winner(&self) -> Seat {
+        self.winner as Seat
+    }
+    /// The cards, in order of play.
+    #[inline]
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+    /// Number of cards played.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    /// Whether no card was played yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// `(seat, card)` in order of play.
+    pub fn plays(&self) -> impl ExactSizeIterator<Item = (Seat, Card)> + '_ {
+        self.seats[..self.len as usize].iter().zip(self.cards()).map(|(&s, &c)| (s as Seat, c))
+    }
+    /// The lead suit so far (the suit of the first regular card).
+    #[inline]
+    pub fn lead_suit(&self) -> Option<Suit> {
+        self.lead
+    }
+    #[inline]
+    fn push(&mut self, seat: Seat, card: Card) {
+        let i = self.len as usize;
+        self.seats[i] = seat as u8;
+        self.cards[i] = card;
+        self.len += 1;
+        if self.lead.is_none() {
+            self.lead = card.suit();
+        }
     }
 }
 
@@ -278,6 +332,19 @@ impl Oh7Game {
         Ok(g)
     }
 
+    /// Start a new game at the same table with another seed, reusing this one's memory (for
+    /// simulations; the result is the same as [`Oh7Game::new`] with that seed).
+    pub fn restart(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.totals = [0; MAX_SEATS];
+        self.made = [0; MAX_SEATS];
+        self.history.clear();
+        self.round = Round::new(1);
+        self.winners = SeatSet::EMPTY;
+        self.deal();
+    }
+
     /// Name the seats (shown in records as `seats`).
     pub fn set_seat_names(&mut self, names: Vec<String>) {
         if names.len() == self.players {
@@ -356,7 +423,7 @@ impl Oh7Game {
         if self.phase != Phase::Playing || !self.to_move.contains(seat) {
             return CardSet::EMPTY;
         }
-        trick::legal_plays(self.round.hands[seat], trick::lead_suit(self.round.trick.plays()))
+        trick::legal_plays(self.round.hands[seat], self.round.trick.lead_suit())
     }
 
     /// The cards `seat` may bet now (R-BET-1, R-BET-2).
@@ -396,7 +463,7 @@ impl Oh7Game {
         let n = self.deck.len();
         deck[..n].copy_from_slice(&self.deck);
         for i in (1..n).rev() {
-            let j = self.rng.random_range(0..=i as u32) as usize;
+            let j = below(&mut self.rng, i as u32 + 1) as usize;
             deck.swap(i, j);
         }
         r.deal.dealt = [CardSet::EMPTY; MAX_SEATS];
@@ -530,7 +597,7 @@ impl Oh7Game {
     }
 
     fn lot(&mut self, among: SeatSet) -> Seat {
-        let k = self.rng.random_range(0..among.len() as u32) as usize;
+        let k = below(&mut self.rng, among.len() as u32) as usize;
         let s = among.iter().nth(k).expect("non-empty");
         self.round.decisions.push((None, DecisionKind::Lot(s)));
         s
@@ -686,7 +753,7 @@ impl Oh7Game {
     fn start_trick(&mut self, leader: Seat) {
         let r = &mut self.round;
         r.trick = Trick::empty();
-        r.trick.leader = leader;
+        r.trick.leader = leader as u8;
         match self.dummy {
             None => {
                 for i in 0..self.seats {
@@ -734,21 +801,19 @@ impl Oh7Game {
                 let c = r.deal.pile[r.pile_next as usize];
                 r.pile_next += 1;
                 r.faceup.insert(c);
-                let c = trick::dummy_choice(r.trick.plays(), r.faceup, r.trump, r.won[next], next);
+                let c = trick::dummy_choice(r.trick.cards(), r.faceup, r.trump, r.won[next]);
                 r.faceup.remove(c);
                 c
             };
-            let t = &mut r.trick;
-            t.plays[i] = (next, card);
-            t.len += 1;
+            r.trick.push(next, card);
         }
     }
 
     fn end_trick(&mut self) {
         let r = &mut self.round;
-        let w = trick::winning_index(r.trick.plays(), r.trump);
-        let winner = r.trick.plays[w].0;
-        r.trick.winner = winner;
+        let w = trick::winning_index(r.trick.cards(), r.trump);
+        let winner = r.trick.seats[w] as Seat;
+        r.trick.winner = winner as u8;
         r.won[winner] += 1;
         r.tricks[r.n_tricks as usize] = r.trick;
         r.n_tricks += 1;
@@ -842,9 +907,7 @@ impl Oh7Game {
                 let most_made = best_of(reached, &|p| self.made[p] as i64);
                 Some(best_of(most_made, &|p| self.totals[p] as i64))
             }
-            EndRule::FixedRounds => {
-                (r.number >= self.rules.rounds).then(|| best_of(top, &|p| self.made[p] as i64))
-            }
+            EndRule::FixedRounds => (r.number >= self.rules.rounds).then(|| best_of(top, &|p| self.made[p] as i64)),
         }
     }
 
@@ -929,7 +992,7 @@ impl Oh7Game {
                 }
                 let legal = self.legal_plays(seat);
                 if !legal.contains(c) {
-                    let lead = trick::lead_suit(self.round.trick.plays()).expect("a lead suit");
+                    let lead = self.round.trick.lead_suit().expect("a lead suit");
                     return Err(RuleError::MustFollow { card: c, lead, hold: hand.and(lead.mask()) });
                 }
             }
@@ -986,9 +1049,7 @@ impl Oh7Game {
             Action::Play(c) => {
                 let r = &mut self.round;
                 r.hands[seat].remove(c);
-                let i = r.trick.len as usize;
-                r.trick.plays[i] = (seat, c);
-                r.trick.len += 1;
+                r.trick.push(seat, c);
                 self.advance_trick();
             }
             Action::Reveal(yes) => {
@@ -1061,7 +1122,9 @@ impl Oh7Game {
                 }
             }
             Phase::ChooseLeader { among, .. } => out.extend(among.iter().map(Action::ChooseLeader)),
-            Phase::ChooseTrump { .. } => out.extend(self.rules.suits(self.players).into_iter().map(Action::ChooseTrump)),
+            Phase::ChooseTrump { .. } => {
+                out.extend(self.rules.suits(self.players).into_iter().map(Action::ChooseTrump))
+            }
             Phase::AnnounceTrump { .. } => {
                 out.extend(self.rules.suits(self.players).into_iter().map(Action::AnnounceTrump))
             }
@@ -1074,7 +1137,9 @@ impl Oh7Game {
     #[inline]
     pub fn play_unchecked(&mut self, seat: Seat, card: Card) {
         debug_assert!(self.legal_plays(seat).contains(card));
-        self.apply_checked(seat, Action::Play(card));
+        self.round.hands[seat].remove(card);
+        self.round.trick.push(seat, card);
+        self.advance_trick();
     }
 
     /// Apply a bet without checks (see [`Oh7Game::play_unchecked`]).
@@ -1082,6 +1147,65 @@ impl Oh7Game {
     pub fn bet_unchecked(&mut self, seat: Seat, card: Card) {
         debug_assert!(self.legal_bets(seat).contains(card));
         self.apply_checked(seat, Action::Bet(card));
+    }
+
+    /// Check the engine's invariants (for tests and audits): every card of the deck is in exactly
+    /// one place (a hand, the trick in progress, a completed trick, the discard, the Dummy's
+    /// face-up cards or the rest of its pile); tricks won add up to the tricks played; a seat that
+    /// owes a decision has a legal action; the seats owing a decision are players.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let r = &self.round;
+        let mut seen = CardSet::EMPTY;
+        let mut count = 0usize;
+        let mut add = |s: CardSet, what: &str| -> Result<(), String> {
+            if !seen.and(s).is_empty() {
+                return Err(format!("{} in two places (again in {what})", seen.and(s)));
+            }
+            seen = seen.or(s);
+            count += s.len() as usize;
+            Ok(())
+        };
+        for p in 0..self.players {
+            add(r.hands[p], &format!("hand {p}"))?;
+        }
+        for t in r.tricks[..r.n_tricks as usize].iter().chain(std::iter::once(&r.trick)) {
+            if r.scored && std::ptr::eq(t, &r.trick) {
+                continue;
+            }
+            add(CardSet::from_cards(t.cards()), "a trick")?;
+        }
+        add(r.deal.discard, "the discard")?;
+        if self.dummy.is_some() {
+            add(r.faceup, "the Dummy's face-up cards")?;
+            add(CardSet::from_cards(&r.deal.pile[r.pile_next as usize..]), "the Dummy's pile")?;
+        }
+        let deck = CardSet::from_cards(&self.deck);
+        if seen != deck || count != self.deck.len() {
+            return Err(format!("cards not conserved: missing {}, extra {}", deck.minus(seen), seen.minus(deck)));
+        }
+        let won: u32 = r.won[..self.seats].iter().map(|&w| w as u32).sum();
+        if won != r.n_tricks as u32 {
+            return Err(format!("{won} tricks won but {} played", r.n_tricks));
+        }
+        if self.to_move.iter().any(|s| s >= self.players) {
+            return Err("a seat that is not a player owes a decision".into());
+        }
+        if self.to_move.is_empty() != (self.phase == Phase::Over) {
+            return Err("nobody owes a decision but the game is not over (or the reverse)".into());
+        }
+        let mut legal = Vec::new();
+        for s in self.to_move.iter() {
+            self.legal_into(s, &mut legal);
+            if legal.is_empty() {
+                return Err(format!("seat {s} owes a decision but has no legal action"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Deals abandoned so far in the whole game (three sums of 7, or no unused card in `bga`).
+    pub fn redeals(&self) -> usize {
+        self.history.iter().chain(std::iter::once(&self.round)).map(|r| r.redeals.len()).sum()
     }
 
     /// Made bets so far, per player.
@@ -1135,6 +1259,20 @@ impl Deal {
     }
 }
 
+/// A uniform number in `0..n` (Lemire's multiply-and-reject: unbiased, rarely a second draw).
+#[inline]
+pub fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
+    use rand::RngCore;
+    let mut m = rng.next_u32() as u64 * n as u64;
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = rng.next_u32() as u64 * n as u64;
+        }
+    }
+    (m >> 32) as u32
+}
+
 /// Call `f` with every `k`-card subset of `cards`.
 fn combinations(cards: &[Card], k: usize, f: &mut dyn FnMut(CardSet)) {
     fn go(cards: &[Card], k: usize, start: usize, acc: CardSet, f: &mut dyn FnMut(CardSet)) {
@@ -1158,7 +1296,7 @@ impl Game for Oh7Game {
     type Error = RuleError;
     type View<'a> = SeatView<'a>;
 
-    fn seats(&self) -> usize {
+    fn players(&self) -> usize {
         self.players
     }
 
@@ -1202,9 +1340,8 @@ impl Game for Oh7Game {
         let body = if known.contains(&verb.as_str()) && !rest.is_empty() { rest } else { t };
         let card = |s: &str| s.parse::<Card>().map_err(|e| RuleError::Parse(e.to_string()));
         let suit = |s: &str| {
-            s.parse::<Suit>().map_err(|_| {
-                RuleError::Parse(format!("`{s}` is not a suit: write one of {}", self.suits_words()))
-            })
+            s.parse::<Suit>()
+                .map_err(|_| RuleError::Parse(format!("`{s}` is not a suit: write one of {}", self.suits_words())))
         };
         let _ = seat;
         match self.phase {

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Deal, DecisionKind, Oh7Game, Phase, Round, RuleError, MAX_SEATS};
+use super::{Deal, DecisionKind, MAX_SEATS, Oh7Game, Phase, Round, RuleError};
 use crate::card::{Card, CardSet, Suit};
 use crate::game::{Game, Seat};
 use crate::ruleset::{Preset, Ruleset, RulesetError};
@@ -144,10 +144,10 @@ impl RoundRecord {
         let playing = r.scored || phase == Phase::Playing;
         let mut tricks: Vec<TrickRecord> = r.tricks[..r.n_tricks as usize]
             .iter()
-            .map(|t| TrickRecord { leader: t.leader, plays: t.plays().to_vec(), winner: Some(t.winner) })
+            .map(|t| TrickRecord { leader: t.leader(), plays: t.plays().collect(), winner: Some(t.winner()) })
             .collect();
-        if !r.scored && phase == Phase::Playing && r.trick.len > 0 {
-            tricks.push(TrickRecord { leader: r.trick.leader, plays: r.trick.plays().to_vec(), winner: None });
+        if !r.scored && phase == Phase::Playing && !r.trick.is_empty() {
+            tricks.push(TrickRecord { leader: r.trick.leader(), plays: r.trick.plays().collect(), winner: None });
         }
         RoundRecord {
             number: r.number,
@@ -349,9 +349,8 @@ pub(crate) fn first_difference(a: &Value, b: &Value, path: &str) -> Option<(Stri
                     return Some(d);
                 }
             }
-            (x.len() != y.len()).then(|| {
-                (format!("{path} (length)"), format!("{} entries", x.len()), format!("{} entries", y.len()))
-            })
+            (x.len() != y.len())
+                .then(|| (format!("{path} (length)"), format!("{} entries", x.len()), format!("{} entries", y.len())))
         }
         _ => (a != b).then(|| (path.to_string(), a.to_string(), b.to_string())),
     }

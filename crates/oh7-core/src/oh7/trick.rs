@@ -35,19 +35,19 @@ pub fn trick_key(card: Card, trump: Suit, lead: Option<Suit>) -> u8 {
     }
 }
 
-/// The lead suit of a trick: the suit of its first regular card.
+/// The lead suit of a trick (cards in order of play): the suit of its first regular card.
 #[inline]
-pub fn lead_suit(plays: &[(usize, Card)]) -> Option<Suit> {
-    plays.iter().find_map(|&(_, c)| c.suit())
+pub fn lead_suit(cards: &[Card]) -> Option<Suit> {
+    cards.iter().find_map(|c| c.suit())
 }
 
-/// Index in `plays` of the card that wins the trick.
+/// Index in `cards` (in order of play) of the card that wins the trick.
 #[inline]
-pub fn winning_index(plays: &[(usize, Card)], trump: Suit) -> usize {
-    let lead = lead_suit(plays);
+pub fn winning_index(cards: &[Card], trump: Suit) -> usize {
+    let lead = lead_suit(cards);
     let mut best = 0;
-    let mut best_key = trick_key(plays[0].1, trump, lead);
-    for (i, &(_, c)) in plays.iter().enumerate().skip(1) {
+    let mut best_key = trick_key(cards[0], trump, lead);
+    for (i, &c) in cards.iter().enumerate().skip(1) {
         let k = trick_key(c, trump, lead);
         if k > best_key {
             best = i;
@@ -84,18 +84,18 @@ fn dummy_key(card: Card, trump: Suit, lead: Option<Suit>) -> u16 {
     ((tier * 16 + value) * 2 + regular) * 8 + suit_rank
 }
 
-/// The card the Dummy plays when it plays last (§8): `trick` is the trick so far, `faceup` its
-/// face-up cards (three of them), `won` the tricks it has won this round.
-pub fn dummy_choice(trick: &[(usize, Card)], faceup: CardSet, trump: Suit, won: u8, dummy: usize) -> Card {
+/// The card the Dummy plays when it plays last (§8): `trick` is the trick so far (cards in
+/// order of play), `faceup` its face-up cards (three of them), `won` the tricks it has won.
+pub fn dummy_choice(trick: &[Card], faceup: CardSet, trump: Suit, won: u8) -> Card {
     let lead = lead_suit(trick);
     // R-DUMMY-1: the Dummy obeys the following rule among its face-up cards.
     let legal = legal_plays(faceup, lead);
-    let mut plays = [(0usize, Card::INTERROBANG); 10];
+    let mut plays = [Card::INTERROBANG; 10];
     plays[..trick.len()].copy_from_slice(trick);
     let n = trick.len() + 1;
     let (mut win, mut lose) = (CardSet::EMPTY, CardSet::EMPTY);
     for c in legal {
-        plays[trick.len()] = (dummy, c);
+        plays[trick.len()] = c;
         if winning_index(&plays[..n], trump) == trick.len() {
             win.insert(c);
         } else {
@@ -104,7 +104,7 @@ pub fn dummy_choice(trick: &[(usize, Card)], faceup: CardSet, trump: Suit, won: 
     }
     let key = |c: &Card| {
         let mut p = plays;
-        p[trick.len()] = (dummy, *c);
+        p[trick.len()] = *c;
         dummy_key(*c, trump, lead_suit(&p[..n]))
     };
     let lowest = |s: CardSet| s.iter().min_by_key(key).expect("non-empty");
@@ -134,8 +134,8 @@ mod tests {
     fn set(t: &str) -> CardSet {
         t.split_whitespace().map(c).collect()
     }
-    fn trick(t: &str) -> Vec<(usize, Card)> {
-        t.split_whitespace().enumerate().map(|(i, x)| (i, c(x))).collect()
+    fn trick(t: &str) -> Vec<Card> {
+        t.split_whitespace().map(c).collect()
     }
 
     #[test]
@@ -194,23 +194,23 @@ mod tests {
     #[test]
     fn r_dummy_1_follows_among_faceup() {
         // Lead ♥; the Dummy holds 2♥ among its face-up cards: must play it (or a special).
-        assert_eq!(dummy_choice(&trick("5H 1H"), set("2H 7C 6S"), Suit::D, 0, 2), c("2H"));
+        assert_eq!(dummy_choice(&trick("5H 1H"), set("2H 7C 6S"), Suit::D, 0), c("2H"));
     }
 
     #[test]
     fn r_dummy_2_lowest_winning_then_highest_winning() {
         // Won 0: lowest winning card. Lead ♣, trump ♠: 6C and 0S win; 0S is a trump -> higher.
-        assert_eq!(dummy_choice(&trick("5C 2C"), set("6C 7C 3H"), Suit::S, 0, 2), c("6C"));
-        assert_eq!(dummy_choice(&trick("5C 2C"), set("6C 7C 3H"), Suit::S, 1, 2), c("7C"));
+        assert_eq!(dummy_choice(&trick("5C 2C"), set("6C 7C 3H"), Suit::S, 0), c("6C"));
+        assert_eq!(dummy_choice(&trick("5C 2C"), set("6C 7C 3H"), Suit::S, 1), c("7C"));
         // Cannot win: its lowest card. Equal values by suit order: lowest takes the last (♦).
-        assert_eq!(dummy_choice(&trick("5C 7S"), set("1H 1D 4H"), Suit::S, 0, 2), c("1D"));
+        assert_eq!(dummy_choice(&trick("5C 7S"), set("1H 1D 4H"), Suit::S, 0), c("1D"));
         // Won 2: highest losing card; highest takes the first in suit order (♥ before ♦).
-        assert_eq!(dummy_choice(&trick("5C 7S"), set("4H 4D 1H"), Suit::S, 2, 2), c("4H"));
+        assert_eq!(dummy_choice(&trick("5C 7S"), set("4H 4D 1H"), Suit::S, 2), c("4H"));
         // Won 2 but cannot lose: highest card.
-        assert_eq!(dummy_choice(&trick("0C 1C"), set("6C 7C 5C"), Suit::S, 2, 2), c("7C"));
+        assert_eq!(dummy_choice(&trick("0C 1C"), set("6C 7C 5C"), Suit::S, 2), c("7C"));
         // A trump is above any non-trump.
-        assert_eq!(dummy_choice(&trick("0C 1H"), set("0S 7H 6D"), Suit::S, 0, 2), c("0S"));
+        assert_eq!(dummy_choice(&trick("0C 1H"), set("0S 7H 6D"), Suit::S, 0), c("0S"));
         // Regular above ★ of the same value: lowest winning prefers the ★.
-        assert_eq!(dummy_choice(&trick("1H 0H"), set("2H *2 5C"), Suit::S, 0, 2), c("*2"));
+        assert_eq!(dummy_choice(&trick("1H 0H"), set("2H *2 5C"), Suit::S, 0), c("*2"));
     }
 }

@@ -226,13 +226,13 @@ impl<'a> SeatView<'a> {
     pub fn dummy_pile_left(&self) -> usize {
         if self.g.dummy.is_some() { self.g.round.deal.pile.len() - self.g.round.pile_next as usize } else { 0 }
     }
-    /// The trick in progress.
-    pub fn trick(&self) -> &'a [(Seat, Card)] {
-        if self.g.phase == Phase::Playing { self.g.round.trick.plays() } else { &[] }
+    /// The trick in progress (empty outside play).
+    pub fn trick(&self) -> &'a Trick {
+        if self.g.phase == Phase::Playing { &self.g.round.trick } else { &Trick::EMPTY }
     }
     /// The seat to lead or that led the trick in progress.
     pub fn trick_leader(&self) -> Option<Seat> {
-        (self.g.phase == Phase::Playing).then_some(self.g.round.trick.leader)
+        (self.g.phase == Phase::Playing).then_some(self.g.round.trick.leader())
     }
     /// The completed tricks of this round.
     pub fn tricks(&self) -> &'a [Trick] {
@@ -241,13 +241,10 @@ impl<'a> SeatView<'a> {
     /// Every card played to tricks this round (the trick in progress included).
     pub fn played(&self) -> CardSet {
         let mut s = CardSet::EMPTY;
-        for t in self.tricks() {
-            for &(_, c) in t.plays() {
+        for t in self.tricks().iter().chain(std::iter::once(self.trick())) {
+            for &c in t.cards() {
                 s.insert(c);
             }
-        }
-        for &(_, c) in self.trick() {
-            s.insert(c);
         }
         s
     }
@@ -346,11 +343,11 @@ impl SeatViewLike for SeatView<'_> {
             "dummy_faceup": cards(self.dummy_faceup()),
             "dummy_pile_left": self.dummy_pile_left(),
             "trick_leader": self.trick_leader(),
-            "trick": self.trick().iter().map(|&(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
+            "trick": self.trick().plays().map(|(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
             "tricks": self.tricks().iter().map(|t| json!({
-                "leader": t.leader,
-                "plays": t.plays().iter().map(|&(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
-                "winner": t.winner,
+                "leader": t.leader(),
+                "plays": t.plays().map(|(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
+                "winner": t.winner(),
             })).collect::<Vec<_>>(),
             "won": self.won(),
             "totals": self.totals(),

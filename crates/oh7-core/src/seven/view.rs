@@ -1,0 +1,135 @@
+//! What one seat (or a spectator) may know of a Seven game (`seven.md`, last section): its own
+//! hand, the discard pile's top card and the active suit, every card played, the count of cards
+//! in each hand and in the draw pile, pending penalties and locks, totals, whose turn it is, the
+//! direction. Never another player's cards or the draw pile's order.
+
+use serde_json::{Value, json};
+
+use super::{Action, Card, CardSet, PenaltyKind, SevenGame, TurnMode};
+use crate::game::{Game, Seat, SeatSet, SeatViewLike};
+
+/// A seat's (or a spectator's) view, borrowed from the game.
+#[derive(Clone, Copy)]
+pub struct SevenView<'a> {
+    game: &'a SevenGame,
+    seat: Option<Seat>,
+}
+
+fn seats_json(set: SeatSet) -> Value {
+    Value::from(set.iter().collect::<Vec<_>>())
+}
+
+fn cards_json(set: CardSet) -> Value {
+    Value::from(set.iter().map(|c| c.to_string()).collect::<Vec<_>>())
+}
+
+impl<'a> SevenView<'a> {
+    pub(super) fn new(game: &'a SevenGame, seat: Option<Seat>) -> SevenView<'a> {
+        SevenView { game, seat }
+    }
+
+    /// The viewer's own hand (`None` for a spectator or a seat that does not exist).
+    pub fn hand(&self) -> Option<CardSet> {
+        self.seat.filter(|&s| s < self.game.players).map(|s| self.game.hands[s])
+    }
+    /// The number of cards in each hand.
+    pub fn hand_counts(&self) -> Vec<usize> {
+        (0..self.game.players).map(|s| self.game.hands[s].len()).collect()
+    }
+    /// The top of the discard pile.
+    pub fn top(&self) -> Card {
+        self.game.top()
+    }
+    /// The active suit.
+    pub fn active_suit(&self) -> super::Suit {
+        self.game.active_suit
+    }
+    /// Cards in the draw pile.
+    pub fn draw_pile_len(&self) -> usize {
+        self.game.draw.len()
+    }
+    /// Every card played this round, in order, with who played it.
+    pub fn played(&self) -> Vec<(Seat, Card)> {
+        let Some(round) = self.game.log.last() else { return Vec::new() };
+        round
+            .turns
+            .iter()
+            .filter_map(|t| match t.action {
+                Action::Play { card, .. } => Some((t.seat as Seat, card)),
+                _ => None,
+            })
+            .collect()
+    }
+    /// What the seat with the turn may do.
+    pub fn mode(&self) -> TurnMode {
+        self.game.mode()
+    }
+    /// Number of seats.
+    pub fn players(&self) -> usize {
+        self.game.players
+    }
+}
+
+impl SeatViewLike for SevenView<'_> {
+    fn seat(&self) -> Option<Seat> {
+        self.seat
+    }
+
+    fn to_json(&self) -> Value {
+        let g = self.game;
+        let over = g.over;
+        let penalty = g.penalty.map(|p| {
+            let card = match p.kind {
+                PenaltyKind::Two => "2",
+                PenaltyKind::AceOfSpades => "AS",
+            };
+            json!({ "card": card, "count": p.count, "cards": p.cards() })
+        });
+        let mode = if over {
+            "over"
+        } else {
+            match g.mode() {
+                TurnMode::Normal => "normal",
+                TurnMode::Penalty(_) => "penalty",
+                TurnMode::Lock { .. } => "seven_lock",
+                TurnMode::FreePlay => "free_play",
+            }
+        };
+        let last_card: Vec<Value> =
+            g.open.iter().map(|s| json!({ "seat": s, "announced": !g.unannounced.contains(s) })).collect();
+        let played: Vec<Value> = self.played().into_iter().map(|(s, c)| json!([s, c.to_string()])).collect();
+        let mut v = json!({
+            "game": "seven",
+            "seat": self.seat,
+            "players": g.players,
+            "seats": g.seat_names(),
+            "limit": g.rules.limit,
+            "round": g.round(),
+            "in_game": seats_json(g.in_game),
+            "totals": g.totals(),
+            "hand_counts": self.hand_counts(),
+            "draw_pile": g.draw.len(),
+            "discard_pile": g.discard.len(),
+            "top": g.top().to_string(),
+            "active_suit": g.active_suit.to_string(),
+            "played": played,
+            "turn": if over { None } else { Some(g.current) },
+            "to_move": seats_json(g.to_move()),
+            "mode": mode,
+            "penalty": penalty,
+            "seven_lock": g.lock.map(|o| json!({ "owner": o })),
+            "direction": if g.clockwise { "clockwise" } else { "counterclockwise" },
+            "last_card": last_card,
+            "over": over,
+            "winners": g.winners(),
+        });
+        if let Some(hand) = self.hand() {
+            let seat = self.seat.expect("a hand has a seat");
+            let mut legal = Vec::new();
+            g.legal_actions(seat, &mut legal);
+            v["hand"] = cards_json(hand);
+            v["legal"] = Value::from(legal.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+        }
+        v
+    }
+}

@@ -1,0 +1,112 @@
+//! `oh7 bench`: speed measurements (never timed tests).
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use clap::Subcommand;
+use oh7_bots::random_oh7_game;
+use oh7_core::oh7::Oh7Game;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::RulesArgs;
+use crate::sim::game_seed;
+
+/// What to measure.
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Single-thread random-play throughput of the engine (rounds/s, games/s, actions/s).
+    Engine {
+        #[command(flatten)]
+        rules: RulesArgs,
+        /// Players at the table.
+        #[arg(long, default_value_t = 4)]
+        players: usize,
+        /// Length of each run, in seconds.
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+        /// Number of runs (the median is reported, with the range).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
+}
+
+struct Run {
+    games: f64,
+    rounds: f64,
+    actions: f64,
+}
+
+fn engine_run(rules: oh7_core::ruleset::Ruleset, players: usize, seconds: f64, seed: u64) -> Result<Run> {
+    let limit = Duration::from_secs_f64(seconds);
+    let mut legal = Vec::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut games, mut rounds, mut actions) = (0u64, 0u64, 0u64);
+    let mut g = Oh7Game::new(rules, players, seed)?;
+    let start = Instant::now();
+    loop {
+        for _ in 0..64 {
+            g.restart(game_seed(seed, games));
+            actions += random_oh7_game(&mut g, &mut rng, &mut legal);
+            rounds += g.round_number() as u64;
+            games += 1;
+        }
+        if start.elapsed() >= limit {
+            break;
+        }
+    }
+    let t = start.elapsed().as_secs_f64();
+    Ok(Run { games: games as f64 / t, rounds: rounds as f64 / t, actions: actions as f64 / t })
+}
+
+fn median_range(mut v: Vec<f64>) -> (f64, f64, f64) {
+    v.sort_by(|a, b| a.total_cmp(b));
+    (v[v.len() / 2], v[0], v[v.len() - 1])
+}
+
+fn fmt(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2} M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1} k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+/// Run a benchmark.
+pub fn run(what: &BenchCommand) -> Result<()> {
+    match what {
+        BenchCommand::Engine { rules, players, seconds, runs } => {
+            let r = rules.ruleset()?;
+            r.check_players(*players)?;
+            let runs = (*runs).max(1);
+            println!(
+                "engine, random play, one thread: {} with {players} players, {runs} runs of {seconds} s",
+                r.preset
+            );
+            let mut all = Vec::new();
+            for i in 0..runs {
+                let run = engine_run(r, *players, *seconds, 1 + i as u64)?;
+                println!(
+                    "  run {}: {} rounds/s, {} games/s, {} actions/s",
+                    i + 1,
+                    fmt(run.rounds),
+                    fmt(run.games),
+                    fmt(run.actions)
+                );
+                all.push(run);
+            }
+            for (name, v) in [
+                ("rounds/s", all.iter().map(|r| r.rounds).collect::<Vec<_>>()),
+                ("games/s", all.iter().map(|r| r.games).collect()),
+                ("actions/s", all.iter().map(|r| r.actions).collect()),
+            ] {
+                let (m, lo, hi) = median_range(v);
+                println!("{name:>10}: {} (median; {} - {})", fmt(m), fmt(lo), fmt(hi));
+            }
+            println!("(a round = one deal, its bets and 7 tricks: the unit of an OpenSpiel oh_hell game)");
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! `oh7 replay`: every record of a file through the engine, and one game shown readably.
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use oh7_core::oh7::{self, Record};
+use serde_json::Value;
+
+/// Replay one record; `Ok` if the engine reproduces it.
+pub fn replay_value(v: &Value) -> Result<()> {
+    match v.get("game").and_then(Value::as_str) {
+        Some("oh7") => oh7::replay(v).map(|_| ()).map_err(Into::into),
+        Some(other) => bail!("unknown game `{other}`: this oh7 replays `oh7` records"),
+        None => bail!("not a game record: no `game` field"),
+    }
+}
+
+/// Run `oh7 replay FILE [--show K]`.
+pub fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
+    let f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let (mut ok, mut bad, mut n) = (0usize, 0usize, 0usize);
+    let mut shown = false;
+    for (i, line) in BufReader::new(f).lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        n += 1;
+        let result = serde_json::from_str::<Value>(&line).map_err(|e| anyhow::anyhow!("not JSON: {e}")).and_then(|v| {
+            if show == Some(n) {
+                print!("{}", show_game(&v)?);
+                shown = true;
+            }
+            replay_value(&v)
+        });
+        match result {
+            Ok(()) => ok += 1,
+            Err(e) => {
+                bad += 1;
+                if bad <= 20 {
+                    eprintln!("game {n} (line {}): {e}", i + 1);
+                }
+            }
+        }
+    }
+    if let Some(k) = show
+        && !shown
+    {
+        bail!("there is no game {k}: {} holds {n} game(s)", path.display());
+    }
+    println!("{n} record(s) read from {}: {ok} replay exactly, {bad} do not", path.display());
+    if bad > 0 {
+        bail!("{bad} record(s) do not replay");
+    }
+    Ok(())
+}
+
+/// A record as text a person can follow.
+pub fn show_game(v: &Value) -> Result<String> {
+    let rec: Record = serde_json::from_value(v.clone()).context("not an oh7 record")?;
+    let mut s = String::new();
+    let name = |p: usize| -> String {
+        if rec.dummy && p == 2 {
+            "Dummy".to_string()
+        } else {
+            format!("{p}:{}", rec.seats.get(p).map_or("?", |x| x.as_str()))
+        }
+    };
+    writeln!(
+        s,
+        "{} — {} players{} — seed {}",
+        rec.preset,
+        rec.players,
+        if rec.dummy { " + the Dummy" } else { "" },
+        rec.seed
+    )?;
+    for r in &rec.rounds {
+        writeln!(s, "\nRound {}", r.number)?;
+        for (k, d) in r.redeals.iter().enumerate() {
+            let attempts: Vec<String> = d.bet_attempts.iter().map(|a| join(a)).collect();
+            writeln!(s, "  deal {} abandoned after bets {}", k + 1, attempts.join(" | "))?;
+        }
+        for (p, h) in r.deal.hands.iter().enumerate() {
+            let passed = r
+                .deal
+                .passes
+                .get(p)
+                .filter(|x| !x.is_empty())
+                .map(|x| format!(" (passed {})", join(x)))
+                .unwrap_or_default();
+            writeln!(s, "  {:>16}: {}{passed}", name(p), join(h))?;
+        }
+        if rec.dummy {
+            writeln!(s, "  {:>16}: {}", "Dummy pile", join(&r.deal.dummy_pile))?;
+        }
+        for (k, a) in r.deal.bet_attempts.iter().enumerate() {
+            writeln!(s, "  bets, attempt {}: {}", k + 1, join(a))?;
+        }
+        for d in &r.decisions {
+            writeln!(s, "  decision: {} by {} -> {}", d.kind, d.seat.map_or("the lot".to_string(), name), d.value)?;
+        }
+        if let (Some(l), Some(t)) = (r.first_leader, r.trump) {
+            writeln!(s, "  bets {:?}; {} leads, trump {t}", r.bets, name(l))?;
+        }
+        for (k, t) in r.tricks.iter().enumerate() {
+            let plays: Vec<String> = t.plays.iter().map(|(p, c)| format!("{}={c}", name(*p))).collect();
+            let w = t.winner.map_or("(in progress)".to_string(), |w| format!("won by {}", name(w)));
+            writeln!(s, "  trick {}: {}  {w}", k + 1, plays.join(" "))?;
+        }
+        if !r.points.is_empty() {
+            writeln!(s, "  won {:?}; points {:?}; totals {:?}", r.won, r.points, r.totals)?;
+        }
+    }
+    if rec.finished {
+        let w: Vec<String> = rec.winners.iter().map(|&p| name(p)).collect();
+        writeln!(s, "\nWinner(s): {}", w.join(", "))?;
+    } else {
+        writeln!(s, "\nUnfinished game.")?;
+    }
+    Ok(s)
+}
+
+fn join<T: std::fmt::Display>(v: &[T]) -> String {
+    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+}
