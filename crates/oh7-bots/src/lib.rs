@@ -69,3 +69,24 @@ pub fn play_game<G: Game>(
     }
     Ok(n)
 }
+
+/// The bot levels offered for the Oh 7 family, weakest first.
+pub const OH7_LEVELS: &[&str] = &["random"];
+/// The bot levels offered for Seven, weakest first.
+pub const SEVEN_LEVELS: &[&str] = &["random"];
+
+/// A bot for the Oh 7 family by level name (see [`OH7_LEVELS`]).
+pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7Game>>, String> {
+    match level {
+        "random" => Ok(Box::new(RandomBot::new(seed))),
+        _ => Err(format!("unknown bot `{level}`: choose one of {}", OH7_LEVELS.join(", "))),
+    }
+}
+
+/// A bot for Seven by level name (see [`SEVEN_LEVELS`]).
+pub fn seven_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::seven::SevenGame>>, String> {
+    match level {
+        "random" => Ok(Box::new(RandomBot::new(seed))),
+        _ => Err(format!("unknown bot `{level}`: choose one of {}", SEVEN_LEVELS.join(", "))),
+    }
+}
