@@ -188,9 +188,10 @@ fn third_sum_of_seven_stands_in_kod7() {
     assert_eq!(g.view(0).leader_and_trump(), Some((0, Suit::C)));
 }
 
-/// `bga`: each sum of 7 gives the top bid 1 point; bids go on with unused cards.
+/// `bga`: each sum of 7 gives the top bid 1 point (R-OWN-7: ties by suit priority); bids go on
+/// with unused cards.
 #[test]
-fn bga_rebid_bonus_points() {
+fn r_own_7_bga_rebid_bonus_points() {
     let mut g = example_start(Preset::Bga);
     bets(&mut g, "2C 3S 2S 0H"); // top bid ♠3: Bob +1
     bets(&mut g, "3C 3H 0D 1H"); // top bid ♥3 beats ♣3: Bob +1
@@ -239,9 +240,10 @@ fn r_lead_1_all_stars_highest_star_chooses_trump() {
 }
 
 /// `fr-advanced`: ★ bets are ignored for the first leader; the ? holder among tied players
-/// may reveal it to win the tie; every tied player is asked, so nobody learns who holds ?.
+/// may reveal it to win the tie; R-OWN-2: every tied player is asked, so nobody learns who
+/// holds ?.
 #[test]
-fn fr_advanced_question_mark_wins_a_tie() {
+fn r_own_2_fr_advanced_question_mark_wins_a_tie() {
     let hands = ["? 2S 0H 1H 6S 7S 5H", "2H 0S 1S 3S 4S 5S 3H", "*4 4H 6H 7H *1 *2 *3"];
     let mut g = game(Ruleset::preset(Preset::FrAdvanced), &hands, "V V'");
     bets(&mut g, "2S 2H *4"); // ★4 is ignored; seats 0 and 1 tie on 2
@@ -286,9 +288,9 @@ fn r_lead_2_kod7_all_stars() {
 }
 
 /// `kod7` tie on the highest non-★ estimation: the ‽ holder (tied or not) reveals it and
-/// chooses the first leader among the tied players.
+/// chooses the first leader among the tied players; R-OWN-3: the forced reveal is recorded.
 #[test]
-fn kod7_interrobang_holder_chooses_leader() {
+fn r_own_3_kod7_interrobang_holder_chooses_leader() {
     let mut g = game(
         Ruleset::preset(Preset::Kod7),
         &["3S 0S 1S 2S 4S 5S 6S", "3H 7S 0H 1H 2H 4H 5H", "? 6H 7H *0 *1 *2 *3"],
@@ -594,4 +596,94 @@ fn parse_actions_by_phase() {
     assert!(g.parse_action(0, "9Z").unwrap_err().to_string().contains("unknown card `9Z`"));
     bets(&mut g, "3C 3H 2H 0S");
     assert_eq!(g.parse_action(1, "play 7h").unwrap(), Action::Play(c("7H")));
+}
+
+/// R-OWN-1: identical top bids force a rebid; when the attempt limit is reached, the round is
+/// dealt again.
+#[test]
+fn r_own_1_identical_top_bids_at_the_limit_deal_again() {
+    let rules = Ruleset { decks: 2, ..Ruleset::preset(Preset::En) };
+    let mut g = Oh7Game::new(rules, 3, 1).unwrap();
+    let hs = [set("5S 6S 7S 0C 1C 2C 3C"), set("5S' 6S' 7S' 0C' 1C' 2C' 3C'"), set("0H 1H 2H 3H 4H 5H 6H")];
+    let rest: Vec<Card> = CardSet::from_cards(&rules.deck(3)).minus(hs[0].or(hs[1]).or(hs[2])).to_vec();
+    g.set_deal(&hs, &rest).unwrap();
+    bets(&mut g, "5S 5S' 0H");
+    bets(&mut g, "6S 6S' 1H");
+    assert_eq!(g.view(0).redeals(), 0);
+    bets(&mut g, "7S 7S' 2H");
+    assert_eq!(g.view(0).redeals(), 1);
+    assert_eq!(g.view(0).phase(), PhaseView::Betting { attempt: 1 });
+}
+
+/// R-OWN-4: a shared highest ★ when every bet is a ★ (custom ruleset): a seeded lot picks the
+/// leader among them, who chooses the trump.
+#[test]
+fn r_own_4_shared_highest_star_draws_a_lot() {
+    let rules = Ruleset { leader: oh7_core::ruleset::LeaderRule::Exclarrogatif, ..Ruleset::preset(Preset::Kod7) };
+    let mut g = Oh7Game::new(rules, 4, 3).unwrap();
+    let hs = [
+        set("*2 0S 1S 2S 4S 5S 6S"),
+        set("*2' 7S 0H 1H 2H 4H 5H"),
+        set("*1 6H 7H 0C 1C 2C 3C"),
+        set("*0 4C 5C 6C 7C 3S ?"),
+    ];
+    g.set_deal(&hs, &parse_cards("3H *3 *4 *5").unwrap()).unwrap();
+    bets(&mut g, "*2 *2' *1 *0");
+    let d = &last_round(&g)["decisions"];
+    assert_eq!(d[0]["kind"], "lot");
+    let leader = d[0]["value"].as_u64().unwrap() as usize;
+    assert!(leader < 2);
+    assert_eq!(g.view(0).phase(), PhaseView::ChooseTrump { leader });
+}
+
+/// R-OWN-6: the deal is a Fisher-Yates shuffle of the deck in id order with uniform draws from
+/// ChaCha8 seeded with the game's seed; 7 cards to each seat in turn; the rest in order.
+#[test]
+fn r_own_6_deal_from_the_seed() {
+    use rand::{RngCore, SeedableRng};
+    for (preset, n, seed) in [(Preset::En, 4, 9u64), (Preset::Kod7, 2, 10), (Preset::Bga, 7, 11)] {
+        let rules = Ruleset::preset(preset);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut deck = rules.deck(n);
+        for i in (1..deck.len()).rev() {
+            // Lemire's unbiased multiply-and-reject, written independently of the engine.
+            let bound = (i + 1) as u64;
+            let j = loop {
+                let m = rng.next_u32() as u64 * bound;
+                if (m as u32) >= ((1u64 << 32) % bound) as u32 {
+                    break (m >> 32) as usize;
+                }
+            };
+            deck.swap(i, j);
+        }
+        let g = Oh7Game::new(rules, n, seed).unwrap();
+        let rec = g.record();
+        for p in 0..n {
+            let expect: CardSet = CardSet::from_cards(&deck[p * 7..p * 7 + 7]);
+            assert_eq!(set_of(&rec["rounds"][0]["hands"][p]), expect, "{preset} seat {p}");
+        }
+        let rest: Vec<String> = deck[n * 7..].iter().map(|c| c.to_string()).collect();
+        if n == 2 {
+            assert_eq!(rec["rounds"][0]["dummy_pile"], serde_json::json!(rest));
+        } else {
+            assert_eq!(rec["rounds"][0]["discard"].as_array().unwrap().len(), rest.len());
+        }
+    }
+}
+
+fn set_of(v: &serde_json::Value) -> CardSet {
+    v.as_array().unwrap().iter().map(|c| c.as_str().unwrap().parse::<Card>().unwrap()).collect()
+}
+
+/// R-OWN-8: the passing cycle repeats after round 7 (round 8 passes nothing, round 9 one left).
+#[test]
+fn r_own_8_passing_cycle_repeats() {
+    let rules = Ruleset { passing: true, rounds: 10, ..Ruleset::preset(Preset::Bga) };
+    let mut g = Oh7Game::new(rules, 4, 21).unwrap();
+    while g.round_number() < 8 {
+        finish_round_randomly(&mut g);
+    }
+    assert_eq!(g.view(0).phase(), PhaseView::Betting { attempt: 1 });
+    finish_round_randomly(&mut g);
+    assert_eq!(g.view(0).phase(), PhaseView::Passing { count: 1, to_left: true });
 }

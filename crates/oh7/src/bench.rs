@@ -4,19 +4,23 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Subcommand;
-use oh7_bots::random_oh7_game;
+use oh7_bots::{Bot, RandomBot, play_game, random_oh7_game};
 use oh7_core::oh7::Oh7Game;
+use oh7_core::seven::{MAX_PLAYERS, MIN_PLAYERS, SevenGame, SevenRules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::RulesArgs;
-use crate::sim::game_seed;
+use crate::sim::{GameKind, game_seed};
 
 /// What to measure.
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
     /// Single-thread random-play throughput of the engine (rounds/s, games/s, actions/s).
     Engine {
+        /// The game: oh7 (the preset names the variant) or seven.
+        #[arg(long, value_enum, default_value = "oh7")]
+        game: GameKind,
         #[command(flatten)]
         rules: RulesArgs,
         /// Players at the table.
@@ -59,6 +63,22 @@ fn engine_run(rules: oh7_core::ruleset::Ruleset, players: usize, seconds: f64, s
     Ok(Run { games: games as f64 / t, rounds: rounds as f64 / t, actions: actions as f64 / t })
 }
 
+fn seven_run(players: usize, seconds: f64, seed: u64) -> Result<Run> {
+    let limit = Duration::from_secs_f64(seconds);
+    let (mut games, mut rounds, mut actions) = (0u64, 0u64, 0u64);
+    let mut bots: Vec<Box<dyn Bot<SevenGame>>> =
+        (0..players).map(|p| Box::new(RandomBot::new(seed + p as u64)) as Box<dyn Bot<SevenGame>>).collect();
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        let mut g = SevenGame::new(SevenRules::default(), players, game_seed(seed, games))?;
+        actions += play_game(&mut g, &mut bots, 10_000_000)?;
+        rounds += g.round() as u64;
+        games += 1;
+    }
+    let t = start.elapsed().as_secs_f64();
+    Ok(Run { games: games as f64 / t, rounds: rounds as f64 / t, actions: actions as f64 / t })
+}
+
 fn median_range(mut v: Vec<f64>) -> (f64, f64, f64) {
     v.sort_by(|a, b| a.total_cmp(b));
     (v[v.len() / 2], v[0], v[v.len() - 1])
@@ -77,17 +97,25 @@ fn fmt(x: f64) -> String {
 /// Run a benchmark.
 pub fn run(what: &BenchCommand) -> Result<()> {
     match what {
-        BenchCommand::Engine { rules, players, seconds, runs } => {
-            let r = rules.ruleset()?;
-            r.check_players(*players)?;
+        BenchCommand::Engine { game, rules, players, seconds, runs } => {
             let runs = (*runs).max(1);
-            println!(
-                "engine, random play, one thread: {} with {players} players, {runs} runs of {seconds} s",
-                r.preset
-            );
+            let r = rules.ruleset()?;
+            let name = if *game == GameKind::Seven {
+                if !(MIN_PLAYERS..=MAX_PLAYERS).contains(players) {
+                    anyhow::bail!("Seven is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players} players");
+                }
+                "seven".to_string()
+            } else {
+                r.check_players(*players)?;
+                r.preset.to_string()
+            };
+            println!("engine, random play, one thread: {name} with {players} players, {runs} runs of {seconds} s");
             let mut all = Vec::new();
             for i in 0..runs {
-                let run = engine_run(r, *players, *seconds, 1 + i as u64)?;
+                let run = match game {
+                    GameKind::Oh7 => engine_run(r, *players, *seconds, 1 + i as u64)?,
+                    GameKind::Seven => seven_run(*players, *seconds, 1 + i as u64)?,
+                };
                 println!(
                     "  run {}: {} rounds/s, {} games/s, {} actions/s",
                     i + 1,
@@ -105,7 +133,11 @@ pub fn run(what: &BenchCommand) -> Result<()> {
                 let (m, lo, hi) = median_range(v);
                 println!("{name:>10}: {} (median; {} - {})", fmt(m), fmt(lo), fmt(hi));
             }
-            println!("(a round = one deal, its bets and 7 tricks: the unit of an OpenSpiel oh_hell game)");
+            if *game == GameKind::Oh7 {
+                println!("(a round = one deal, its bets and 7 tricks: the unit of an OpenSpiel oh_hell game)");
+            } else {
+                println!("(actions = turns and call-outs; a Seven game has several rounds)");
+            }
             Ok(())
         }
     }

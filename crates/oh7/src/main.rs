@@ -25,13 +25,13 @@ struct Cli {
 enum Command {
     /// Print a readable summary of a preset's rules (deck, bets, leader, scoring, end).
     Rules {
-        /// en, fr, fr-advanced, kod7 or bga (all of them if left out).
+        /// en, fr, fr-advanced, kod7, bga or seven (all the Oh 7 presets if left out).
         preset: Option<String>,
         /// A custom ruleset file (TOML) to summarise instead.
         #[arg(long)]
         ruleset: Option<PathBuf>,
     },
-    /// Play whole games with uniformly random legal choices.
+    /// Play whole games between random players (Oh 7 family or Seven).
     Simulate(sim::SimulateArgs),
     /// Check that every record of a JSON Lines file replays through the engine.
     Replay {
@@ -121,6 +121,7 @@ fn run(cli: Cli) -> Result<()> {
                         std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
                     rules_text::summary(&Ruleset::from_toml(&text).with_context(|| format!("in {}", path.display()))?)
                 }
+                (Some(p), None) if p.eq_ignore_ascii_case("seven") => rules_text::seven_summary(),
                 (Some(p), None) => rules_text::summary(&Ruleset::preset(p.parse()?)),
                 (None, None) => {
                     Preset::ALL.iter().map(|p| rules_text::summary(&Ruleset::preset(*p))).collect::<Vec<_>>().join("\n")
@@ -136,6 +137,13 @@ fn run(cli: Cli) -> Result<()> {
 }
 
 fn main() -> ExitCode {
+    // Behave like other command-line tools when output goes to a pipe that closes early
+    // (`oh7 replay F --show 1 | head`): end quietly instead of panicking on the write.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

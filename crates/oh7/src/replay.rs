@@ -13,7 +13,8 @@ use serde_json::Value;
 pub fn replay_value(v: &Value) -> Result<()> {
     match v.get("game").and_then(Value::as_str) {
         Some("oh7") => oh7::replay(v).map(|_| ()).map_err(Into::into),
-        Some(other) => bail!("unknown game `{other}`: this oh7 replays `oh7` records"),
+        Some("seven") => oh7_core::seven::replay(v).map(|_| ()).map_err(Into::into),
+        Some(other) => bail!("unknown game `{other}`: records of `oh7` and `seven` replay"),
         None => bail!("not a game record: no `game` field"),
     }
 }
@@ -60,6 +61,9 @@ pub fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
 
 /// A record as text a person can follow.
 pub fn show_game(v: &Value) -> Result<String> {
+    if v.get("game").and_then(Value::as_str) == Some("seven") {
+        return show_seven(v);
+    }
     let rec: Record = serde_json::from_value(v.clone()).context("not an oh7 record")?;
     let mut s = String::new();
     let name = |p: usize| -> String {
@@ -125,4 +129,28 @@ pub fn show_game(v: &Value) -> Result<String> {
 
 fn join<T: std::fmt::Display>(v: &[T]) -> String {
     v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// A Seven record as text: each round's deal, turns and scores.
+fn show_seven(v: &Value) -> Result<String> {
+    let mut s = String::new();
+    let seats: Vec<String> = v["seats"]
+        .as_array()
+        .map(|a| a.iter().map(|x| x.as_str().unwrap_or("?").to_string()).collect())
+        .unwrap_or_default();
+    writeln!(s, "seven — {} players — seed {}", v["players"], v["seed"].as_str().unwrap_or("?"))?;
+    for r in v["rounds"].as_array().into_iter().flatten() {
+        writeln!(s, "\nRound {}", r["number"])?;
+        for (p, h) in r["hands"].as_array().into_iter().flatten().enumerate() {
+            let cards: Vec<&str> = h.as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            writeln!(s, "  {:>16}: {}", format!("{p}:{}", seats.get(p).map_or("?", |x| x.as_str())), cards.join(" "))?;
+        }
+        writeln!(s, "  starting card: {}", r["starting_card"])?;
+        for t in r["turns"].as_array().into_iter().flatten() {
+            writeln!(s, "  seat {}: {}", t[0], t[1])?;
+        }
+        writeln!(s, "  points {}; totals {}; eliminated {}", r["points"], r["totals"], r["eliminated"])?;
+    }
+    writeln!(s, "\nWinner(s): {}", v["winners"])?;
+    Ok(s)
 }

@@ -166,3 +166,27 @@ pub fn summary(r: &Ruleset) -> String {
     }
     s
 }
+
+/// The summary of Seven (`rules/seven.md`).
+pub fn seven_summary() -> String {
+    "Seven — the shedding game (2 to 8 players)
+
+Cards: two standard 52-card decks (104 cards). Each player gets 8; the rest is the draw pile,
+  whose top card is turned up to start the discard pile (its effect does not apply).
+Turn: play a card matching the active suit or the rank of the top card, or an 8. If you cannot
+  play, draw one card (that ends your turn).
+Action cards:
+  2   the next player plays a 2 or draws 2 x (2s in a row);
+  A♠  the next player plays A♠ or draws 5 x (A♠ in a row);
+  7   the following players may only play a 7 or pass; when the turn comes back to the last
+      player of a 7, they play any card;
+  8   wild: name the new active suit (not while a 2, A♠ or 7 is pending);
+  10  reverses the direction;   J  the next player loses their turn.
+Last card: announce it as you play your second-to-last card; until your next turn anyone may call
+  you out, and then you draw 4.
+Round end: the first player with no card wins the round; the others add their cards:
+  2-7, 9, 10 face value; J, Q, K, A 10; A♠ 15; 8 zero.
+Game end: a total over 150 is eliminated, exactly 150 drops back to 0; the last player left wins.
+"
+    .to_string()
+}

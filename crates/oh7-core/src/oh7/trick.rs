@@ -210,6 +210,8 @@ mod tests {
         assert_eq!(dummy_choice(&trick("0C 1C"), set("6C 7C 5C"), Suit::S, 2), c("7C"));
         // A trump is above any non-trump.
         assert_eq!(dummy_choice(&trick("0C 1H"), set("0S 7H 6D"), Suit::S, 0), c("0S"));
+        // R-OWN-5: a Ø is below every card of value 0.
+        assert_eq!(dummy_choice(&trick("5C 7S"), set("0H V *0"), Suit::S, 0), c("V"));
         // Regular above ★ of the same value: lowest winning prefers the ★.
         assert_eq!(dummy_choice(&trick("1H 0H"), set("2H *2 5C"), Suit::S, 0), c("*2"));
     }

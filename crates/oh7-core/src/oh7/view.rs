@@ -238,6 +238,13 @@ impl<'a> SeatView<'a> {
     pub fn tricks(&self) -> &'a [Trick] {
         &self.g.round.tricks[..self.g.round.n_tricks as usize]
     }
+    /// The tricks of the last finished round (empty before the first round is scored). All of
+    /// them were played face up, so every seat may know them; the end-of-round screen shows them
+    /// because the engine deals the next round as soon as one is scored.
+    pub fn last_round_tricks(&self) -> &'a [Trick] {
+        let r = if self.g.round.scored { Some(&self.g.round) } else { self.g.history.last() };
+        r.map_or(&[], |r| &r.tricks[..r.n_tricks as usize])
+    }
     /// Every card played to tricks this round (the trick in progress included).
     pub fn played(&self) -> CardSet {
         let mut s = CardSet::EMPTY;

@@ -77,7 +77,7 @@ use crate::game::{Game, Seat, SeatSet};
 
 pub use cards::{Card, CardParseError, CardSet, CardSetIter, DECK_SIZE, Rank, Suit};
 pub use record::{ReplayError, replay};
-pub use view::SevenView;
+pub use view::{RoundEnd, SevenView};
 
 /// Fewest players (S-SETUP-1).
 pub const MIN_PLAYERS: usize = 2;

@@ -68,6 +68,86 @@ impl<'a> SevenView<'a> {
     pub fn players(&self) -> usize {
         self.game.players
     }
+    /// The seat names.
+    pub fn names(&self) -> Vec<String> {
+        self.game.seat_names()
+    }
+    /// The current round, from 1.
+    pub fn round(&self) -> u32 {
+        self.game.round()
+    }
+    /// The seats still in the game.
+    pub fn in_game(&self) -> SeatSet {
+        self.game.in_game
+    }
+    /// Running totals, one per seat.
+    pub fn totals(&self) -> Vec<i64> {
+        self.game.totals()
+    }
+    /// The seat with the turn (`None` once the game is over).
+    pub fn current(&self) -> Option<Seat> {
+        (!self.game.over).then_some(self.game.current)
+    }
+    /// Whether play goes clockwise.
+    pub fn clockwise(&self) -> bool {
+        self.game.clockwise
+    }
+    /// The pending 2 / A♠ penalty.
+    pub fn penalty(&self) -> Option<super::Penalty> {
+        self.game.penalty
+    }
+    /// Who played the pending 7, if a 7 lock is on.
+    pub fn seven_lock(&self) -> Option<Seat> {
+        self.game.lock
+    }
+    /// Seats left with one card that may still be called out, and which of them did not
+    /// announce it (announcements are said aloud, so this is public).
+    pub fn last_card(&self) -> (SeatSet, SeatSet) {
+        (self.game.open, self.game.unannounced)
+    }
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.game.over
+    }
+    /// The winners (empty until the game is over).
+    pub fn winners(&self) -> Vec<Seat> {
+        self.game.winners()
+    }
+    /// How the last finished round ended (`None` before the first one ends): every hand is
+    /// counted face up at the end of a round, so this is public.
+    pub fn last_round_end(&self) -> Option<RoundEnd> {
+        let round = self.game.log.iter().rev().find(|r| r.result.is_some())?;
+        let r = round.result?;
+        let n = self.game.players;
+        Some(RoundEnd {
+            number: round.number,
+            seats_in: round.seats_in,
+            out: r.out,
+            points: r.points[..n].to_vec(),
+            totals: r.totals[..n].to_vec(),
+            eliminated: r.eliminated,
+            reset: r.reset,
+        })
+    }
+}
+
+/// How a round of Seven ended, as every seat knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundEnd {
+    /// Round number, from 1.
+    pub number: u32,
+    /// The seats that played the round.
+    pub seats_in: SeatSet,
+    /// Who went out (`None` for a round cut by the turn limit, S-OWN-7).
+    pub out: Option<Seat>,
+    /// Points added this round, per seat.
+    pub points: Vec<i64>,
+    /// Totals after the round (after a drop back to 0), per seat.
+    pub totals: Vec<i64>,
+    /// Seats eliminated by this round.
+    pub eliminated: SeatSet,
+    /// Seats whose total hit the limit exactly and dropped back to 0.
+    pub reset: SeatSet,
 }
 
 impl SeatViewLike for SevenView<'_> {

@@ -1,0 +1,716 @@
+//! Perfect information for the tricks of one Oh 7 round: a compact position that lives on the
+//! stack ([`Position`]), the round's scoring ([`Scorer`]) and an exact max^n solver
+//! ([`Solver`]) for the remaining tricks.
+//!
+//! The Dummy (§8) is modelled exactly: its face-up cards are its "hand", its face-down pile is
+//! an ordered array, and it plays through [`trick::dummy_choice`] like the engine.
+//!
+//! Solver: every player maximises their own round score (max^n). Hands are bitsets; equivalent
+//! cards (same suit, no live card between them, no live ★ that ranks between them) are searched
+//! once; a transposition table keyed at trick boundaries (all hands, leader, tricks won, the
+//! Dummy's pile position) holds the final tricks won of each seat; children are searched best
+//! first by a cheap ordering, and a player's search stops as soon as a child reaches the best
+//! score that player could possibly get (a sound cut-off for max^n).
+
+use oh7_core::card::{Card, CardSet, Kind, Suit};
+use oh7_core::oh7::trick;
+use oh7_core::oh7::{HAND, MAX_SEATS, TRICKS};
+use oh7_core::ruleset::{DummyFollower, Ruleset, Scoring};
+
+/// Largest Dummy pile (3-player deck of 24 cards minus two hands of 7).
+pub const PILE: usize = 10;
+/// No seat.
+pub const NONE: u8 = u8::MAX;
+
+/// Tricks won by each seat (the Dummy's included).
+pub type Won = [u8; MAX_SEATS];
+
+/// The tricks of a round with every hand known. Plain data, `Copy`: the search copies it on
+/// the stack instead of undoing moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Seats at the table (the Dummy included).
+    pub seats: u8,
+    /// The Dummy's seat or [`NONE`].
+    pub dummy: u8,
+    /// Each seat's cards (the Dummy: its face-up cards).
+    pub hands: [CardSet; MAX_SEATS],
+    /// Tricks won so far.
+    pub won: Won,
+    /// The trump suit.
+    pub trump: Suit,
+    /// Cards of the trick in progress, in order of play.
+    pub trick: [Card; MAX_SEATS],
+    /// How many cards the trick in progress holds.
+    pub trick_len: u8,
+    /// The lead suit of the trick in progress.
+    pub lead: Option<Suit>,
+    /// Seats of the trick in progress, in order of play.
+    pub order: [u8; MAX_SEATS],
+    /// Completed tricks.
+    pub tricks_done: u8,
+    /// The round's first leader.
+    pub first_leader: u8,
+    /// The last player (not the Dummy) who led a trick (R-DUMMY-3).
+    pub last_player_leader: u8,
+    /// `kod7`: the previous leader follows the Dummy (else the first leader).
+    pub follower_prev: bool,
+    /// The Dummy's face-down pile, top first, from `pile_next` on.
+    pub pile: [Card; PILE],
+    /// Cards in `pile`.
+    pub pile_len: u8,
+    /// The next pile card to turn.
+    pub pile_next: u8,
+}
+
+impl Position {
+    /// Start of play: `hands` per seat (the Dummy's face-up cards included), `pile` the Dummy's
+    /// face-down pile (top first; empty without a Dummy).
+    pub fn start(
+        rules: &Ruleset,
+        seats: usize,
+        dummy: Option<usize>,
+        hands: &[CardSet],
+        pile: &[Card],
+        first_leader: usize,
+        trump: Suit,
+    ) -> Position {
+        let mut p = Position::empty(rules, seats, dummy, trump);
+        p.hands[..seats].copy_from_slice(&hands[..seats]);
+        p.set_pile(pile);
+        p.first_leader = first_leader as u8;
+        p.last_player_leader = first_leader as u8;
+        p.start_trick(first_leader as u8);
+        p
+    }
+
+    /// A position with no card anywhere yet (fill the fields, then call [`Position::resume`]).
+    pub fn empty(rules: &Ruleset, seats: usize, dummy: Option<usize>, trump: Suit) -> Position {
+        Position {
+            seats: seats as u8,
+            dummy: dummy.map_or(NONE, |d| d as u8),
+            hands: [CardSet::EMPTY; MAX_SEATS],
+            won: [0; MAX_SEATS],
+            trump,
+            trick: [Card::INTERROBANG; MAX_SEATS],
+            trick_len: 0,
+            lead: None,
+            order: [0; MAX_SEATS],
+            tricks_done: 0,
+            first_leader: 0,
+            last_player_leader: 0,
+            follower_prev: rules.dummy_follower == DummyFollower::PreviousLeader,
+            pile: [Card::INTERROBANG; PILE],
+            pile_len: 0,
+            pile_next: 0,
+        }
+    }
+
+    /// Set the Dummy's face-down pile (top first).
+    pub fn set_pile(&mut self, pile: &[Card]) {
+        let n = pile.len().min(PILE);
+        self.pile[..n].copy_from_slice(&pile[..n]);
+        self.pile_len = n as u8;
+        self.pile_next = 0;
+    }
+
+    /// Set the order of the trick led by `leader` and the cards already played in it, then let
+    /// the Dummy play if it is its turn.
+    pub fn resume(&mut self, leader: u8, cards: &[Card]) {
+        self.set_order(leader);
+        for &c in cards {
+            self.trick[self.trick_len as usize] = c;
+            self.trick_len += 1;
+            if self.lead.is_none() {
+                self.lead = c.suit();
+            }
+        }
+        self.advance();
+    }
+
+    /// Whether the round's tricks are all played.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.tricks_done as usize >= TRICKS
+    }
+
+    /// The seat to play (meaningless once over).
+    #[inline]
+    pub fn to_move(&self) -> usize {
+        self.order[self.trick_len as usize] as usize
+    }
+
+    /// Tricks left, the one in progress included.
+    #[inline]
+    pub fn tricks_left(&self) -> u8 {
+        TRICKS as u8 - self.tricks_done
+    }
+
+    /// The legal cards of the seat to play.
+    #[inline]
+    pub fn legal(&self) -> CardSet {
+        trick::legal_plays(self.hands[self.to_move()], self.lead)
+    }
+
+    /// The cards of the trick in progress.
+    #[inline]
+    pub fn trick_cards(&self) -> &[Card] {
+        &self.trick[..self.trick_len as usize]
+    }
+
+    /// Every card still to be played or in the trick in progress.
+    pub fn live(&self) -> CardSet {
+        let mut s = CardSet::EMPTY;
+        for h in &self.hands[..self.seats as usize] {
+            s = s.or(*h);
+        }
+        for &c in &self.pile[self.pile_next as usize..self.pile_len as usize] {
+            s.insert(c);
+        }
+        for &c in self.trick_cards() {
+            s.insert(c);
+        }
+        s
+    }
+
+    /// Play `card` for the seat to play (must be legal), then let the Dummy play and finish
+    /// tricks as needed.
+    #[inline]
+    pub fn play(&mut self, card: Card) {
+        let s = self.to_move();
+        self.hands[s].remove(card);
+        self.push(card);
+        self.advance();
+    }
+
+    #[inline]
+    fn push(&mut self, card: Card) {
+        self.trick[self.trick_len as usize] = card;
+        self.trick_len += 1;
+        if self.lead.is_none() {
+            self.lead = card.suit();
+        }
+    }
+
+    fn set_order(&mut self, leader: u8) {
+        let n = self.seats;
+        if self.dummy == NONE {
+            for i in 0..n {
+                self.order[i as usize] = (leader + i) % n;
+            }
+        } else if leader == self.dummy {
+            let f = if self.follower_prev { self.last_player_leader } else { self.first_leader };
+            self.order[..3].copy_from_slice(&[self.dummy, f, 1 - f]);
+        } else {
+            self.last_player_leader = leader;
+            self.order[..3].copy_from_slice(&[leader, 1 - leader, self.dummy]);
+        }
+    }
+
+    fn start_trick(&mut self, leader: u8) {
+        self.trick_len = 0;
+        self.lead = None;
+        self.set_order(leader);
+        self.advance();
+    }
+
+    #[inline]
+    fn advance(&mut self) {
+        loop {
+            let i = self.trick_len as usize;
+            if i == self.seats as usize {
+                self.end_trick();
+                return;
+            }
+            let next = self.order[i];
+            if next != self.dummy {
+                return;
+            }
+            let d = next as usize;
+            let card = if i == 0 {
+                let c = self.pile[self.pile_next as usize];
+                self.pile_next += 1;
+                c
+            } else {
+                let c = self.pile[self.pile_next as usize];
+                self.pile_next += 1;
+                self.hands[d].insert(c);
+                let c = trick::dummy_choice(self.trick_cards(), self.hands[d], self.trump, self.won[d]);
+                self.hands[d].remove(c);
+                c
+            };
+            self.push(card);
+        }
+    }
+
+    #[inline]
+    fn end_trick(&mut self) {
+        let w = trick::winning_index(self.trick_cards(), self.trump);
+        let winner = self.order[w];
+        self.won[winner as usize] += 1;
+        self.tricks_done += 1;
+        if !self.is_over() {
+            self.start_trick(winner);
+        } else {
+            self.trick_len = 0;
+        }
+    }
+
+    /// The seat currently winning the trick in progress.
+    pub fn current_winner(&self) -> Option<usize> {
+        (self.trick_len > 0)
+            .then(|| self.order[trick::winning_index(self.trick_cards(), self.trump)] as usize)
+    }
+}
+
+/// The round's points (§6) from the bets and the final tricks won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scorer {
+    /// The formula.
+    pub scoring: Scoring,
+    /// Players (the Dummy is seat `players` when it plays, and has no score).
+    pub players: u8,
+    /// Bets per seat.
+    pub bets: [u8; MAX_SEATS],
+    /// Seats that bet with Ø (no 2 when made, `fr`).
+    pub void_bet: u16,
+}
+
+impl Scorer {
+    /// The scorer for these bet cards (one per player).
+    pub fn new(rules: &Ruleset, bet_cards: &[Card]) -> Scorer {
+        let mut s = Scorer { scoring: rules.scoring, players: bet_cards.len() as u8, bets: [0; MAX_SEATS], void_bet: 0 };
+        for (p, c) in bet_cards.iter().enumerate() {
+            s.bets[p] = c.value();
+            if c.kind() == Kind::Void {
+                s.void_bet |= 1 << p;
+            }
+        }
+        s
+    }
+
+    /// The points of player `p` for final tricks `won`.
+    #[inline]
+    pub fn score(&self, won: &Won, p: usize) -> i32 {
+        let loss = |q: usize| (self.bets[q] as i32 - won[q] as i32).abs();
+        let l = loss(p);
+        match self.scoring {
+            Scoring::BidPlusTwo => {
+                if l == 0 {
+                    self.bets[p] as i32 + 2
+                } else {
+                    -l
+                }
+            }
+            Scoring::Basket => {
+                if l == 0 {
+                    let basket: i32 = (0..self.players as usize).map(loss).sum();
+                    2 + basket + won[p] as i32
+                } else {
+                    -l
+                }
+            }
+            Scoring::DoubleBasket => {
+                let basket: i32 = (0..self.players as usize).map(loss).sum();
+                if l == 0 {
+                    let two = if self.void_bet & (1 << p) != 0 { 0 } else { 2 };
+                    2 * basket + two + won[p] as i32
+                } else {
+                    basket - l
+                }
+            }
+        }
+    }
+
+    /// Whether result `r` (worth `v` to `s`) beats the best so far `br` (worth `bv`): a higher
+    /// score; at equal score, lower points for the others together (spoil them); then the
+    /// smaller tricks vector, so the choice never depends on the search order.
+    #[inline]
+    pub fn better(&self, s: usize, v: i32, r: &Won, bv: i32, br: &Won) -> bool {
+        if v != bv {
+            return v > bv;
+        }
+        let others = |w: &Won| (0..self.players as usize).filter(|&q| q != s).map(|q| self.score(w, q)).sum::<i32>();
+        let (a, b) = (others(r), others(br));
+        if a != b {
+            return a < b;
+        }
+        r < br
+    }
+
+    /// An upper bound of the points of `p` whatever the others' results, given `p` can still
+    /// win between `lo` and `hi` tricks in total (used to stop a search early).
+    fn best_possible(&self, p: usize, lo: u8, hi: u8, left: u8) -> i32 {
+        let b = self.bets[p];
+        let can_make = (lo..=hi).contains(&b);
+        let others: i32 = (0..self.players as usize).filter(|&q| q != p).map(|q| 7.max(self.bets[q] as i32)).sum();
+        let _ = left;
+        match self.scoring {
+            Scoring::BidPlusTwo => {
+                if can_make {
+                    b as i32 + 2
+                } else {
+                    -((b as i32 - lo as i32).abs().min((b as i32 - hi as i32).abs()))
+                }
+            }
+            Scoring::Basket => {
+                if can_make {
+                    2 + others + b as i32
+                } else {
+                    -((b as i32 - lo as i32).abs().min((b as i32 - hi as i32).abs()))
+                }
+            }
+            Scoring::DoubleBasket => 2 * others + 2 + 7 + 2 * 7,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    check: u64,
+    gen: u32,
+    won: Won,
+}
+
+/// The exact solver; owns its transposition table (allocated once).
+pub struct Solver {
+    table: Vec<Entry>,
+    mask: usize,
+    gen: u32,
+    scorer: Scorer,
+    /// Nodes visited since the last [`Solver::reset_nodes`].
+    pub nodes: u64,
+    /// Stop searching a seat's moves once one reaches the best score it could get (on by
+    /// default; off, ties are broken canonically everywhere, as in the brute-force tests).
+    pub cutoff: bool,
+}
+
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl Solver {
+    /// A solver with a table of `2^bits` entries.
+    pub fn new(bits: u32) -> Solver {
+        let n = 1usize << bits;
+        Solver {
+            table: vec![Entry::default(); n],
+            mask: n - 1,
+            gen: 1,
+            scorer: Scorer { scoring: Scoring::Basket, players: 0, bets: [0; MAX_SEATS], void_bet: 0 },
+            nodes: 0,
+            cutoff: true,
+        }
+    }
+
+    /// Set the bets to score with (and forget the table's contents, which depend on them).
+    pub fn set_scorer(&mut self, scorer: Scorer) {
+        self.scorer = scorer;
+        self.gen = self.gen.wrapping_add(1).max(1);
+    }
+
+    /// The scorer in use.
+    pub fn scorer(&self) -> &Scorer {
+        &self.scorer
+    }
+
+    /// Zero the node counter.
+    pub fn reset_nodes(&mut self) {
+        self.nodes = 0;
+    }
+
+    /// The final tricks won of every seat when every player plays to maximise their own score.
+    pub fn solve(&mut self, pos: &Position) -> Won {
+        if pos.is_over() {
+            return pos.won;
+        }
+        self.search(pos)
+    }
+
+    /// The result of each legal move of the seat to play (equivalent cards share a result):
+    /// `out` gets `(card, final tricks won)`.
+    pub fn evaluate_moves(&mut self, pos: &Position, out: &mut Vec<(Card, Won)>) {
+        out.clear();
+        let legal = pos.legal();
+        let reps = representatives(pos, legal);
+        for c in reps.iter() {
+            let mut child = *pos;
+            child.play(c);
+            let r = self.solve(&child);
+            out.push((c, r));
+        }
+        // Equivalent cards get their representative's result.
+        for c in legal.minus(reps).iter() {
+            let r = representative_of(pos, reps, c).and_then(|rep| out.iter().find(|(x, _)| *x == rep).map(|x| x.1));
+            if let Some(r) = r {
+                out.push((c, r));
+            }
+        }
+    }
+
+    fn key(&self, pos: &Position) -> (usize, u64) {
+        let mut h: u64 = 0x9e37_79b9_7f4a_7c15;
+        for s in 0..pos.seats as usize {
+            let v = pos.hands[s].0;
+            h = mix(h ^ (v as u64)).wrapping_add(mix((v >> 64) as u64 ^ (s as u64) << 58));
+        }
+        let mut w: u64 = 0;
+        for s in 0..pos.seats as usize {
+            w = w << 4 | pos.won[s] as u64;
+        }
+        let extra = (pos.order[0] as u64) | (pos.pile_next as u64) << 8 | (pos.last_player_leader as u64) << 16;
+        h = mix(h ^ w.rotate_left(24) ^ extra);
+        let idx = mix(h ^ 0x5555) as usize & self.mask;
+        (idx, h | 1)
+    }
+
+    fn search(&mut self, pos: &Position) -> Won {
+        self.nodes += 1;
+        if pos.is_over() {
+            return pos.won;
+        }
+        let boundary = pos.trick_len == 0 || pos.order[0] == pos.dummy && pos.trick_len == 1;
+        let mut slot = None;
+        if boundary && pos.tricks_left() > 1 {
+            let (i, check) = self.key(pos);
+            let e = &self.table[i];
+            if e.gen == self.gen && e.check == check {
+                return e.won;
+            }
+            slot = Some((i, check));
+        }
+        let s = pos.to_move();
+        let legal = pos.legal();
+        if legal.len() == 1 {
+            let mut child = *pos;
+            child.play(legal.first().expect("one"));
+            let r = self.search(&child);
+            if let Some((i, check)) = slot {
+                self.table[i] = Entry { check, gen: self.gen, won: r };
+            }
+            return r;
+        }
+        let reps = representatives(pos, legal);
+        let mut moves = [Card::INTERROBANG; HAND + 2];
+        let n = order_moves(pos, reps, &mut moves);
+        let left = pos.tricks_left();
+        let cap = self.scorer.best_possible(s, pos.won[s], pos.won[s] + left, left);
+        let mut best: Option<(i32, Won)> = None;
+        for &c in &moves[..n] {
+            let mut child = *pos;
+            child.play(c);
+            let r = self.search(&child);
+            let v = self.scorer.score(&r, s);
+            if best.is_none_or(|(bv, br)| self.scorer.better(s, v, &r, bv, &br)) {
+                best = Some((v, r));
+                if self.cutoff && v >= cap {
+                    break;
+                }
+            }
+        }
+        let r = best.expect("a legal move").1;
+        if let Some((i, check)) = slot {
+            self.table[i] = Entry { check, gen: self.gen, won: r };
+        }
+        r
+    }
+}
+
+/// Search order: the seat's wish decides. A seat short of its bet tries its strongest cards
+/// first, a seat at or above its bet its weakest.
+fn order_moves(pos: &Position, reps: CardSet, out: &mut [Card; HAND + 2]) -> usize {
+    let mut n = 0;
+    for c in reps.iter() {
+        out[n] = c;
+        n += 1;
+    }
+    let lead = pos.lead.or(pos.trick_cards().iter().find_map(|c| c.suit()));
+    let key = |c: &Card| trick::trick_key(*c, pos.trump, lead.or(c.suit())) as i32 * 8 + c.value() as i32;
+    out[..n].sort_unstable_by_key(|c| std::cmp::Reverse(key(c)));
+    n
+}
+
+/// One card of each class of equivalent legal cards.
+pub fn representatives(pos: &Position, legal: CardSet) -> CardSet {
+    let s = pos.to_move();
+    let gaps = pos.live().minus(pos.hands[s]);
+    let mut keep = CardSet::EMPTY;
+    let mut prev: Option<Card> = None;
+    for c in legal.iter() {
+        if let Some(p) = prev
+            && equivalent(p, c, gaps)
+        {
+            continue;
+        }
+        keep.insert(c);
+        prev = Some(c);
+    }
+    keep
+}
+
+fn representative_of(pos: &Position, reps: CardSet, c: Card) -> Option<Card> {
+    let s = pos.to_move();
+    let gaps = pos.live().minus(pos.hands[s]);
+    // The nearest representative below `c` through a chain of equivalent legal cards.
+    reps.iter().filter(|&r| r < c).last().filter(|&r| {
+        let legal = pos.legal();
+        let mut prev = r;
+        for x in legal.iter().filter(|&x| x > r && x <= c) {
+            if !equivalent(prev, x, gaps) {
+                return false;
+            }
+            prev = x;
+        }
+        true
+    })
+}
+
+/// Whether `lo < hi` (ids) are interchangeable given the live cards held by others (`gaps`).
+#[inline]
+fn equivalent(lo: Card, hi: Card, gaps: CardSet) -> bool {
+    match (lo.kind(), hi.kind()) {
+        (Kind::Regular(a), Kind::Regular(b)) if a == b => {
+            let between = CardSet(((1u128 << hi.id()) - 1) & !((2u128 << lo.id()) - 1));
+            if !between.and(gaps).is_empty() {
+                return false;
+            }
+            // ★ of value v ranks between a regular v-1 and a regular v.
+            let (va, vb) = (lo.value(), hi.value());
+            if vb > va {
+                let stars = CardSet(((1u128 << (80 + 2 * vb as u32 + 2)) - 1) & !((1u128 << (80 + 2 * va as u32 + 2)) - 1));
+                if !stars.and(gaps).is_empty() {
+                    return false;
+                }
+            }
+            true
+        }
+        (Kind::Star, Kind::Star) => lo.value() == hi.value(),
+        (Kind::Void, Kind::Void) => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oh7_core::ruleset::Preset;
+
+    fn set(t: &str) -> CardSet {
+        t.split_whitespace().map(|c| c.parse::<Card>().unwrap()).collect()
+    }
+
+    /// Brute force: plain max^n over every legal card, no table, no cut-off, no equivalence.
+    fn brute(pos: &Position, sc: &Scorer) -> Won {
+        if pos.is_over() {
+            return pos.won;
+        }
+        let s = pos.to_move();
+        let mut best: Option<(i32, Won)> = None;
+        let mut moves: Vec<Card> = pos.legal().iter().collect();
+        moves.sort_by_key(|c| std::cmp::Reverse(trick::trick_key(*c, pos.trump, pos.lead.or(c.suit()))));
+        for c in moves {
+            let mut ch = *pos;
+            ch.play(c);
+            let r = brute(&ch, sc);
+            let v = sc.score(&r, s);
+            if best.is_none_or(|(bv, br)| sc.better(s, v, &r, bv, &br)) {
+                best = Some((v, r));
+            }
+        }
+        best.unwrap().1
+    }
+
+    fn scores(sc: &Scorer, w: &Won) -> Vec<i32> {
+        (0..sc.players as usize).map(|p| sc.score(w, p)).collect()
+    }
+
+    #[test]
+    fn scorer_matches_worked_examples() {
+        // §6: bets ♣3 ♥3 ♥2 ♠0, tricks 3 4 0 0.
+        let cards: Vec<Card> = ["3C", "3H", "2H", "0S"].iter().map(|c| c.parse().unwrap()).collect();
+        let won = [3, 4, 0, 0, 0, 0, 0, 0, 0];
+        let en = Scorer::new(&Ruleset::preset(Preset::En), &cards);
+        assert_eq!(scores(&en, &won), vec![8, -1, -2, 5]);
+        let fr = Scorer::new(&Ruleset::preset(Preset::Fr), &cards);
+        assert_eq!(scores(&fr, &won), vec![11, 2, 1, 8]);
+    }
+
+    /// The solver's root values equal brute force on random small endings (every preset's
+    /// kind of deck, the Dummy included). Ties may pick different moves, so compare the value
+    /// of the seat to move.
+    #[test]
+    fn solver_matches_brute_force_on_small_endings() {
+        use rand::{SeedableRng, seq::SliceRandom};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut solver = Solver::new(12);
+        let cases = [(Preset::En, 4), (Preset::Kod7, 4), (Preset::FrAdvanced, 5), (Preset::Bga, 5), (Preset::En, 2), (Preset::Kod7, 2)];
+        let mut checked = 0;
+        for round in 0..60 {
+            let (preset, players) = cases[round % cases.len()];
+            let rules = Ruleset::preset(preset);
+            let mut deck = rules.deck(players);
+            deck.shuffle(&mut rng);
+            let dummy = rules.uses_dummy(players).then_some(2usize);
+            let seats = players + dummy.is_some() as usize;
+            // Deal 7 per player and play random cards until 3 tricks are left.
+            let mut hands = [CardSet::EMPTY; MAX_SEATS];
+            for p in 0..players {
+                hands[p] = CardSet::from_cards(&deck[p * 7..p * 7 + 7]);
+            }
+            let rest = &deck[players * 7..];
+            let mut pile: Vec<Card> = Vec::new();
+            if let Some(d) = dummy {
+                hands[d] = CardSet::from_cards(&rest[..2]);
+                pile.extend_from_slice(&rest[2..]);
+            }
+            let trump = rules.suits(players)[round % 3];
+            let mut pos = Position::start(&rules, seats, dummy, &hands, &pile, round % players, trump);
+            while pos.tricks_left() > 3 || (round % 2 == 1 && pos.trick_len < 1 && pos.tricks_left() > 2) {
+                let l: Vec<Card> = pos.legal().iter().collect();
+                pos.play(*l.choose(&mut rng).unwrap());
+            }
+            let bet_cards: Vec<Card> = (0..players).map(|p| deck[p * 7 + round % 7]).collect();
+            let sc = Scorer::new(&rules, &bet_cards);
+            solver.set_scorer(sc);
+            solver.cutoff = round % 2 == 0;
+            let a = solver.solve(&pos);
+            let b = brute(&pos, &sc);
+            let s = pos.to_move();
+            if !solver.cutoff {
+                assert_eq!(a, b, "{preset} {players}: {pos:?}");
+            }
+            assert_eq!(sc.score(&a, s), sc.score(&b, s), "{preset} {players}: {pos:?}");
+            let total: u8 = a[..seats].iter().sum();
+            assert_eq!(total, 7);
+            // Every move's value matches brute force too.
+            let mut out = Vec::new();
+            solver.evaluate_moves(&pos, &mut out);
+            assert_eq!(out.len() as u32, pos.legal().len());
+            for (c, w) in out {
+                let mut ch = pos;
+                ch.play(c);
+                let bw = brute(&ch, &sc);
+                if !solver.cutoff {
+                    assert_eq!(w, bw, "move {c}");
+                }
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 60);
+    }
+
+    #[test]
+    fn equivalence_respects_live_cards_and_stars() {
+        let gaps = set("4H");
+        assert!(equivalent("2H".parse().unwrap(), "3H".parse().unwrap(), gaps));
+        assert!(!equivalent("3H".parse().unwrap(), "5H".parse().unwrap(), gaps));
+        assert!(!equivalent("2H".parse().unwrap(), "3H".parse().unwrap(), set("*3")));
+        assert!(equivalent("2H".parse().unwrap(), "3H".parse().unwrap(), set("*2")));
+        assert!(equivalent("3S".parse().unwrap(), "3S'".parse().unwrap(), gaps));
+    }
+}

@@ -1,0 +1,141 @@
+//! End-to-end tests of the real `oh7` binary: simulate → records → replay, and one clear line
+//! with a non-zero exit code for every kind of bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn oh7(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oh7")).args(args).output().expect("the oh7 binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oh7-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The error contract: exit code 2, nothing on stdout, one line on stderr that contains `what`.
+fn fails_with(args: &[&str], what: &str) {
+    let out = oh7(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.contains(what), "{args:?}: expected `{what}` in the first line of: {err}");
+    assert!(first.starts_with("error:"), "{args:?}: {err}");
+}
+
+#[test]
+fn simulate_writes_records_that_replay() {
+    for (preset, players, extra) in [
+        ("en", "2", &[][..]),
+        ("fr", "5", &[][..]),
+        ("fr-advanced", "6", &[][..]),
+        ("kod7", "3", &[][..]),
+        ("bga", "9", &["--passing"][..]),
+        ("bga", "3", &["--decks", "2"][..]),
+    ] {
+        let file = tmp(&format!("{preset}-{players}.jsonl"));
+        let f = file.to_str().unwrap();
+        let mut args = vec!["simulate", "--preset", preset, "--players", players, "--games", "20", "--record", f];
+        args.extend_from_slice(extra);
+        let out = oh7(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = oh7(&["replay", f]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{preset}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(text.contains("20 record(s) read") && text.contains("20 replay exactly, 0 do not"), "{text}");
+    }
+    let file = tmp("seven.jsonl");
+    let f = file.to_str().unwrap();
+    assert!(oh7(&["simulate", "--game", "seven", "--players", "5", "--games", "5", "--record", f]).status.success());
+    let out = oh7(&["replay", f, "--show", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("seven — 5 players"));
+}
+
+#[test]
+fn replay_show_prints_a_readable_game() {
+    let file = tmp("show.jsonl");
+    let f = file.to_str().unwrap();
+    assert!(oh7(&["simulate", "--preset", "en", "--players", "2", "--games", "3", "--record", f]).status.success());
+    let out = oh7(&["replay", f, "--show", "3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("en — 2 players + the Dummy") && text.contains("Dummy pile") && text.contains("Winner"));
+    fails_with(&["replay", f, "--show", "4"], "there is no game 4");
+}
+
+#[test]
+fn rules_summarises_every_preset() {
+    for (p, words) in [
+        ("en", "at least 7 rounds"),
+        ("fr", "35 points"),
+        ("fr-advanced", "? may reveal it"),
+        ("kod7", "exception suit"),
+        ("bga", "exactly 7 rounds"),
+        ("seven", "shedding game"),
+    ] {
+        let out = oh7(&["rules", p]);
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(words), "{p}: {text}");
+    }
+    fails_with(&["rules", "xx"], "unknown preset `xx`: choose one of en, fr, fr-advanced, kod7, bga");
+}
+
+#[test]
+fn bad_input_gets_one_clear_line() {
+    fails_with(&["simulate", "--preset", "xx"], "unknown preset `xx`");
+    fails_with(&["simulate", "--preset", "fr-advanced", "--players", "2"], "fr-advanced is played by 3 to 6 players");
+    fails_with(&["simulate", "--preset", "en", "--players", "5"], "en is played by 2 (with the Dummy) to 4 players");
+    fails_with(&["simulate", "--game", "seven", "--players", "9"], "Seven is played by 2 to 8 players");
+    fails_with(&["simulate", "--seed", "banana"], "`banana` is not a seed");
+    let toml = tmp("bad.toml");
+    std::fs::write(&toml, "preset = \"en\"\ncolour = \"red\"\n").unwrap();
+    fails_with(&["simulate", "--ruleset", toml.to_str().unwrap()], "unknown field `colour`");
+    std::fs::write(&toml, "preset = \"en\"\ndecks = 3\n").unwrap();
+    fails_with(&["rules", "--ruleset", toml.to_str().unwrap()], "decks must be 1 or 2");
+    fails_with(&["simulate", "--ruleset", "/nonexistent/r.toml"], "cannot read /nonexistent/r.toml");
+    fails_with(&["replay", "/nonexistent/r.jsonl"], "cannot open /nonexistent/r.jsonl");
+}
+
+#[test]
+fn custom_ruleset_file_is_used() {
+    let toml = tmp("short.toml");
+    std::fs::write(&toml, "preset = \"fr\"\ntarget = 21\n").unwrap();
+    let out = oh7(&["rules", "--ruleset", toml.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("reach 21 points"));
+    let rec = tmp("short.jsonl");
+    let r = rec.to_str().unwrap();
+    let out = oh7(&["simulate", "--ruleset", toml.to_str().unwrap(), "--players", "3", "--games", "5", "--record", r]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = std::fs::read_to_string(&rec).unwrap();
+    assert!(line.contains("\"target\":21"));
+    assert!(oh7(&["replay", r]).status.success());
+}
+
+#[test]
+fn records_with_bad_cards_or_illegal_actions_are_refused() {
+    let file = tmp("one.jsonl");
+    let f = file.to_str().unwrap();
+    assert!(oh7(&["simulate", "--preset", "en", "--players", "3", "--games", "1", "--record", f]).status.success());
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    // An unknown card.
+    let mut bad = v.clone();
+    bad["rounds"][0]["tricks"][0]["plays"][0][1] = serde_json::json!("9Z");
+    std::fs::write(&file, format!("{bad}\n")).unwrap();
+    let out = oh7(&["replay", f]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown card `9Z`"));
+    // An illegal action: seat 0's first play replaced by a card it does not hold.
+    let hands = v["rounds"][0]["hands"].clone();
+    let leader = v["rounds"][0]["tricks"][0]["leader"].as_u64().unwrap() as usize;
+    let other = hands[(leader + 1) % 3][0].clone();
+    v["rounds"][0]["tricks"][0]["plays"][0][1] = other;
+    std::fs::write(&file, format!("{v}\n")).unwrap();
+    let out = oh7(&["replay", f]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.contains("round 1, trick 1") && err.contains("is not in your hand"), "{err}");
+    assert!(err.lines().last().unwrap().starts_with("error: 1 record(s) do not replay"), "{err}");
+}
