@@ -2,7 +2,7 @@
 
 use oh7_core::card::CardSet;
 use oh7_core::game::{Game, Seat};
-use oh7_core::oh7::Oh7Game;
+use oh7_core::oh7::{Draws16, Oh7Game};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -30,8 +30,8 @@ impl<G: Game> Bot<G> for RandomBot {
 }
 
 #[inline]
-fn pick(rng: &mut ChaCha8Rng, s: CardSet) -> oh7_core::Card {
-    let k = oh7_core::oh7::below(rng, s.len());
+fn pick(rng: &mut ChaCha8Rng, draws: &mut Draws16, s: CardSet) -> oh7_core::Card {
+    let k = draws.below(rng, s.len());
     s.nth(k).expect("k < len")
 }
 
@@ -40,17 +40,18 @@ fn pick(rng: &mut ChaCha8Rng, s: CardSet) -> oh7_core::Card {
 /// decisions made.
 pub fn random_oh7_game(g: &mut Oh7Game, rng: &mut ChaCha8Rng, legal: &mut Vec<<Oh7Game as Game>::Action>) -> u64 {
     let mut n = 0;
+    let mut draws = Draws16::default();
     while let Some(seat) = g.to_move().lowest() {
         n += 1;
         let plays = g.legal_plays(seat);
         if !plays.is_empty() {
-            let c = pick(rng, plays);
+            let c = pick(rng, &mut draws, plays);
             g.play_unchecked(seat, c);
             continue;
         }
         let bets = g.legal_bets(seat);
         if !bets.is_empty() {
-            let c = pick(rng, bets);
+            let c = pick(rng, &mut draws, bets);
             g.bet_unchecked(seat, c);
             continue;
         }

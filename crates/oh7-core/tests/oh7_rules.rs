@@ -636,22 +636,28 @@ fn r_own_4_shared_highest_star_draws_a_lot() {
     assert_eq!(g.view(0).phase(), PhaseView::ChooseTrump { leader });
 }
 
-/// R-OWN-6: the deal is a Fisher-Yates shuffle of the deck in id order with uniform draws from
-/// ChaCha8 seeded with the game's seed; 7 cards to each seat in turn; the rest in order.
+/// R-OWN-6: the deal is a Fisher-Yates shuffle of the deck in id order with uniform 16-bit draws
+/// from ChaCha8 seeded with the game's seed; 7 cards to each seat in turn; the rest in order.
 #[test]
 fn r_own_6_deal_from_the_seed() {
     use rand::{RngCore, SeedableRng};
     for (preset, n, seed) in [(Preset::En, 4, 9u64), (Preset::Kod7, 2, 10), (Preset::Bga, 7, 11)] {
         let rules = Ruleset::preset(preset);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        // 16-bit draws, low half of each 32-bit word first.
+        let mut halves = std::iter::from_fn(|| {
+            let w = rng.next_u32();
+            Some([w & 0xFFFF, w >> 16])
+        })
+        .flatten();
         let mut deck = rules.deck(n);
         for i in (1..deck.len()).rev() {
-            // Lemire's unbiased multiply-and-reject, written independently of the engine.
-            let bound = (i + 1) as u64;
+            // Lemire's unbiased multiply-and-reject on 16 bits, written independently of the engine.
+            let bound = (i + 1) as u32;
             let j = loop {
-                let m = rng.next_u32() as u64 * bound;
-                if (m as u32) >= ((1u64 << 32) % bound) as u32 {
-                    break (m >> 32) as usize;
+                let m = halves.next().unwrap() * bound;
+                if (m & 0xFFFF) >= (65536 % bound) {
+                    break (m >> 16) as usize;
                 }
             };
             deck.swap(i, j);

@@ -273,7 +273,7 @@ pub(crate) struct Round {
     pub tricks: [Trick; TRICKS],
     pub n_tricks: u8,
     pub trick: Trick,
-    pub order: [Seat; MAX_SEATS],
+    pub order: [u8; MAX_SEATS],
     pub won: [u8; MAX_SEATS],
     pub last_player_leader: Seat,
     pub points: [i32; MAX_SEATS],
@@ -372,6 +372,11 @@ impl Oh7Game {
     pub fn seed(&self) -> u64 {
         self.seed
     }
+    /// The Dummy's face-down pile still to be turned, top first (empty without a Dummy). Hidden
+    /// from every seat (§11): never put it in a view; for the oracle bot and tests.
+    pub fn dummy_pile(&self) -> &[Card] {
+        if self.dummy.is_some() { &self.round.deal.pile[self.round.pile_next as usize..] } else { &[] }
+    }
     /// The round number (1-based; a redeal does not advance it).
     pub fn round_number(&self) -> u32 {
         self.round.number
@@ -420,7 +425,7 @@ impl Oh7Game {
     /// The fast path for random play and search; [`Game::legal_actions`] wraps it.
     #[inline]
     pub fn legal_plays(&self, seat: Seat) -> CardSet {
-        if self.phase != Phase::Playing || !self.to_move.contains(seat) {
+        if !matches!(self.phase, Phase::Playing) || !self.to_move.contains(seat) {
             return CardSet::EMPTY;
         }
         trick::legal_plays(self.round.hands[seat], self.round.trick.lead_suit())
@@ -429,7 +434,7 @@ impl Oh7Game {
     /// The cards `seat` may bet now (R-BET-1, R-BET-2).
     #[inline]
     pub fn legal_bets(&self, seat: Seat) -> CardSet {
-        if self.phase != Phase::Betting || !self.to_move.contains(seat) {
+        if !matches!(self.phase, Phase::Betting) || !self.to_move.contains(seat) {
             return CardSet::EMPTY;
         }
         self.bettable(seat)
@@ -462,8 +467,10 @@ impl Oh7Game {
         let mut deck = [Card::INTERROBANG; 64];
         let n = self.deck.len();
         deck[..n].copy_from_slice(&self.deck);
+        // Fisher-Yates with 16-bit uniform draws, two per 32-bit word of the RNG (R-OWN-6).
+        let mut draws = Draws16::default();
         for i in (1..n).rev() {
-            let j = below(&mut self.rng, i as u32 + 1) as usize;
+            let j = draws.below(&mut self.rng, i as u32 + 1) as usize;
             deck.swap(i, j);
         }
         r.deal.dealt = [CardSet::EMPTY; MAX_SEATS];
@@ -756,8 +763,10 @@ impl Oh7Game {
         r.trick.leader = leader as u8;
         match self.dummy {
             None => {
+                let mut s = leader;
                 for i in 0..self.seats {
-                    r.order[i] = (leader + i) % self.seats;
+                    r.order[i] = s as u8;
+                    s = if s + 1 == self.seats { 0 } else { s + 1 };
                 }
             }
             Some(d) if leader == d => {
@@ -767,17 +776,18 @@ impl Oh7Game {
                     DummyFollower::FirstLeader => r.first_leader,
                     DummyFollower::PreviousLeader => r.last_player_leader,
                 };
-                r.order[..3].copy_from_slice(&[d, f, 1 - f]);
+                r.order[..3].copy_from_slice(&[d as u8, f as u8, 1 - f as u8]);
             }
             Some(d) => {
                 r.last_player_leader = leader;
-                r.order[..3].copy_from_slice(&[leader, 1 - leader, d]);
+                r.order[..3].copy_from_slice(&[leader as u8, 1 - leader as u8, d as u8]);
             }
         }
         self.advance_trick();
     }
 
     /// Let the Dummy play while it is its turn, then set who owes the next card.
+    #[inline]
     fn advance_trick(&mut self) {
         loop {
             let i = self.round.trick.len as usize;
@@ -785,30 +795,35 @@ impl Oh7Game {
                 self.end_trick();
                 return;
             }
-            let next = self.round.order[i];
+            let next = self.round.order[i] as Seat;
             if Some(next) != self.dummy {
                 self.to_move = SeatSet::only(next);
                 return;
             }
-            let r = &mut self.round;
-            let card = if i == 0 {
-                // Leading: the top card of the pile; face-up cards stay.
-                let c = r.deal.pile[r.pile_next as usize];
-                r.pile_next += 1;
-                c
-            } else {
-                // Playing last: turn one more card face up and choose among three.
-                let c = r.deal.pile[r.pile_next as usize];
-                r.pile_next += 1;
-                r.faceup.insert(c);
-                let c = trick::dummy_choice(r.trick.cards(), r.faceup, r.trump, r.won[next]);
-                r.faceup.remove(c);
-                c
-            };
-            r.trick.push(next, card);
+            self.dummy_plays(i, next);
         }
     }
 
+    /// The Dummy plays the `i`-th card of the trick (§8).
+    #[inline(never)]
+    fn dummy_plays(&mut self, i: usize, dummy: Seat) {
+        let r = &mut self.round;
+        let c = r.deal.pile[r.pile_next as usize];
+        r.pile_next += 1;
+        let card = if i == 0 {
+            // Leading: the top card of the pile; face-up cards stay.
+            c
+        } else {
+            // Playing last: turn one more card face up and choose among three.
+            r.faceup.insert(c);
+            let c = trick::dummy_choice(r.trick.cards(), r.faceup, r.trump, r.won[dummy]);
+            r.faceup.remove(c);
+            c
+        };
+        r.trick.push(dummy, card);
+    }
+
+    #[inline(never)]
     fn end_trick(&mut self) {
         let r = &mut self.round;
         let w = trick::winning_index(r.trick.cards(), r.trump);
@@ -1271,6 +1286,42 @@ pub fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
         }
     }
     (m >> 32) as u32
+}
+
+/// Uniform 16-bit draws, two from each 32-bit word of the RNG (low half first).
+#[derive(Default)]
+pub struct Draws16 {
+    word: u32,
+    left: u8,
+}
+
+impl Draws16 {
+    #[inline]
+    fn next(&mut self, rng: &mut ChaCha8Rng) -> u32 {
+        use rand::RngCore;
+        if self.left == 0 {
+            self.word = rng.next_u32();
+            self.left = 2;
+        }
+        let v = self.word & 0xFFFF;
+        self.word >>= 16;
+        self.left -= 1;
+        v
+    }
+
+    /// A uniform number in `0..n`, `1 <= n <= 65536` (Lemire's multiply-and-reject on 16 bits:
+    /// unbiased).
+    #[inline]
+    pub fn below(&mut self, rng: &mut ChaCha8Rng, n: u32) -> u32 {
+        let mut m = self.next(rng) * n;
+        if (m & 0xFFFF) < n {
+            let threshold = (0x1_0000 - n) % n;
+            while (m & 0xFFFF) < threshold {
+                m = self.next(rng) * n;
+            }
+        }
+        m >> 16
+    }
 }
 
 /// Call `f` with every `k`-card subset of `cards`.
