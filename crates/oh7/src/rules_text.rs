@@ -182,8 +182,8 @@ Action cards:
       player of a 7, they play any card;
   8   wild: name the new active suit (not while a 2, A♠ or 7 is pending);
   10  reverses the direction;   J  the next player loses their turn.
-Last card: announce it as you play your second-to-last card; until your next turn anyone may call
-  you out, and then you draw 4.
+Last card: announce it as you play your second-to-last card. If you do not, every other player
+  answers at once whether they call you out; if anyone does, you draw 4.
 Round end: the first player with no card wins the round; the others add their cards:
   2-7, 9, 10 face value; J, Q, K, A 10; A♠ 15; 8 zero.
 Game end: a total over 150 is eliminated, exactly 150 drops back to 0; the last player left wins.

@@ -8,13 +8,18 @@
 //!
 //! # Who is to move (call-outs)
 //!
-//! Exactly one seat has the turn ([`SevenGame::current`]). While a player who was left with one
-//! card by their last play can still be called out (S-LAST-1; the window lasts until that
-//! player's next own turn action, S-OWN-3), every *other* surviving seat may also act: its legal
-//! actions are `CallOut(offender)`, and the seat that has the turn gets them alongside its normal
-//! actions. So [`Game::to_move`] is the seat with the turn plus, while a window is open, every
-//! surviving seat that may call out. The game stays deterministic: the driver picks the order in
-//! which these seats act, and a call-out (effective or not) closes that offender's window.
+//! Exactly one seat has the turn ([`SevenGame::current`]), and outside a call-out window it is
+//! the only seat in [`Game::to_move`]. A play that leaves a player with one card **without** the
+//! announcement opens a call-out window (S-LAST-1, S-OWN-3), resolved at once, before anything
+//! else happens: every *other* surviving seat owes one answer, all at the same time (like
+//! simultaneous bets), `CallOut(offender)` or `NoCall`. While the window is open,
+//! [`Game::to_move`] is exactly the seats that have not answered yet; the seat with the next turn
+//! waits (unless it is one of them, as a caller), and so does the offender. Nobody sees another
+//! seat's answer before all are in ([`SevenView`] shows which seats have answered, not what;
+//! each seat sees its own). When the last answer is in: if at least one seat called out, the
+//! offender draws 4 cards once (S-DRAW-1 applies); the answers are logged in seat order; the
+//! turn goes on. So the order in which a driver asks the seats never changes the game. A play
+//! with the announcement opens nothing, and nobody is asked.
 //!
 //! # Action text ([`Action`]'s `Display`, [`parse_action_text`], [`Game::parse_action`])
 //!
@@ -25,11 +30,12 @@
 //! | `3C!`, `3C last`, `8H:S!`, `8H S last` | play and announce the last card (only when the play leaves one card) |
 //! | `draw`, `d` | draw (one card, or the pending penalty) |
 //! | `pass`, `p` | pass while a 7 is pending |
-//! | `callout 2`, `call out 2`, `call 2` | call out seat 2 for a missing last-card announcement |
+//! | `callout 2`, `call out 2`, `call 2` | answer a call-out window: call out seat 2 |
+//! | `nocall`, `no`, `no-call` | answer a call-out window: do not call out |
 //!
 //! `Display` writes the first form of each row (`3C`, `8H:S`, `3C!`, `8H:S!`, `draw`, `pass`,
-//! `callout 2`). [`Game::parse_action`] also picks the copy a seat holds when the text names a
-//! card without `'` and the seat holds only the second copy.
+//! `callout 2`, `nocall`). [`Game::parse_action`] also picks the copy a seat holds when the
+//! text names a card without `'` and the seat holds only the second copy.
 //!
 //! # Rulings of our own (S-OWN-n, also in `docs/seven-records.md`)
 //!
@@ -37,10 +43,17 @@
 //! - S-OWN-2: with two players left, a 10 acts as a skip (knob `ten_skips_with_two`, default
 //!   on; off: it only reverses, which changes nothing); a J skips the opponent: the player of
 //!   the J or 10 plays again.
-//! - S-OWN-3: the call-out window of a player left with one card opens with that play and closes
-//!   when that player makes their next turn action (play, draw or pass); a turn lost to a J does
-//!   not close it; the first call-out closes it, whether it had an effect or not. Any other
-//!   surviving seat may call out; eliminated seats never act.
+//! - S-OWN-3: (replaces the former "window until the offender's next action, first call-out
+//!   wins" race) S-LAST-1's "until that player's next turn starts, any other player may call
+//!   out" is played as one simultaneous decision. The announcement is public. A play that leaves
+//!   a player with one card without it opens a call-out window at once: every other surviving
+//!   seat (eliminated seats never act) answers exactly once, `callout N` or `nocall`, without
+//!   seeing the others' answers; nothing else happens until all have answered. If at least one
+//!   called out, the offender draws 4 cards (what there is, S-DRAW-1), once, however many called.
+//!   Then the turn goes on (it had already passed on with the play: skips, reversal, penalties
+//!   and locks of the card apply as usual). A play with the announcement opens no window. The
+//!   answers are not turn actions (S-OWN-7); a round cut by the turn limit on the play that
+//!   opened a window is cut once the window is resolved.
 //! - S-OWN-4: an announcement is only accepted on a play that leaves exactly one card; a play
 //!   that leaves one card may be made with or without it.
 //! - S-OWN-5: the free play after a 7 lock is a play of any card of the hand (no draw, no pass);
@@ -54,7 +67,7 @@
 //!   only its top card) draws nothing (`draw`, recorded as `{"draw": []}`), which ends the turn.
 //!   A full stall cannot happen (when no card can be drawn, all other cards are in hands, so some
 //!   player holds the active suit or an 8), but a round could go on without end: a round is
-//!   cut after `round_turn_limit` turn actions (default 1000, call-outs not counted); then
+//!   cut after `round_turn_limit` turn actions (default 1000, call-out answers not counted); then
 //!   nobody went out and every player scores their hand.
 //! - S-OWN-8: if every surviving player would go over the limit in the same round (only possible
 //!   in a cut round), those with the lowest total stay in.
@@ -77,7 +90,7 @@ use crate::game::{Game, Seat, SeatSet};
 
 pub use cards::{Card, CardParseError, CardSet, CardSetIter, DECK_SIZE, Rank, Suit};
 pub use record::{ReplayError, replay};
-pub use view::{RoundEnd, SevenView};
+pub use view::{CallOutView, RoundEnd, SevenView};
 
 /// Fewest players (S-SETUP-1).
 pub const MIN_PLAYERS: usize = 2;
@@ -207,8 +220,11 @@ pub enum Action {
     Draw,
     /// Pass while a 7 is pending.
     Pass,
-    /// Call out this seat for a missing last-card announcement.
+    /// Answer an open call-out window (S-OWN-3): call out this seat, the offender, for a missing
+    /// last-card announcement.
     CallOut(Seat),
+    /// Answer an open call-out window (S-OWN-3): do not call out.
+    NoCall,
 }
 
 impl Action {
@@ -234,6 +250,7 @@ impl fmt::Display for Action {
             Action::Draw => write!(f, "draw"),
             Action::Pass => write!(f, "pass"),
             Action::CallOut(s) => write!(f, "callout {s}"),
+            Action::NoCall => write!(f, "nocall"),
         }
     }
 }
@@ -250,8 +267,8 @@ pub enum SevenError {
     /// The seat was eliminated.
     #[error("seat {0} is out of the game")]
     Eliminated(Seat),
-    /// Not this seat's turn (and a call-out was not asked).
-    #[error("it is seat {current}'s turn, not seat {seat}'s (other seats may only call out)")]
+    /// Not this seat's turn.
+    #[error("it is seat {current}'s turn, not seat {seat}'s")]
     NotYourTurn {
         /// Who tried.
         seat: Seat,
@@ -308,6 +325,9 @@ pub enum SevenError {
     /// Nobody to call out at that seat.
     #[error("seat {0} cannot be called out now")]
     NoCallOut(Seat),
+    /// An answer without an open window, or a decision out of place while one is open (S-OWN-3).
+    #[error("{0}")]
+    Window(WindowError),
     /// Text that is not an action.
     #[error("cannot read {text:?}: {why}")]
     Parse {
@@ -316,6 +336,31 @@ pub enum SevenError {
         /// Why.
         why: String,
     },
+}
+
+/// Why the call-out window (S-OWN-3) refused an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WindowError {
+    /// `nocall` without an open call-out window.
+    #[error("no call-out window is open")]
+    NoWindow,
+    /// A window is open and this seat owes an answer: `callout N` or `nocall` first.
+    #[error("seat {offender} did not announce the last card: answer with callout {offender} or nocall first")]
+    AnswerFirst {
+        /// The seat that may be called out.
+        offender: Seat,
+    },
+    /// A window is open and this seat owes nothing: it waits for the other seats' answers.
+    #[error("seat {seat} waits: the other seats are answering the call-out window on seat {offender}")]
+    Wait {
+        /// Who tried.
+        seat: Seat,
+        /// The seat that may be called out.
+        offender: Seat,
+    },
+    /// The seat already answered the open window.
+    #[error("seat {0} has already answered the call-out window")]
+    AlreadyAnswered(Seat),
 }
 
 /// A pile of cards, top last (no allocation).
@@ -363,16 +408,41 @@ impl fmt::Debug for Pile {
     }
 }
 
-/// One turn (or call-out) as logged.
+/// One turn (or answer to a call-out window) as logged.
 #[derive(Clone, Copy, Debug)]
 struct TurnLog {
     seat: u8,
     action: Action,
+    /// For an answer (`CallOut` or `NoCall`): the offender of the window.
+    offender: u8,
     /// The cards drawn are `RoundLog::drawn[drawn_from..drawn_from + drawn_len]`.
     drawn_from: u32,
     drawn_len: u32,
-    /// For a call-out: whether it made the offender draw.
-    effective: bool,
+    /// For a call-out: this entry (the window's first caller in seat order) carries the
+    /// offender's draw.
+    draws: bool,
+}
+
+/// An open call-out window (S-LAST-1, S-OWN-3): the offender played down to one card without
+/// the announcement; every other surviving seat owes one answer, all at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CallOutWindow {
+    /// The seat that may be called out.
+    pub offender: Seat,
+    /// The seats that owe an answer: every other surviving seat.
+    pub asked: SeatSet,
+    /// The seats that have answered so far.
+    pub answered: SeatSet,
+    /// Of those, the seats that called out (secret from the seats until all are in: the game
+    /// knows everything; a seat sees only its [`SevenView`]).
+    pub called: SeatSet,
+}
+
+impl CallOutWindow {
+    /// The seats that have not answered yet.
+    pub fn waiting(&self) -> SeatSet {
+        SeatSet(self.asked.0 & !self.answered.0)
+    }
 }
 
 /// A reshuffle of the discard pile, during turn `turn` (index into `turns`).
@@ -437,10 +507,10 @@ pub struct SevenGame {
     active_suit: Suit,
     penalty: Option<Penalty>,
     lock: Option<Seat>,
-    /// Seats that may be called out (S-LAST-1).
-    open: SeatSet,
-    /// The seats of `open` that did not announce.
-    unannounced: SeatSet,
+    /// The open call-out window (S-OWN-3).
+    window: Option<CallOutWindow>,
+    /// Seats that announced their last card and hold it still (public).
+    announced: SeatSet,
     /// Turn actions in this round (call-outs not counted).
     turns: u32,
     starter: Seat,
@@ -480,8 +550,8 @@ impl SevenGame {
             active_suit: Suit::S,
             penalty: None,
             lock: None,
-            open: SeatSet::EMPTY,
-            unannounced: SeatSet::EMPTY,
+            window: None,
+            announced: SeatSet::EMPTY,
             turns: 0,
             starter: lot,
             over: false,
@@ -573,9 +643,13 @@ impl SevenGame {
     pub fn draw_pile_set(&self) -> CardSet {
         self.draw.set()
     }
-    /// Seats that may be called out now, and which of them did not announce.
-    pub fn call_out_window(&self) -> (SeatSet, SeatSet) {
-        (self.open, self.unannounced)
+    /// The open call-out window, answers included (omniscient; a seat sees its [`SevenView`]).
+    pub fn call_out_window(&self) -> Option<CallOutWindow> {
+        self.window
+    }
+    /// The seats that announced their last card and still hold it (public).
+    pub fn announced(&self) -> SeatSet {
+        self.announced
     }
     /// Turn actions made in the current round.
     pub fn turns_in_round(&self) -> u32 {
@@ -624,11 +698,24 @@ impl SevenGame {
         if !self.in_game.contains(seat) {
             return Err(SevenError::Eliminated(seat));
         }
-        if let Action::CallOut(target) = action {
-            if target == seat || !self.open.contains(target) {
-                return Err(SevenError::NoCallOut(target));
+        if let Some(w) = self.window {
+            if !w.asked.contains(seat) {
+                return Err(SevenError::Window(WindowError::Wait { seat, offender: w.offender }));
             }
-            return Ok(());
+            if w.answered.contains(seat) {
+                return Err(SevenError::Window(WindowError::AlreadyAnswered(seat)));
+            }
+            return match action {
+                Action::CallOut(target) if target == w.offender => Ok(()),
+                Action::CallOut(target) => Err(SevenError::NoCallOut(target)),
+                Action::NoCall => Ok(()),
+                _ => Err(SevenError::Window(WindowError::AnswerFirst { offender: w.offender })),
+            };
+        }
+        match action {
+            Action::CallOut(target) => return Err(SevenError::NoCallOut(target)),
+            Action::NoCall => return Err(SevenError::Window(WindowError::NoWindow)),
+            _ => {}
         }
         if seat != self.current {
             return Err(SevenError::NotYourTurn { seat, current: self.current });
@@ -689,7 +776,7 @@ impl SevenGame {
                 TurnMode::Lock { .. } => Ok(()),
                 _ => Err(SevenError::NoPass),
             },
-            Action::CallOut(_) => unreachable!("handled above"),
+            Action::CallOut(_) | Action::NoCall => unreachable!("handled above"),
         }
     }
 
@@ -773,8 +860,8 @@ impl SevenGame {
         self.clockwise = true;
         self.penalty = None;
         self.lock = None;
-        self.open = SeatSet::EMPTY;
-        self.unannounced = SeatSet::EMPTY;
+        self.window = None;
+        self.announced = SeatSet::EMPTY;
         self.turns = 0;
         self.current = first;
         let number = self.log.len() as u32 + 1;
@@ -827,32 +914,56 @@ impl SevenGame {
         (from, got)
     }
 
-    fn do_call_out(&mut self, caller: Seat, target: Seat) {
-        let effective = self.unannounced.contains(target);
-        self.open.remove(target);
-        self.unannounced.remove(target);
-        let (drawn_from, drawn_len) =
-            if effective { self.draw_cards(target, 4) } else { (self.log_mut().drawn.len() as u32, 0) };
-        self.log_mut().turns.push(TurnLog {
-            seat: caller as u8,
-            action: Action::CallOut(target),
-            drawn_from,
-            drawn_len,
-            effective,
-        });
+    /// `seat` answers the open window; the last answer closes it.
+    fn answer(&mut self, seat: Seat, call: bool) {
+        let w = self.window.as_mut().expect("checked: a window is open");
+        w.answered.insert(seat);
+        if call {
+            w.called.insert(seat);
+        }
+        if w.answered == w.asked {
+            self.close_window();
+        }
+    }
+
+    /// All answers are in: log them in seat order; if anyone called out, the offender draws 4
+    /// (logged on the first caller's entry); then a cut due on the opening play happens.
+    fn close_window(&mut self) {
+        let w = self.window.take().expect("a window is open");
+        let first_caller = w.called.lowest();
+        for s in w.asked.iter() {
+            let call = w.called.contains(s);
+            let (drawn_from, drawn_len) = if first_caller == Some(s) {
+                self.draw_cards(w.offender, 4)
+            } else {
+                (self.log_mut().drawn.len() as u32, 0)
+            };
+            self.log_mut().turns.push(TurnLog {
+                seat: s as u8,
+                action: if call { Action::CallOut(w.offender) } else { Action::NoCall },
+                offender: w.offender as u8,
+                drawn_from,
+                drawn_len,
+                draws: first_caller == Some(s),
+            });
+        }
+        if self.rules.round_turn_limit.is_some_and(|l| self.turns >= l) {
+            self.end_round(None);
+        }
     }
 
     fn do_turn(&mut self, seat: Seat, action: Action) {
         let mode = self.mode();
-        self.open.remove(seat);
-        self.unannounced.remove(seat);
+        self.announced.remove(seat);
         let mut steps = 1;
+        let mut opens_window = false;
         let mut log = TurnLog {
             seat: seat as u8,
             action,
+            offender: 0,
             drawn_from: self.log_mut().drawn.len() as u32,
             drawn_len: 0,
-            effective: false,
+            draws: false,
         };
         match action {
             Action::Play { card, suit, announce } => {
@@ -865,9 +976,10 @@ impl SevenGame {
                     return;
                 }
                 if self.hands[seat].len() == 1 {
-                    self.open.insert(seat);
-                    if !announce {
-                        self.unannounced.insert(seat);
+                    if announce {
+                        self.announced.insert(seat);
+                    } else {
+                        opens_window = true;
                     }
                 }
                 self.active_suit = suit.unwrap_or(card.suit());
@@ -906,10 +1018,18 @@ impl SevenGame {
                 log.drawn_len = len;
                 self.log_mut().turns.push(log);
             }
-            Action::Pass | Action::CallOut(_) => self.log_mut().turns.push(log),
+            Action::Pass => self.log_mut().turns.push(log),
+            Action::CallOut(_) | Action::NoCall => unreachable!("answers are not turn actions"),
         }
         self.current = self.next_seat(seat, steps);
         self.turns += 1;
+        if opens_window {
+            // S-OWN-3: resolved at once, before anything else (a cut waits for it).
+            let asked = SeatSet(self.in_game.0 & !(1 << seat));
+            self.window =
+                Some(CallOutWindow { offender: seat, asked, answered: SeatSet::EMPTY, called: SeatSet::EMPTY });
+            return;
+        }
         if self.rules.round_turn_limit.is_some_and(|l| self.turns >= l) {
             self.end_round(None);
         }
@@ -949,8 +1069,8 @@ impl SevenGame {
         self.log_mut().result = Some(RoundResult { out, points, totals, eliminated, reset });
         self.penalty = None;
         self.lock = None;
-        self.open = SeatSet::EMPTY;
-        self.unannounced = SeatSet::EMPTY;
+        self.window = None;
+        self.announced = SeatSet::EMPTY;
         if self.rules.limit.is_none() {
             let min = self.in_game.iter().map(|s| self.totals[s]).min().expect("seats in game");
             self.winners = SeatSet(0);
@@ -991,7 +1111,7 @@ fn parse_text(text: &str) -> Result<(Action, bool), SevenError> {
         tokens.pop();
     }
     let Some(&first) = tokens.first() else {
-        return Err(fail("empty; write e.g. 3C, 8H:S, 3C!, draw, pass, callout 2"));
+        return Err(fail("empty; write e.g. 3C, 8H:S, 3C!, draw, pass, callout 2, nocall"));
     };
     let lower = first.to_ascii_lowercase();
     let word_only = |a: Action| {
@@ -1000,6 +1120,7 @@ fn parse_text(text: &str) -> Result<(Action, bool), SevenError> {
     match lower.as_str() {
         "draw" | "d" => return word_only(Action::Draw),
         "pass" | "p" => return word_only(Action::Pass),
+        "nocall" | "no" | "no-call" => return word_only(Action::NoCall),
         "callout" | "call" | "call-out" => {
             let rest: Vec<&str> = tokens[1..].iter().copied().filter(|t| !t.eq_ignore_ascii_case("out")).collect();
             return match (rest.as_slice(), announce) {
@@ -1043,20 +1164,22 @@ impl Game for SevenGame {
         if self.over {
             return SeatSet::EMPTY;
         }
-        let mut set = SeatSet::only(self.current);
-        if !self.open.is_empty() {
-            for s in self.in_game.iter() {
-                if self.open.0 & !(1 << s) != 0 {
-                    set.insert(s);
-                }
-            }
+        match self.window {
+            Some(w) => w.waiting(),
+            None => SeatSet::only(self.current),
         }
-        set
     }
 
     fn legal_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         out.clear();
         if self.over || seat >= self.players || !self.in_game.contains(seat) {
+            return;
+        }
+        if let Some(w) = self.window {
+            if w.waiting().contains(seat) {
+                out.push(Action::CallOut(w.offender));
+                out.push(Action::NoCall);
+            }
             return;
         }
         if seat == self.current {
@@ -1075,17 +1198,13 @@ impl Game for SevenGame {
                 }
             }
         }
-        for s in self.open.iter() {
-            if s != seat {
-                out.push(Action::CallOut(s));
-            }
-        }
     }
 
     fn apply(&mut self, seat: Seat, action: Action) -> Result<(), SevenError> {
         self.check(seat, action)?;
         match action {
-            Action::CallOut(target) => self.do_call_out(seat, target),
+            Action::CallOut(_) => self.answer(seat, true),
+            Action::NoCall => self.answer(seat, false),
             _ => self.do_turn(seat, action),
         }
         Ok(())

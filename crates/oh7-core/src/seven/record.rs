@@ -32,7 +32,9 @@ fn turn_json(round: &RoundLog, t: &TurnLog) -> Value {
         }
         Action::Draw => json!({ "draw": cards_text(drawn) }),
         Action::Pass => json!({ "pass": true }),
-        Action::CallOut(s) => json!({ "call_out": s, "effective": t.effective, "draw": cards_text(drawn) }),
+        Action::CallOut(s) if t.draws => json!({ "call_out": s, "draw": cards_text(drawn) }),
+        Action::CallOut(s) => json!({ "call_out": s }),
+        Action::NoCall => json!({ "no_call": t.offender }),
     };
     json!([t.seat, action])
 }
@@ -167,16 +169,18 @@ fn show_seats(seats: &[Seat]) -> String {
     format!("{seats:?}")
 }
 
-/// A recorded action: the action, and what the record says was drawn (and for a call-out,
-/// whether it had an effect).
+/// A recorded action: the action, what the record says was drawn (for a call-out: by the
+/// offender), and for an answer the offender it answers about.
 struct Recorded {
     action: Action,
     drawn: Option<Vec<Card>>,
-    effective: Option<bool>,
+    offender: Option<Seat>,
 }
 
 fn parse_action(v: &Value) -> Result<Recorded, String> {
     let obj = v.as_object().ok_or_else(|| format!("the action {v} is not an object"))?;
+    let seat_of =
+        |key: &str, d: &Value| d.as_u64().map(|s| s as Seat).ok_or_else(|| format!("\"{key}\" holds {d}, not a seat"));
     if let Some(card) = obj.get("play") {
         let card: Card = card
             .as_str()
@@ -193,18 +197,29 @@ fn parse_action(v: &Value) -> Result<Recorded, String> {
             None | Some(Value::Null) => false,
             Some(a) => a.as_bool().ok_or_else(|| format!("\"announce\" holds {a}, not true or false"))?,
         };
-        Ok(Recorded { action: Action::Play { card, suit, announce }, drawn: None, effective: None })
+        Ok(Recorded { action: Action::Play { card, suit, announce }, drawn: None, offender: None })
     } else if let Some(d) = obj.get("call_out") {
-        let target = d.as_u64().ok_or_else(|| format!("\"call_out\" holds {d}, not a seat"))? as Seat;
+        let target = seat_of("call_out", d)?;
         let drawn = obj.get("draw").map(|d| parse_cards(d, "the call-out's \"draw\"")).transpose()?;
-        let effective = obj.get("effective").and_then(Value::as_bool);
-        Ok(Recorded { action: Action::CallOut(target), drawn, effective })
+        Ok(Recorded { action: Action::CallOut(target), drawn, offender: Some(target) })
+    } else if let Some(d) = obj.get("no_call") {
+        let target = seat_of("no_call", d)?;
+        Ok(Recorded { action: Action::NoCall, drawn: None, offender: Some(target) })
     } else if let Some(d) = obj.get("draw") {
-        Ok(Recorded { action: Action::Draw, drawn: Some(parse_cards(d, "\"draw\"")?), effective: None })
+        Ok(Recorded { action: Action::Draw, drawn: Some(parse_cards(d, "\"draw\"")?), offender: None })
     } else if obj.get("pass").is_some() {
-        Ok(Recorded { action: Action::Pass, drawn: None, effective: None })
+        Ok(Recorded { action: Action::Pass, drawn: None, offender: None })
     } else {
-        Err(format!("the action {v} is none of play, draw, pass, call_out"))
+        Err(format!("the action {v} is none of play, draw, pass, call_out, no_call"))
+    }
+}
+
+/// How a logged entry reads in an error message.
+fn describe(seat: Seat, action: Action, offender: Seat) -> String {
+    match action {
+        Action::CallOut(o) => format!("seat {seat} calls out seat {o}"),
+        Action::NoCall => format!("seat {seat} does not call out seat {offender}"),
+        a => format!("seat {seat} {a}"),
     }
 }
 
@@ -317,6 +332,10 @@ fn replay_round(game: &mut SevenGame, ri: usize, rv: &Value) -> Result<(), Repla
         return Err(rerr(format!("the record says seat {first} goes first, the engine says seat {}", log.first)));
     }
     let turns = get(rv, "turns", &what)?.as_array().ok_or_else(|| rerr("\"turns\" is not a list".into()))?;
+    // Answers to a call-out window are logged by the engine only once all are in (in seat
+    // order), so each recorded entry is compared when the engine has logged its counterpart.
+    let mut recorded: Vec<(Seat, Recorded)> = Vec::with_capacity(turns.len());
+    let mut compared = 0;
     for (ti, tv) in turns.iter().enumerate() {
         let turn = ti + 1;
         let terr = |message: String| ReplayError::Turn { round, turn, message };
@@ -325,7 +344,16 @@ fn replay_round(game: &mut SevenGame, ri: usize, rv: &Value) -> Result<(), Repla
         }
         let pair = tv.as_array().filter(|a| a.len() == 2).ok_or_else(|| terr(format!("{tv} is not [seat, action]")))?;
         let seat = pair[0].as_u64().ok_or_else(|| terr(format!("{} is not a seat", pair[0])))? as Seat;
-        let Recorded { action, drawn, effective } = parse_action(&pair[1]).map_err(terr)?;
+        let rec = parse_action(&pair[1]).map_err(terr)?;
+        if let (Action::NoCall, Some(o), Some(w)) = (rec.action, rec.offender, game.call_out_window())
+            && o != w.offender
+        {
+            return Err(terr(format!(
+                "the record answers a call-out window on seat {o}, the engine's is on seat {}",
+                w.offender
+            )));
+        }
+        let action = rec.action;
         game.apply(seat, action).map_err(|error| ReplayError::Illegal {
             round,
             turn,
@@ -333,36 +361,61 @@ fn replay_round(game: &mut SevenGame, ri: usize, rv: &Value) -> Result<(), Repla
             action: action.to_string(),
             error,
         })?;
+        recorded.push((seat, rec));
         let log = &game.log[ri];
-        let t = log.turns[ti];
-        let eng = &log.drawn[t.drawn_from as usize..(t.drawn_from + t.drawn_len) as usize];
-        let drawer = match action {
-            Action::CallOut(target) => {
-                if let Some(e) = effective
-                    && e != t.effective
-                {
+        while compared < log.turns.len() {
+            let turn = compared + 1;
+            let terr = |message: String| ReplayError::Turn { round, turn, message };
+            let t = log.turns[compared];
+            let Some((seat, rec)) = recorded.get(compared) else {
+                return Err(terr("the engine logs an entry the record does not have".into()));
+            };
+            let offender = t.offender as Seat;
+            if (t.seat as Seat, t.action) != (*seat, rec.action) {
+                return Err(terr(format!(
+                    "the record has {}, the engine logs {} (answers to a call-out window are written in seat order)",
+                    describe(*seat, rec.action, rec.offender.unwrap_or(offender)),
+                    describe(t.seat as Seat, t.action, offender)
+                )));
+            }
+            let eng = &log.drawn[t.drawn_from as usize..(t.drawn_from + t.drawn_len) as usize];
+            let drawer = if matches!(t.action, Action::CallOut(_)) { offender } else { *seat };
+            match &rec.drawn {
+                Some(d) if matches!(t.action, Action::CallOut(_)) && !t.draws => {
                     return Err(terr(format!(
-                        "the record says the call-out of seat {target} is {}, the engine says {}",
-                        if e { "effective" } else { "without effect" },
-                        if t.effective { "effective" } else { "without effect" }
+                        "the record has seat {drawer} draw {} on this call-out, the engine on the window's first \
+                         call-out in seat order",
+                        show(d)
                     )));
                 }
-                target
+                Some(d) if d.as_slice() != eng => {
+                    return Err(terr(format!(
+                        "the record says seat {drawer} draws {}, the engine deals {}",
+                        show(d),
+                        show(eng)
+                    )));
+                }
+                None if t.draws || !eng.is_empty() => {
+                    return Err(terr(format!("the record has no draw, the engine deals seat {drawer} {}", show(eng))));
+                }
+                _ => {}
             }
-            _ => seat,
-        };
-        if let Some(rec) = &drawn
-            && rec.as_slice() != eng
-        {
-            return Err(terr(format!(
-                "the record says seat {drawer} draws {}, the engine deals {}",
-                show(rec),
-                show(eng)
-            )));
+            compared += 1;
         }
-        if drawn.is_none() && !eng.is_empty() {
-            return Err(terr(format!("the record has no draw, the engine deals seat {drawer} {}", show(eng))));
-        }
+    }
+    if compared < recorded.len() {
+        let turn = compared + 1;
+        let w = game.call_out_window().expect("entries wait only for a window");
+        return Err(ReplayError::Turn {
+            round,
+            turn,
+            message: format!(
+                "the call-out window on seat {} is not closed: seats {} have not answered (answers are written once all \
+                 are in)",
+                w.offender,
+                show_seats(&w.waiting().iter().collect::<Vec<_>>())
+            ),
+        });
     }
     let log = &game.log[ri];
     if let Some(rs) = rv.get("reshuffles") {

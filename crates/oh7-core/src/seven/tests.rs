@@ -82,8 +82,8 @@ fn rig_with(rules: SevenRules, hands: &[&str], discard: &str, draw_next: &str) -
     g.clockwise = true;
     g.penalty = None;
     g.lock = None;
-    g.open = SeatSet::EMPTY;
-    g.unannounced = SeatSet::EMPTY;
+    g.window = None;
+    g.announced = SeatSet::EMPTY;
     g.turns = 0;
     check_conservation(&g);
     g
@@ -131,8 +131,8 @@ fn fingerprint(g: &SevenGame) -> String {
         g.active_suit,
         g.penalty,
         g.lock,
-        g.open,
-        g.unannounced,
+        g.window,
+        g.announced,
         g.turns,
         g.starter,
         g.over,
@@ -163,7 +163,7 @@ fn ok(g: &mut SevenGame, seat: Seat, action: Action) {
 
 /// Every action the engine could be asked for, legal or not.
 fn all_actions() -> Vec<Action> {
-    let mut v = vec![Action::Draw, Action::Pass];
+    let mut v = vec![Action::Draw, Action::Pass, Action::NoCall];
     for id in 0..DECK_SIZE as u8 {
         let card = Card::from_id(id).unwrap();
         for suit in [None, Some(Suit::S), Some(Suit::H), Some(Suit::C), Some(Suit::D)] {
@@ -538,7 +538,7 @@ fn s_own_2_two_players_ten_and_jack_play_again() {
 
 #[test]
 fn s_own_1_taking_the_penalty_is_always_allowed() {
-    let mut g = rig(&["2H 9C", "2C 4C KS", "3D 5D"], "5H", "");
+    let mut g = rig(&["2H 9C 3C", "2C 4C KS", "3D 5D"], "5H", "");
     ok(&mut g, 0, play("2H"));
     assert!(legal(&g, 1).contains(&Action::Draw));
     ok(&mut g, 1, Action::Draw);
@@ -567,77 +567,205 @@ fn s_own_5_free_play_card_effects_apply() {
 
 // ---------------------------------------------------------------- last card
 
+fn callout(offender: Seat) -> Action {
+    Action::CallOut(offender)
+}
+
+fn window_err(e: WindowError) -> SevenError {
+    SevenError::Window(e)
+}
+
 #[test]
 fn s_last_1_call_out_missing_announcement_draws_four() {
     let mut g = rig(&["5H 6C", "4H 9C 9D", "3H 5C 5D"], "5C'", "2S 3S 4S 9S");
     ok(&mut g, 0, play("5H"));
-    // Seats 1 (with the turn) and 2 may call out seat 0.
+    // The window opens at once: seats 1 (next turn) and 2 both owe an answer, nothing else.
     assert_eq!(g.to_move(), SeatSet(0b110));
-    assert_eq!(legal(&g, 2), vec![Action::CallOut(0)]);
-    assert!(legal(&g, 1).contains(&Action::CallOut(0)));
+    assert_eq!(g.current(), 1);
+    assert_eq!(legal(&g, 1), vec![callout(0), Action::NoCall]);
+    assert_eq!(legal(&g, 2), vec![callout(0), Action::NoCall]);
     assert!(legal(&g, 0).is_empty());
-    assert_eq!(refused(&mut g, 0, Action::CallOut(0)), SevenError::NoCallOut(0));
-    assert_eq!(refused(&mut g, 2, Action::CallOut(1)), SevenError::NoCallOut(1));
-    assert!(matches!(refused(&mut g, 2, play("3H")), SevenError::NotYourTurn { seat: 2, current: 1 }));
-    ok(&mut g, 2, Action::CallOut(0));
-    assert_eq!(g.hand(0), set("6C 2S 3S 4S 9S"));
+    assert_eq!(refused(&mut g, 0, callout(0)), window_err(WindowError::Wait { seat: 0, offender: 0 }));
+    assert_eq!(refused(&mut g, 0, play("6C")), window_err(WindowError::Wait { seat: 0, offender: 0 }));
+    assert_eq!(refused(&mut g, 2, callout(1)), SevenError::NoCallOut(1));
+    // The seat with the turn answers first; its turn waits.
+    assert_eq!(refused(&mut g, 1, play("4H")), window_err(WindowError::AnswerFirst { offender: 0 }));
+    assert!(matches!(refused(&mut g, 2, play("3H")), SevenError::Window(WindowError::AnswerFirst { .. })));
+    ok(&mut g, 2, callout(0));
+    // Nothing is drawn before every answer is in.
+    assert_eq!(g.hand(0), set("6C"));
     assert_eq!(g.to_move(), SeatSet::only(1));
-    assert_eq!(refused(&mut g, 1, Action::CallOut(0)), SevenError::NoCallOut(0));
+    assert_eq!(refused(&mut g, 2, Action::NoCall), window_err(WindowError::AlreadyAnswered(2)));
+    assert_eq!(g.record()["rounds"][0]["turns"].as_array().unwrap().len(), 1, "answers are written once all are in");
+    ok(&mut g, 1, Action::NoCall);
+    assert_eq!(g.hand(0), set("6C 2S 3S 4S 9S"));
+    assert_eq!(g.call_out_window(), None);
+    assert_eq!(g.to_move(), SeatSet::only(1));
+    assert_eq!(g.current(), 1);
+    assert_eq!(refused(&mut g, 1, callout(0)), SevenError::NoCallOut(0));
+    assert_eq!(refused(&mut g, 1, Action::NoCall), window_err(WindowError::NoWindow));
     let rec = g.record();
     assert_eq!(
-        rec["rounds"][0]["turns"][1],
-        serde_json::json!([2, { "call_out": 0, "effective": true, "draw": ["2S", "3S", "4S", "9S"] }])
+        rec["rounds"][0]["turns"].as_array().unwrap()[1..],
+        [
+            serde_json::json!([1, { "no_call": 0 }]),
+            serde_json::json!([2, { "call_out": 0, "draw": ["2S", "3S", "4S", "9S"] }])
+        ]
     );
-    // A call-out of a player who did announce has no effect (and closes the window).
+    // Nobody calls out: no draw, and the turn goes on.
     let mut g = rig(&["5H 6C", "4H 9C 9D", "3H 5C 5D"], "5C'", "2S 3S 4S 9S");
-    ok(&mut g, 0, last("5H"));
-    assert_eq!(g.call_out_window(), (SeatSet::only(0), SeatSet::EMPTY));
-    ok(&mut g, 1, Action::CallOut(0));
+    ok(&mut g, 0, play("5H"));
+    ok(&mut g, 1, Action::NoCall);
+    ok(&mut g, 2, Action::NoCall);
     assert_eq!(g.hand(0), set("6C"));
-    assert_eq!(g.call_out_window(), (SeatSet::EMPTY, SeatSet::EMPTY));
-    assert_eq!(
-        g.record()["rounds"][0]["turns"][1],
-        serde_json::json!([1, { "call_out": 0, "effective": false, "draw": [] }])
-    );
+    assert_eq!(g.to_move(), SeatSet::only(1));
+    ok(&mut g, 1, play("4H"));
+    // The draw of a call-out takes what there is (S-DRAW-1).
+    let mut g = rig(&["5D 9C", "*"], "3H 5C", "");
+    ok(&mut g, 0, play("5D"));
+    ok(&mut g, 1, callout(0));
+    assert_eq!(g.hand(0), set("9C 3H 5C"));
+    assert_eq!(g.discard_pile(), &[card("5D")]);
+    assert_eq!(g.record()["rounds"][0]["turns"][1][1]["draw"].as_array().unwrap().len(), 2);
+    assert_eq!(g.record()["rounds"][0]["reshuffles"], serde_json::json!([{ "turn": 1, "cards": 2 }]));
 }
 
 #[test]
-fn s_own_3_call_out_window_lasts_until_the_offenders_next_action() {
-    // The window survives the other seats' turns and stays open while seat 0 is to move.
-    let mut g = rig(&["5H 6H", "4H 9C 9D", "3H 5C 5D"], "5C'", "2S 3S 4S 9S");
-    ok(&mut g, 0, play("5H"));
+fn s_own_3_announced_play_opens_no_window() {
+    let mut g = rig(&["5H 6C", "4H 9C 9D", "3H 5C 5D"], "5C'", "2S 3S 4S 9S");
+    ok(&mut g, 0, last("5H"));
+    assert_eq!(g.call_out_window(), None);
+    assert_eq!(g.announced(), SeatSet::only(0));
+    // Nobody is asked: only the seat with the turn moves, and it cannot call out.
+    assert_eq!(g.to_move(), SeatSet::only(1));
+    assert!(!legal(&g, 1).contains(&callout(0)));
+    assert!(!legal(&g, 1).contains(&Action::NoCall));
+    assert!(legal(&g, 2).is_empty());
+    assert_eq!(refused(&mut g, 2, callout(0)), SevenError::NoCallOut(0));
+    assert_eq!(refused(&mut g, 1, callout(0)), SevenError::NoCallOut(0));
+    assert_eq!(refused(&mut g, 1, Action::NoCall), window_err(WindowError::NoWindow));
+    let v = g.view(2).to_json();
+    assert_eq!(v["last_card"], serde_json::json!([{ "seat": 0, "announced": true }]));
+    assert_eq!(v["call_out"], Value::Null);
     ok(&mut g, 1, play("4H"));
-    ok(&mut g, 2, play("3H"));
-    assert_eq!(g.current(), 0);
-    assert_eq!(g.to_move(), SeatSet(0b111));
-    assert_eq!(legal(&g, 1), vec![Action::CallOut(0)]);
-    // Seat 0's own action closes it.
-    let mut g2 = g.clone();
-    ok(&mut g2, 0, play("6H"));
-    assert_eq!(g2.call_out_window().0, SeatSet::EMPTY);
-    ok(&mut g, 1, Action::CallOut(0));
-    assert_eq!(g.hand(0).len(), 5);
-    // A turn lost to a J does not close it.
-    let mut g = rig(&["5H 6H", "4H 9C 9D", "JH 5C 5D"], "5C'", "");
+    assert_eq!(g.hand(0), set("6C"));
+}
+
+#[test]
+fn s_own_3_answers_are_simultaneous_and_not_forced() {
+    // Every other surviving seat owes one answer; nobody is forced to call out.
+    let mut g = rig(&["5H 6C", "4H 9C 9D", "3H 5C 5D", "7H 7C 7D"], "5C'", "2S 3S 4S 9S");
     ok(&mut g, 0, play("5H"));
-    ok(&mut g, 1, play("4H"));
-    ok(&mut g, 2, play("JH"));
-    assert_eq!(g.current(), 1);
-    assert!(g.call_out_window().1.contains(0));
-    assert!(legal(&g, 2).contains(&Action::CallOut(0)));
-    // Two players: after a J the opponent can still call out before the player acts again.
-    let mut g = rig(&["JH 6H", "4D 9D"], "5H", "2S 3S 4S 5S");
-    ok(&mut g, 0, play("JH"));
-    assert_eq!(g.current(), 0);
-    assert_eq!(g.to_move(), SeatSet(0b11));
-    ok(&mut g, 1, Action::CallOut(0));
-    assert_eq!(g.hand(0).len(), 5);
-    // Eliminated seats never call out.
+    assert_eq!(g.to_move(), SeatSet(0b1110));
+    for s in 1..4 {
+        assert_eq!(legal(&g, s), vec![callout(0), Action::NoCall], "seat {s}");
+    }
+    // Every order of the same answers gives the same game.
+    let answers = [(1, Action::NoCall), (2, callout(0)), (3, callout(0))];
+    let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let mut results = Vec::new();
+    for order in orders {
+        let mut h = g.clone();
+        for (k, &i) in order.iter().enumerate() {
+            let (seat, a) = answers[i];
+            ok(&mut h, seat, a);
+            if k < 2 {
+                assert_eq!(h.hand(0), set("6C"), "nothing drawn before all answers are in");
+            }
+        }
+        results.push((fingerprint(&h), h.record()));
+    }
+    assert!(results.windows(2).all(|w| w[0] == w[1]), "the order of the answers matters");
+    // Several callers: 4 cards, once, written on the first caller's entry (seat order).
+    let (_, rec) = &results[0];
+    assert_eq!(
+        rec["rounds"][0]["turns"].as_array().unwrap()[1..],
+        [
+            serde_json::json!([1, { "no_call": 0 }]),
+            serde_json::json!([2, { "call_out": 0, "draw": ["2S", "3S", "4S", "9S"] }]),
+            serde_json::json!([3, { "call_out": 0 }])
+        ]
+    );
+    let mut h = g.clone();
+    for (seat, a) in answers {
+        ok(&mut h, seat, a);
+    }
+    assert_eq!(h.hand(0), set("6C 2S 3S 4S 9S"));
+    // Eliminated seats are not asked; two players: the one opponent answers, even after a J
+    // gave the turn straight back to the offender (who waits).
     let mut g = rig(&["5H 6H", "4H 9C 9D", "3H 5C 5D"], "5C'", "");
     g.in_game = SeatSet(0b011);
     ok(&mut g, 0, play("5H"));
     assert_eq!(g.to_move(), SeatSet::only(1));
-    assert_eq!(refused(&mut g, 2, Action::CallOut(0)), SevenError::Eliminated(2));
+    assert_eq!(refused(&mut g, 2, callout(0)), SevenError::Eliminated(2));
+    let mut g = rig(&["JH 6H", "4D 9D"], "5H", "2S 3S 4S 5S");
+    ok(&mut g, 0, play("JH"));
+    assert_eq!(g.current(), 0);
+    assert_eq!(g.to_move(), SeatSet::only(1));
+    assert_eq!(refused(&mut g, 0, play("6H")), window_err(WindowError::Wait { seat: 0, offender: 0 }));
+    ok(&mut g, 1, callout(0));
+    assert_eq!(g.hand(0).len(), 5);
+    assert_eq!(g.to_move(), SeatSet::only(0));
+    // The window closes with its answers: later turns ask nothing, even while seat 0 holds one
+    // card and has not announced.
+    let mut g = rig(&["5H 6H", "4H 9C 9D", "3H 5C 5D"], "5C'", "");
+    ok(&mut g, 0, play("5H"));
+    ok(&mut g, 1, Action::NoCall);
+    ok(&mut g, 2, Action::NoCall);
+    ok(&mut g, 1, play("4H"));
+    assert_eq!(g.to_move(), SeatSet::only(2));
+    assert_eq!(refused(&mut g, 2, callout(0)), SevenError::NoCallOut(0));
+    // The played card's effects apply before the window: a 2 started a penalty for the next
+    // seat, which answers the window first.
+    let mut g = rig(&["2H 6H", "2C 9C 9D", "3H 5C 5D"], "5H'", "");
+    ok(&mut g, 0, play("2H"));
+    assert_eq!(g.penalty(), Some(Penalty { kind: PenaltyKind::Two, count: 1 }));
+    assert_eq!(g.current(), 1);
+    assert_eq!(g.to_move(), SeatSet(0b110));
+    ok(&mut g, 1, Action::NoCall);
+    ok(&mut g, 2, Action::NoCall);
+    assert_eq!(legal(&g, 1), vec![play("2C"), Action::Draw]);
+}
+
+#[test]
+fn s_own_3_pending_answers_are_hidden_from_the_other_seats() {
+    let mut g = rig(&["5H 6C", "4H 9C 9D", "3H 5C 5D", "7H 7C 7D"], "5C'", "2S 3S 4S 9S");
+    ok(&mut g, 0, play("5H"));
+    let mut a = g.clone();
+    let mut b = g.clone();
+    ok(&mut a, 2, callout(0));
+    ok(&mut b, 2, Action::NoCall);
+    // Seats 0, 1 and 3 and a spectator see the same: seat 2 has answered, not what.
+    for s in [0, 1, 3] {
+        assert_eq!(a.view(s).to_json(), b.view(s).to_json(), "seat {s}");
+    }
+    assert_eq!(a.spectator_view().to_json(), b.spectator_view().to_json());
+    assert_eq!(a.record(), b.record());
+    let j = a.view(1).to_json();
+    assert_eq!(
+        j["call_out"],
+        serde_json::json!({ "offender": 0, "asked": [1, 2, 3], "answered": [2], "own_answer": null })
+    );
+    assert_eq!(j["to_move"], serde_json::json!([1, 3]));
+    assert_eq!(j["last_card"], serde_json::json!([{ "seat": 0, "announced": false }]));
+    assert_eq!(j["legal"], serde_json::json!(["callout 0", "nocall"]));
+    assert!(a.spectator_view().to_json()["call_out"].get("own_answer").is_none());
+    assert!(a.view(0).to_json()["call_out"].get("own_answer").is_none(), "the offender is not asked");
+    // Seat 2 sees its own answer.
+    assert_ne!(a.view(2).to_json(), b.view(2).to_json());
+    assert_eq!(a.view(2).to_json()["call_out"]["own_answer"], "call_out");
+    assert_eq!(b.view(2).to_json()["call_out"]["own_answer"], "no_call");
+    assert_eq!(a.view(2).call_out().unwrap().own_answer, Some(callout(0)));
+    assert_eq!(a.view(1).call_out().unwrap().own_answer, None);
+    assert_eq!(a.view(2).to_json()["legal"], serde_json::json!([]));
+    // Once all are in, the answers are public (in the record, in seat order).
+    for h in [&mut a, &mut b] {
+        ok(h, 1, Action::NoCall);
+        ok(h, 3, Action::NoCall);
+        assert_eq!(h.view(1).to_json()["call_out"], Value::Null);
+    }
+    assert_eq!(a.hand(0).len(), 5);
+    assert_eq!(b.hand(0).len(), 1);
 }
 
 #[test]
@@ -651,7 +779,8 @@ fn s_own_4_announcement_only_with_the_play_that_leaves_one_card() {
     let l = legal(&g, 0);
     assert!(l.contains(&play("6H")) && l.contains(&last("6H")));
     ok(&mut g, 0, last("6H"));
-    assert_eq!(g.call_out_window(), (SeatSet::only(0), SeatSet::EMPTY));
+    assert_eq!(g.call_out_window(), None);
+    assert_eq!(g.announced(), SeatSet::only(0));
     let mut g = rig(&["5H", "4H 9C 9D"], "5C", "");
     assert_eq!(refused(&mut g, 0, last("5H")), SevenError::BadAnnouncement);
 }
@@ -803,7 +932,7 @@ fn s_own_6_deal_order_and_each_round_starts_clockwise() {
 fn s_own_7_round_cut_after_the_turn_limit() {
     let rules = SevenRules { round_turn_limit: Some(3), ..SevenRules::default() };
     let mut g = rig_with(rules, &["9H KC", "3D 4D"], "5H", "QS JS");
-    ok(&mut g, 0, play("9H"));
+    ok(&mut g, 0, last("9H"));
     ok(&mut g, 1, Action::Draw);
     assert_eq!(g.round(), 1);
     ok(&mut g, 0, Action::Draw);
@@ -812,13 +941,26 @@ fn s_own_7_round_cut_after_the_turn_limit() {
     assert_eq!(r["out"], Value::Null);
     assert_eq!(r["points"], serde_json::json!([20, 17]));
     assert_eq!(g.round(), 2);
-    // Call-outs do not count as turns.
+    // Answers to a call-out window do not count as turns.
     let rules = SevenRules { round_turn_limit: Some(2), ..SevenRules::default() };
     let mut g = rig_with(rules, &["5H 6C", "4H 9C 9D", "3H 5C 5D"], "5C'", "");
     ok(&mut g, 0, play("5H"));
     ok(&mut g, 2, Action::CallOut(0));
+    ok(&mut g, 1, Action::NoCall);
     assert_eq!(g.turns_in_round(), 1);
     assert_eq!(g.round(), 1);
+    // A cut due on the play that opened a window waits for the window (S-OWN-3): the
+    // offender's 4 cards count.
+    let rules = SevenRules { round_turn_limit: Some(1), ..SevenRules::default() };
+    let mut g = rig_with(rules, &["5H 6C", "4H 9C", "3H 5C"], "5C'", "2S 3S 4S 9S");
+    ok(&mut g, 0, play("5H"));
+    assert_eq!(g.round(), 1);
+    assert_eq!(g.to_move(), SeatSet(0b110));
+    ok(&mut g, 1, Action::CallOut(0));
+    ok(&mut g, 2, Action::NoCall);
+    assert_eq!(g.round(), 2);
+    let rec = g.record();
+    assert_eq!(rec["rounds"][0]["points"], serde_json::json!([6 + 2 + 3 + 4 + 9, 13, 8]));
 }
 
 #[test]
@@ -875,6 +1017,8 @@ fn refused_actions_change_nothing() {
     assert_eq!(refused(&mut g, 0, Action::Draw), SevenError::MustPlay);
     assert_eq!(refused(&mut g, 0, Action::CallOut(1)), SevenError::NoCallOut(1));
     assert_eq!(refused(&mut g, 0, Action::CallOut(12)), SevenError::NoCallOut(12));
+    assert_eq!(refused(&mut g, 0, Action::NoCall), SevenError::Window(WindowError::NoWindow));
+    assert_eq!(refused(&mut g, 1, Action::NoCall), SevenError::Window(WindowError::NoWindow));
     assert_eq!(refused(&mut g, 0, last("9H")), SevenError::BadAnnouncement);
     g.in_game = SeatSet(0b011);
     assert_eq!(refused(&mut g, 2, Action::Pass), SevenError::Eliminated(2));
@@ -918,6 +1062,9 @@ fn action_text_forms() {
     assert_eq!(p("draw"), Action::Draw);
     assert_eq!(p("D"), Action::Draw);
     assert_eq!(p("pass"), Action::Pass);
+    for t in ["nocall", "no", "NO", "no-call", " nocall "] {
+        assert_eq!(p(t), Action::NoCall, "{t}");
+    }
     assert_eq!(p("callout 2"), Action::CallOut(2));
     assert_eq!(p("call out 2"), Action::CallOut(2));
     assert_eq!(p("call 1"), Action::CallOut(1));
@@ -925,19 +1072,28 @@ fn action_text_forms() {
     assert_eq!(p("AS"), play("AS'"));
     assert_eq!(p("AS'"), play("AS'"));
     assert_eq!(parse_action_text("AS").unwrap(), play("AS"));
-    for bad in ["", "!", "draw 2", "pass!", "callout", "callout x", "8H S X", "8H Z", "XX", "play"] {
+    for bad in ["", "!", "draw 2", "pass!", "callout", "callout x", "8H S X", "8H Z", "XX", "play", "no 2", "nocall!"] {
         assert!(matches!(g.parse_action(0, bad), Err(SevenError::Parse { .. })), "{bad:?}");
     }
     // Display writes forms that parse back.
-    for a in
-        [eight_s, eight_s_last, last("3C"), play("10H"), play("AS'"), Action::Draw, Action::Pass, Action::CallOut(3)]
-    {
+    for a in [
+        eight_s,
+        eight_s_last,
+        last("3C"),
+        play("10H"),
+        play("AS'"),
+        Action::Draw,
+        Action::Pass,
+        Action::CallOut(3),
+        Action::NoCall,
+    ] {
         assert_eq!(parse_action_text(&a.to_string()).unwrap(), a, "{a}");
     }
     assert_eq!(eight_s.to_string(), "8H:S");
     assert_eq!(eight_s_last.to_string(), "8H:S!");
     assert_eq!(last("3C").to_string(), "3C!");
     assert_eq!(Action::CallOut(3).to_string(), "callout 3");
+    assert_eq!(Action::NoCall.to_string(), "nocall");
 }
 
 // ---------------------------------------------------------------- views
@@ -985,6 +1141,7 @@ fn seat_view_holds_exactly_what_the_seat_may_know() {
                 "seven_lock",
                 "direction",
                 "last_card",
+                "call_out",
                 "over",
                 "winners",
                 "hand",
@@ -1019,7 +1176,12 @@ fn view_shows_penalties_locks_and_announcements() {
     assert_eq!(j["penalty"], serde_json::json!({ "card": "2", "count": 1, "cards": 2 }));
     assert_eq!(j["mode"], "penalty");
     assert_eq!(j["last_card"], serde_json::json!([{ "seat": 0, "announced": false }]));
+    assert_eq!(
+        j["call_out"],
+        serde_json::json!({ "offender": 0, "asked": [1, 2], "answered": [], "own_answer": null })
+    );
     assert_eq!(j["to_move"], serde_json::json!([1, 2]));
+    assert_eq!(j["turn"], 1);
     let mut g = rig(&["7H KC QC", "7C 5H 8D", "3D 4D 9S 7S"], "5H'", "");
     ok(&mut g, 0, play("7H"));
     let j = g.spectator_view().to_json();
@@ -1148,7 +1310,11 @@ fn replay_of_an_unfinished_game() {
     let mut g = SevenGame::new(SevenRules::default(), 5, 3).unwrap();
     let mut buf = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for _ in 0..300 {
+    let mut steps = 0;
+    // Stop after 300 steps, but not while some answers to a window are in and others not
+    // (those are not in the record until all are in).
+    while steps < 300 || g.call_out_window().is_some_and(|w| !w.answered.is_empty()) {
+        steps += 1;
         let seats: Vec<Seat> = g.to_move().iter().collect();
         let seat = seats[below(&mut rng, seats.len())];
         g.legal_actions(seat, &mut buf);
@@ -1159,6 +1325,132 @@ fn replay_of_an_unfinished_game() {
     let back = replay(&rec).unwrap();
     assert_eq!(back.record(), rec);
     assert_eq!(fingerprint(&back), fingerprint(&g));
+}
+
+/// A random game in which some window got several callers and some no-calls.
+fn game_with_windows() -> (Value, usize, usize) {
+    for seed in 0..200 {
+        let g = random_game(4, seed, |_, _| {});
+        let rec = g.record();
+        for (ri, r) in rec["rounds"].as_array().unwrap().iter().enumerate() {
+            let turns = r["turns"].as_array().unwrap();
+            for ti in 0..turns.len().saturating_sub(3) {
+                let w = &turns[ti..ti + 3];
+                let calls = w.iter().filter(|t| t[1].get("call_out").is_some()).count();
+                let no = w.iter().filter(|t| t[1].get("no_call").is_some()).count();
+                if calls == 2 && no == 1 && w[0][1].get("call_out").is_some() {
+                    return (rec, ri, ti);
+                }
+            }
+        }
+    }
+    panic!("no window with two callers and one no-call found");
+}
+
+#[test]
+fn replay_of_call_out_windows_names_the_first_divergence() {
+    let (rec, ri, ti) = game_with_windows();
+    assert_eq!(replay(&rec).unwrap().record(), rec);
+    let turns = &rec["rounds"][ri]["turns"];
+    let (round, turn) = (ri + 1, ti + 1);
+    let offender = turns[ti][1]["call_out"].as_u64().unwrap() as usize;
+    assert_eq!(turns[ti][1]["draw"].as_array().map(Vec::len), Some(4), "{}", turns[ti]);
+    // A drawn card of the call-out changed.
+    let mut bad = rec.clone();
+    let real = turns[ti][1]["draw"][0].as_str().unwrap().to_string();
+    let fake = if real == "5D" { "5D'" } else { "5D" };
+    bad["rounds"][ri]["turns"][ti][1]["draw"][0] = fake.into();
+    let err = replay(&bad).unwrap_err().to_string();
+    assert!(
+        err.starts_with(&format!("round {round}, turn {turn}: the record says seat {offender} draws {fake}")),
+        "{err}"
+    );
+    // The draw moved to another caller's entry, or left out.
+    let mut bad = rec.clone();
+    let draw = bad["rounds"][ri]["turns"][ti][1].as_object_mut().unwrap().remove("draw").unwrap();
+    let err = replay(&bad).unwrap_err().to_string();
+    assert!(err.starts_with(&format!("round {round}, turn {turn}: the record has no draw")), "{err}");
+    let other = (ti + 1..ti + 3).find(|&k| turns[k][1].get("call_out").is_some()).unwrap();
+    bad["rounds"][ri]["turns"][other][1]["draw"] = draw;
+    assert!(replay(&bad).is_err());
+    // Answers out of seat order: the record is refused at the first misplaced entry.
+    let mut bad = rec.clone();
+    let a = bad["rounds"][ri]["turns"][ti].clone();
+    bad["rounds"][ri]["turns"][ti] = bad["rounds"][ri]["turns"][ti + 1].clone();
+    bad["rounds"][ri]["turns"][ti + 1] = a;
+    let err = replay(&bad).unwrap_err().to_string();
+    assert!(err.starts_with(&format!("round {round}, turn {turn}: the record has seat")), "{err}");
+    assert!(err.contains("seat order"), "{err}");
+    // A call-out turned into a no-call: the first caller's draw no longer matches.
+    let mut bad = rec.clone();
+    bad["rounds"][ri]["turns"][ti][1] = serde_json::json!({ "no_call": offender });
+    assert!(replay(&bad).is_err());
+    // An answer about the wrong seat.
+    let mut bad = rec.clone();
+    let k = (ti..ti + 3).find(|&k| turns[k][1].get("no_call").is_some()).unwrap();
+    let wrong = (offender + 1) % 4;
+    bad["rounds"][ri]["turns"][k][1] = serde_json::json!({ "no_call": wrong });
+    let err = replay(&bad).unwrap_err().to_string();
+    assert!(err.contains(&format!("answers a call-out window on seat {wrong}")), "{err}");
+    // A window whose answers are not all in: the record is cut inside it.
+    let mut bad = rec.clone();
+    let cut: Vec<Value> = turns.as_array().unwrap()[..ti + 2].to_vec();
+    bad["rounds"][ri]["turns"] = Value::from(cut);
+    bad["rounds"].as_array_mut().unwrap().truncate(ri + 1);
+    let err = replay(&bad).unwrap_err().to_string();
+    assert!(
+        err.starts_with(&format!("round {round}, turn {turn}: the call-out window on seat {offender} is not closed")),
+        "{err}"
+    );
+    // An answer by a seat that is not asked (the offender).
+    let mut bad = rec;
+    bad["rounds"][ri]["turns"][ti][0] = offender.into();
+    let err = replay(&bad).unwrap_err();
+    assert!(matches!(err, ReplayError::Illegal { seat, .. } if seat == offender), "{err}");
+}
+
+/// Play `games` random games of `players`; each seat draws its choices from its own seeded
+/// stream; the driver asks the lowest (or highest) seat of `to_move` first.
+fn winners_by_driver(players: usize, games: u64, highest_first: bool) -> Vec<(Vec<Seat>, u32, usize)> {
+    let mut buf = Vec::new();
+    (0..games)
+        .map(|game| {
+            let mut g = SevenGame::new(SevenRules::default(), players, 0xfa12 + game).unwrap();
+            let mut rngs: Vec<ChaCha8Rng> =
+                (0..players).map(|s| ChaCha8Rng::seed_from_u64(game * 16 + s as u64)).collect();
+            let mut answers = 0;
+            while !g.is_over() {
+                let to_move = g.to_move();
+                let seat = if highest_first { to_move.iter().last() } else { to_move.lowest() }.unwrap();
+                g.legal_actions(seat, &mut buf);
+                let a = buf[below(&mut rngs[seat], buf.len())];
+                answers += usize::from(matches!(a, Action::CallOut(_) | Action::NoCall));
+                g.apply(seat, a).unwrap();
+            }
+            (g.winners(), g.round(), answers)
+        })
+        .collect()
+}
+
+#[test]
+fn s_own_3_the_order_in_which_seats_are_asked_never_matters() {
+    // With the old race (first call-out wins, forced call-outs) the lowest-first driver gave
+    // seat 0 46% of the wins and the highest-first driver gave seat 2 46%.
+    let games = 1500;
+    let low = winners_by_driver(3, games, false);
+    let high = winners_by_driver(3, games, true);
+    for (i, (l, h)) in low.iter().zip(&high).enumerate() {
+        assert_eq!(l, h, "game {i}: the driver's order changed the game");
+    }
+    assert!(low.iter().map(|r| r.2).sum::<usize>() > 1000, "windows were opened and answered");
+    let mut wins = [0u32; 3];
+    for (w, _, _) in &low {
+        wins[w[0]] += 1;
+    }
+    // Near equal (random bots, rotating starts): no seat far from a third.
+    for (s, &w) in wins.iter().enumerate() {
+        assert!((400..600).contains(&w), "seat {s} won {w} of {games}: {wins:?}");
+    }
 }
 
 #[test]

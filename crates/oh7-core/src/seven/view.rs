@@ -1,7 +1,8 @@
 //! What one seat (or a spectator) may know of a Seven game (`seven.md`, last section): its own
 //! hand, the discard pile's top card and the active suit, every card played, the count of cards
 //! in each hand and in the draw pile, pending penalties and locks, totals, whose turn it is, the
-//! direction. Never another player's cards or the draw pile's order.
+//! direction. Never another player's cards or the draw pile's order, and never another seat's
+//! answer to an open call-out window before all answers are in (S-OWN-3): only who answered.
 
 use serde_json::{Value, json};
 
@@ -100,10 +101,22 @@ impl<'a> SevenView<'a> {
     pub fn seven_lock(&self) -> Option<Seat> {
         self.game.lock
     }
-    /// Seats left with one card that may still be called out, and which of them did not
-    /// announce it (announcements are said aloud, so this is public).
+    /// Seats (in the game) holding one card, and which of them did not announce it when they
+    /// played down to it (announcements are said aloud, so this is public).
     pub fn last_card(&self) -> (SeatSet, SeatSet) {
-        (self.game.open, self.game.unannounced)
+        let g = self.game;
+        let one = SeatSet(g.in_game.iter().filter(|&s| g.hands[s].len() == 1).fold(0, |m, s| m | 1 << s));
+        (one, SeatSet(one.0 & !g.announced.0))
+    }
+    /// The open call-out window (S-OWN-3) as this seat may know it: who answered, not what
+    /// (but its own answer).
+    pub fn call_out(&self) -> Option<CallOutView> {
+        let w = self.game.window?;
+        let own_answer = self
+            .seat
+            .filter(|&s| w.answered.contains(s))
+            .map(|s| if w.called.contains(s) { Action::CallOut(w.offender) } else { Action::NoCall });
+        Some(CallOutView { offender: w.offender, asked: w.asked, answered: w.answered, own_answer })
     }
     /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
@@ -129,6 +142,20 @@ impl<'a> SevenView<'a> {
             reset: r.reset,
         })
     }
+}
+
+/// An open call-out window as one seat may know it (S-OWN-3): the answers of the others stay
+/// hidden until all are in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallOutView {
+    /// The seat that played down to one card without the announcement.
+    pub offender: Seat,
+    /// The seats that owe an answer (every other surviving seat).
+    pub asked: SeatSet,
+    /// The seats that have answered so far (not what they answered).
+    pub answered: SeatSet,
+    /// The viewer's own answer, once given (`None` for a spectator).
+    pub own_answer: Option<Action>,
 }
 
 /// How a round of Seven ended, as every seat knows it.
@@ -175,8 +202,24 @@ impl SeatViewLike for SevenView<'_> {
                 TurnMode::FreePlay => "free_play",
             }
         };
+        let (one, unannounced) = self.last_card();
         let last_card: Vec<Value> =
-            g.open.iter().map(|s| json!({ "seat": s, "announced": !g.unannounced.contains(s) })).collect();
+            one.iter().map(|s| json!({ "seat": s, "announced": !unannounced.contains(s) })).collect();
+        let call_out = self.call_out().map(|w| {
+            let mut c = json!({
+                "offender": w.offender,
+                "asked": seats_json(w.asked),
+                "answered": seats_json(w.answered),
+            });
+            if self.seat.is_some_and(|s| w.asked.contains(s)) {
+                c["own_answer"] = match w.own_answer {
+                    Some(Action::CallOut(_)) => Value::from("call_out"),
+                    Some(_) => Value::from("no_call"),
+                    None => Value::Null,
+                };
+            }
+            c
+        });
         let played: Vec<Value> = self.played().into_iter().map(|(s, c)| json!([s, c.to_string()])).collect();
         let mut v = json!({
             "game": "seven",
@@ -200,6 +243,7 @@ impl SeatViewLike for SevenView<'_> {
             "seven_lock": g.lock.map(|o| json!({ "owner": o })),
             "direction": if g.clockwise { "clockwise" } else { "counterclockwise" },
             "last_card": last_card,
+            "call_out": call_out,
             "over": over,
             "winners": g.winners(),
         });
