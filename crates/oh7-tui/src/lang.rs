@@ -3,7 +3,7 @@
 
 use oh7_core::game::Seat;
 use oh7_core::oh7::RuleError;
-use oh7_core::seven::SevenError;
+use oh7_core::seven::{SevenError, WindowError};
 
 /// The language of every text shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -158,6 +158,16 @@ pub fn seven_error(e: &SevenError, lang: Lang) -> String {
         SevenError::NoDraw(_) => "pas de pioche maintenant".into(),
         SevenError::NoPass => "vous ne pouvez passer que pendant un 7".into(),
         SevenError::NoCallOut(s) => format!("{} ne peut pas être dénoncée maintenant", seat_fr(*s)),
+        SevenError::Window(w) => match w {
+            WindowError::NoWindow => "personne n'est à dénoncer maintenant".into(),
+            WindowError::AnswerFirst { offender } => format!(
+                "la place {offender} n'a pas annoncé sa dernière carte : répondez d'abord (dénoncer {offender} ou non)"
+            ),
+            WindowError::Wait { offender, .. } => {
+                format!("attendez : les autres répondent à propos de la place {offender}")
+            }
+            WindowError::AlreadyAnswered(_) => "vous avez déjà répondu".into(),
+        },
         SevenError::Parse { text, .. } => format!(
             "impossible de lire {text:?} : écrivez par exemple 3C, 8H:S, 3C! (dernière carte), pioche, passe, denonce 2"
         ),

@@ -1,0 +1,101 @@
+//! `oh7 play`: the terminal game against bots (the interface lives in `oh7-tui`).
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use oh7_tui::{Lang, NewGame, PlayOptions};
+
+use crate::{RulesArgs, rules_text};
+
+/// Which game to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameKind {
+    /// The Oh 7 family (choose the preset with --preset).
+    Oh7,
+    /// Seven, the shedding game.
+    Seven,
+}
+
+/// The language of the interface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// English.
+    En,
+    /// Français.
+    Fr,
+}
+
+/// `oh7 play` arguments.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Players, you included (2 plays with the Dummy in en, fr and kod7; Seven: 2-8).
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// The game: oh7 (the family; see --preset) or seven.
+    #[arg(long, value_enum, default_value_t = GameKind::Oh7)]
+    pub game: GameKind,
+    /// The bots' level (default: the strongest available).
+    #[arg(long, value_name = "LEVEL")]
+    pub bots: Option<String>,
+    /// The seed of the deal: a whole number or hexadecimal (0x2a); random if left out.
+    #[arg(long, value_parser = crate::parse_seed)]
+    pub seed: Option<u64>,
+    /// The language: en or fr.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub lang: LangArg,
+    /// Continue an unfinished game from its saved record.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// Line-by-line mode for screen readers and scripts (prompts on stdout, answers on stdin).
+    #[arg(long)]
+    pub plain: bool,
+    /// Where to save the record (default: the resumed file, or oh7-<preset>-<time>.json here).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Your seat (0 by default; the other seats are bots).
+    #[arg(long, default_value_t = 0)]
+    pub seat: usize,
+}
+
+/// Run `oh7 play`.
+pub fn run(args: &PlayArgs) -> Result<()> {
+    let lang = match args.lang {
+        LangArg::En => Lang::En,
+        LangArg::Fr => Lang::Fr,
+    };
+    let levels = match args.game {
+        GameKind::Oh7 => oh7_bots::OH7_LEVELS,
+        GameKind::Seven => oh7_bots::SEVEN_LEVELS,
+    };
+    let bots = match &args.bots {
+        Some(b) => b.clone(),
+        None => levels.last().copied().unwrap_or("random").to_string(),
+    };
+    let game = match args.game {
+        GameKind::Oh7 => NewGame::Oh7 { rules: args.rules.ruleset()?, players: args.players },
+        GameKind::Seven => NewGame::Seven { players: args.players },
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        (t.as_nanos() as u64) ^ ((std::process::id() as u64) << 32)
+    });
+    let opts = PlayOptions {
+        game,
+        bots,
+        seed,
+        lang,
+        resume: args.resume.clone(),
+        plain: args.plain,
+        save: args.save.clone(),
+        seat: args.seat,
+        rules_text: Box::new(|r| match r {
+            Some(r) => rules_text::summary(r),
+            None => rules_text::seven_summary(),
+        }),
+    };
+    oh7_tui::play(opts)?;
+    Ok(())
+}
