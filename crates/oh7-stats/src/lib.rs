@@ -1,0 +1,94 @@
+//! Statistics of oh7 games, computed from records (`oh7-record/1`), so they work on any records:
+//! simulated games now, online games later.
+//!
+//! What it is for: [`Stats`], an accumulator that takes one record at a time (constant memory:
+//! counters and small histograms) and merges with other accumulators (one per thread), in any
+//! order, with the same result to the last digit (all sums are integers); its [`Report`] as text
+//! tables, JSON or CSV, with 95% intervals; the comparison of two reports
+//! ([`report::compare`]); and charts ([`plot`]).
+//!
+//! What it is not: it plays no games and reads no files; the `oh7` command does both.
+
+pub mod estimate;
+pub mod oh7;
+pub mod plot;
+pub mod report;
+pub mod seven;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use estimate::{Cell, CellKind, Hist, Mean, Rate};
+pub use oh7::Oh7Stats;
+pub use report::{Diff, Report, Section, compare};
+pub use seven::SevenStats;
+
+/// A record that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum StatsError {
+    /// Not JSON, or not a record of the expected shape.
+    #[error("not a record: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A `game` other than `oh7` and `seven`.
+    #[error("unknown game `{0}` (expected oh7 or seven)")]
+    UnknownGame(String),
+}
+
+/// Statistics of any mix of Oh 7 and Seven records.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// The Oh 7 family games.
+    pub oh7: Oh7Stats,
+    /// The Seven games.
+    pub seven: SevenStats,
+}
+
+impl Stats {
+    /// An empty accumulator.
+    pub fn new() -> Stats {
+        Stats::default()
+    }
+
+    /// Add a typed Oh 7 record.
+    pub fn add_oh7(&mut self, r: &oh7_core::oh7::Record) {
+        self.oh7.add(r);
+    }
+
+    /// Add a record as a JSON value (either game).
+    pub fn add_value(&mut self, v: &Value) -> Result<(), StatsError> {
+        match v.get("game").and_then(|g| g.as_str()) {
+            Some("oh7") => {
+                let r = oh7_core::oh7::Record::deserialize(v)?;
+                self.oh7.add(&r);
+                Ok(())
+            }
+            Some("seven") => Ok(self.seven.add(v)?),
+            other => Err(StatsError::UnknownGame(other.unwrap_or("(none)").to_string())),
+        }
+    }
+
+    /// Add a record given as one line of JSON.
+    pub fn add_line(&mut self, line: &str) -> Result<(), StatsError> {
+        let v: Value = serde_json::from_str(line)?;
+        self.add_value(&v)
+    }
+
+    /// Add another accumulator's counts.
+    pub fn merge(&mut self, o: &Stats) {
+        self.oh7.merge(&o.oh7);
+        self.seven.merge(&o.seven);
+    }
+
+    /// Records added.
+    pub fn games(&self) -> u64 {
+        self.oh7.games + self.seven.games
+    }
+
+    /// The statistics as a report.
+    pub fn report(&self) -> Report {
+        let mut r = Report::default();
+        self.oh7.report(&mut r);
+        self.seven.report(&mut r);
+        r
+    }
+}
