@@ -1,3 +1,5 @@
+// Per-seat data lives in parallel fixed arrays indexed by seat; index loops say that best.
+#![allow(clippy::needless_range_loop)]
 //! Computer players for oh7.
 //!
 //! What it is for: bots that choose an action from a seat view and the legal actions, never
@@ -7,7 +9,13 @@
 //! What it is not: it does no I/O and reads no clock; a bot's randomness comes from its own
 //! seeded ChaCha RNG, so a bot is deterministic for a given seed.
 
+pub mod expert;
+pub mod heuristic;
+pub mod pi;
 pub mod random;
+pub mod sample;
+pub mod seven;
+pub mod tournament;
 
 use oh7_core::game::{Game, Seat};
 
@@ -70,16 +78,25 @@ pub fn play_game<G: Game>(
     Ok(n)
 }
 
-/// The bot levels offered for the Oh 7 family, weakest first.
-pub const OH7_LEVELS: &[&str] = &["random"];
+/// The bot levels offered for the Oh 7 family, weakest first. `easy` to `expert` are the
+/// search bot ([`expert::ExpertBot`]) with growing work budgets ([`expert::Budget::level`]).
+/// (The oracle, which sees every hand, is not a player: see [`expert::OracleBot`].)
+pub const OH7_LEVELS: &[&str] = &["random", "heuristic", "easy", "medium", "hard", "expert"];
 /// The bot levels offered for Seven, weakest first.
-pub const SEVEN_LEVELS: &[&str] = &["random"];
+pub const SEVEN_LEVELS: &[&str] = &["random", "heuristic", "search"];
+
+/// Playouts per candidate action of the Seven `search` bot.
+pub const SEVEN_SEARCH_SAMPLES: u32 = 256;
 
 /// A bot for the Oh 7 family by level name (see [`OH7_LEVELS`]).
 pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7Game>>, String> {
     match level {
         "random" => Ok(Box::new(RandomBot::new(seed))),
-        _ => Err(format!("unknown bot `{level}`: choose one of {}", OH7_LEVELS.join(", "))),
+        "heuristic" => Ok(Box::new(heuristic::HeuristicBot::new())),
+        _ => match expert::Budget::level(level) {
+            Some(b) => Ok(Box::new(expert::ExpertBot::new(level, b, seed))),
+            None => Err(format!("unknown bot `{level}`: choose one of {}", OH7_LEVELS.join(", "))),
+        },
     }
 }
 
@@ -87,6 +104,8 @@ pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7G
 pub fn seven_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::seven::SevenGame>>, String> {
     match level {
         "random" => Ok(Box::new(RandomBot::new(seed))),
+        "heuristic" => Ok(Box::new(seven::SevenHeuristic)),
+        "search" => Ok(Box::new(seven::SevenSearch::new(seed, SEVEN_SEARCH_SAMPLES))),
         _ => Err(format!("unknown bot `{level}`: choose one of {}", SEVEN_LEVELS.join(", "))),
     }
 }

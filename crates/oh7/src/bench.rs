@@ -16,6 +16,27 @@ use crate::sim::{GameKind, game_seed};
 /// What to measure.
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
+    /// Time to solve a full deal exactly (en 4 players, kod7 6 players): median and p95.
+    Solver {
+        /// Deals per table.
+        #[arg(long, default_value_t = 30)]
+        deals: usize,
+    },
+    /// Time per decision of an Oh 7 bot (median and p95, one thread).
+    Bot {
+        /// The bot level (random, heuristic, easy, medium, hard, expert).
+        #[arg(long, default_value = "expert")]
+        level: String,
+        /// Preset.
+        #[arg(long, default_value = "en", value_parser = crate::parse_preset)]
+        preset: oh7_core::ruleset::Preset,
+        /// Players at the table.
+        #[arg(long, default_value_t = 4)]
+        players: usize,
+        /// Rounds to play (the bot sits in seat 0, heuristic bots elsewhere).
+        #[arg(long, default_value_t = 40)]
+        rounds: u64,
+    },
     /// Single-thread random-play throughput of the engine (rounds/s, games/s, actions/s).
     Engine {
         /// The game: oh7 (the preset names the variant) or seven.
@@ -97,6 +118,10 @@ fn fmt(x: f64) -> String {
 /// Run a benchmark.
 pub fn run(what: &BenchCommand) -> Result<()> {
     match what {
+        BenchCommand::Solver { deals } => crate::tournament::bench_solver(*deals),
+        BenchCommand::Bot { level, preset, players, rounds } => {
+            crate::tournament::bench_bot(level, *preset, *players, *rounds)
+        }
         BenchCommand::Engine { game, rules, players, seconds, runs } => {
             let runs = (*runs).max(1);
             let r = rules.ruleset()?;

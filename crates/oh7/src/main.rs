@@ -2,9 +2,11 @@
 //! to the terminal and files.
 
 mod bench;
+mod play;
 mod replay;
 mod rules_text;
 mod sim;
+mod tournament;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +25,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play in the terminal against bots (full screen, or line by line with --plain).
+    Play(play::PlayArgs),
     /// Print a readable summary of a preset's rules (deck, bets, leader, scoring, end).
     Rules {
         /// en, fr, fr-advanced, kod7, bga or seven (all the Oh 7 presets if left out).
@@ -31,8 +35,24 @@ enum Command {
         #[arg(long)]
         ruleset: Option<PathBuf>,
     },
-    /// Play whole games between random players (Oh 7 family or Seven).
+    /// Play whole games between bots on every core (Oh 7 family or Seven), with statistics.
     Simulate(sim::SimulateArgs),
+    /// Statistics of a file of records (either game): tables, --json or --csv, --plot DIR.
+    Stats {
+        /// A file of records, one game per line.
+        file: PathBuf,
+        /// Print the statistics as JSON.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// Print the statistics as CSV.
+        #[arg(long)]
+        csv: bool,
+        /// Write charts (PNG and SVG) into this directory.
+        #[arg(long, value_name = "DIR")]
+        plot: Option<PathBuf>,
+    },
+    /// Compare two rulesets (presets or files): same bots, same seeds, differences with 95% intervals.
+    Compare(sim::CompareArgs),
     /// Check that every record of a JSON Lines file replays through the engine.
     Replay {
         /// A file of records, one game per line.
@@ -41,6 +61,9 @@ enum Command {
         #[arg(long, value_name = "K")]
         show: Option<usize>,
     },
+    /// A duplicate tournament between bots (deals replayed with the bots rotated through the
+    /// seats), on every core, with paired 95% confidence intervals.
+    Tournament(tournament::TournamentArgs),
     /// Measure speed.
     Bench {
         #[command(subcommand)]
@@ -130,9 +153,13 @@ fn run(cli: Cli) -> Result<()> {
             print!("{out}");
             Ok(())
         }
+        Command::Play(args) => play::run(&args),
         Command::Simulate(args) => sim::simulate(&args),
+        Command::Stats { file, json, csv, plot } => sim::stats_command(&file, json, csv, plot.as_deref()),
+        Command::Compare(args) => sim::compare(&args),
         Command::Replay { file, show } => replay::replay_file(&file, show),
         Command::Bench { what } => bench::run(&what),
+        Command::Tournament(args) => tournament::run(&args),
     }
 }
 

@@ -139,3 +139,70 @@ fn records_with_bad_cards_or_illegal_actions_are_refused() {
     assert!(err.contains("round 1, trick 1") && err.contains("is not in your hand"), "{err}");
     assert!(err.lines().last().unwrap().starts_with("error: 1 record(s) do not replay"), "{err}");
 }
+
+/// The statistics tables of a run or of `oh7 stats`: everything from the first `== ` title on.
+fn tables(out: &Output) -> String {
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let at = text.find("== ").unwrap_or_else(|| panic!("no tables in: {text}"));
+    text[at..].to_string()
+}
+
+#[test]
+fn stats_of_the_written_records_match_the_run() {
+    for (name, extra) in [
+        ("kod7", &["--preset", "kod7", "--players", "5", "--bots", "random"][..]),
+        ("en-mixed", &["--preset", "en", "--players", "2", "--bots", "heuristic,random"][..]),
+        ("seven", &["--game", "seven", "--players", "3", "--bots", "random"][..]),
+    ] {
+        let file = tmp(&format!("stats-{name}.jsonl"));
+        let f = file.to_str().unwrap();
+        let mut args = vec!["simulate", "--games", "40", "--seed", "7", "--threads", "2", "--record", f];
+        args.extend_from_slice(extra);
+        let run = oh7(&args);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let stats = oh7(&["stats", f]);
+        assert!(stats.status.success(), "{}", String::from_utf8_lossy(&stats.stderr));
+        assert_eq!(tables(&run), tables(&stats), "{name}");
+        // The same figures as JSON, and whatever the number of threads.
+        let mut args1 = vec!["simulate", "--games", "40", "--seed", "7", "--threads", "1", "--json"];
+        args1.extend_from_slice(extra);
+        let run1 = oh7(&args1);
+        assert!(run1.status.success());
+        let json = oh7(&["stats", f, "--json"]);
+        assert_eq!(run1.stdout, json.stdout, "{name}");
+        let csv = oh7(&["stats", f, "--csv"]);
+        assert!(String::from_utf8_lossy(&csv.stdout).starts_with("section,row,column,value,lo,hi,n\n"));
+    }
+}
+
+#[test]
+fn simulate_names_its_bots_and_plots() {
+    let dir = tmp("plots");
+    let out = oh7(&["simulate", "--preset", "fr", "--players", "3", "--games", "10", "--plot", dir.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("bots: heuristic on every seat (the default)"), "{text}");
+    assert!(text.contains("6 charts written"), "{text}");
+    for chart in ["bet_success", "points_per_round", "rounds_per_game", "trump_selection", "score_distribution"] {
+        for ext in ["png", "svg"] {
+            assert!(dir.join(format!("{chart}.{ext}")).exists(), "{chart}.{ext}");
+        }
+    }
+    fails_with(&["simulate", "--bots", "random,random"], "--bots names 2 levels for 4 players");
+    fails_with(&["simulate", "--bots", "genius"], "unknown bot `genius`");
+    fails_with(&["simulate", "--threads", "0"], "--threads must be at least 1");
+    fails_with(&["stats", "/nonexistent/r.jsonl"], "cannot open /nonexistent/r.jsonl");
+}
+
+#[test]
+fn compare_two_rulesets() {
+    let toml = tmp("fr21.toml");
+    std::fs::write(&toml, "preset = \"fr\"\ntarget = 21\n").unwrap();
+    let out = oh7(&["compare", "fr", toml.to_str().unwrap(), "--players", "4", "--games", "30", "--bots", "random"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("B - A [95% CI]") && text.contains("rounds per game"), "{text}");
+    let csv = oh7(&["compare", "en", "kod7", "--players", "3", "--games", "10", "--bots", "random", "--csv"]);
+    assert!(String::from_utf8_lossy(&csv.stdout).starts_with("section,row,column,a,b,diff,lo,hi,significant\n"));
+    fails_with(&["compare", "en", "nosuch"], "`nosuch` is neither a preset");
+}

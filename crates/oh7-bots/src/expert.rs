@@ -1,0 +1,410 @@
+//! The search bots of the Oh 7 family: [`ExpertBot`] (determinization: sample deals
+//! consistent with the seat's view, solve each with the exact solver, play the card with the
+//! best mean score) and [`OracleBot`] (sees every hand; for measurement only).
+//!
+//! Bets: every candidate bet card is scored by Monte Carlo over hidden hands and the others'
+//! likely bets (the heuristic's bet on their sampled hands), applying the real first-leader and
+//! trump rules and the sum-7 rule, then playing the round out (heuristic playouts, or the exact
+//! solver when the position is small enough).
+//!
+//! Budgets are counts of work (samples, solver nodes), never time, so a bot's choices depend
+//! only on its seed and what it sees.
+
+use oh7_core::card::{Card, CardSet, Kind, Suit};
+use oh7_core::game::{Game, Seat};
+use oh7_core::oh7::{Action, MAX_SEATS, Oh7Game, PhaseView, SeatView};
+use oh7_core::ruleset::{AfterLastAttempt, LeaderRule, Ruleset};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::Bot;
+use crate::heuristic::{best_trump, cards_of, expected_tricks, heuristic_bet, heuristic_playout, other_decision};
+use crate::pi::{Position, Scorer, Solver, Won};
+use crate::sample::{Knowledge, position_from_view, seat_of};
+
+/// The work budget of a search bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Sampled deals per card decision.
+    pub play_samples: u32,
+    /// Solve a sample exactly when this many tricks or fewer are left (else heuristic
+    /// playouts after each candidate card).
+    pub exact_from: u8,
+    /// Most solver nodes per sample before it falls back to playouts.
+    pub sample_nodes: u64,
+    /// Most solver nodes per decision (samples stop early once spent; at least one sample).
+    pub decision_nodes: u64,
+    /// Sampled deals per bet decision (each scores every candidate bet).
+    pub bet_samples: u32,
+    /// Oracle only: most solver nodes per candidate bet (else a heuristic playout).
+    pub bet_nodes: u64,
+}
+
+impl Budget {
+    /// The budget of a level name (`easy`, `medium`, `hard`, `expert`).
+    pub fn level(level: &str) -> Option<Budget> {
+        Some(match level {
+            "easy" => Budget {
+                play_samples: 8,
+                exact_from: 3,
+                sample_nodes: 20_000,
+                decision_nodes: 100_000,
+                bet_samples: 24,
+                bet_nodes: 0,
+            },
+            "medium" => Budget {
+                play_samples: 16,
+                exact_from: 4,
+                sample_nodes: 50_000,
+                decision_nodes: 400_000,
+                bet_samples: 48,
+                bet_nodes: 0,
+            },
+            "hard" => Budget {
+                play_samples: 32,
+                exact_from: 5,
+                sample_nodes: 100_000,
+                decision_nodes: 1_200_000,
+                bet_samples: 96,
+                bet_nodes: 0,
+            },
+            "expert" => Budget {
+                play_samples: 64,
+                exact_from: 5,
+                sample_nodes: 200_000,
+                decision_nodes: 2_500_000,
+                bet_samples: 160,
+                bet_nodes: 0,
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// The outcome of a set of bets: who leads first with which trump, or `None` when the bets sum
+/// to 7 and must be made again (or the round is dealt again).
+pub fn resolve_leader(
+    rules: &Ruleset,
+    bets: &[Card],
+    hands: &[CardSet],
+    dummy: bool,
+    attempt: usize,
+    rng: &mut ChaCha8Rng,
+) -> Option<(Seat, Suit)> {
+    let n = bets.len();
+    let sum: u32 = bets.iter().map(|c| c.value() as u32).sum::<u32>() + if dummy { 2 } else { 0 };
+    let last = rules.bet_attempts.is_some_and(|l| attempt >= l as usize);
+    if sum == 7 && !(last && rules.after_last_attempt == AfterLastAttempt::Stands) {
+        return None;
+    }
+    let table = n + dummy as usize;
+    let suits = rules.suits(n);
+    let rank = |c: Card| c.value() as u16 * 8 + c.suit().map_or(0, |s| 5 - s.index() as u16);
+    let choose_trump = |p: Seat| best_trump(hands[p], &suits, table, bets[p].value(), CardSet::EMPTY);
+    let top_of = |pool: &[Seat]| {
+        let top = pool.iter().map(|&p| bets[p].value()).max().unwrap_or(0);
+        pool.iter().copied().filter(|&p| bets[p].value() == top).collect::<Vec<_>>()
+    };
+    match rules.leader {
+        LeaderRule::HighestBet => {
+            let best = (0..n).map(|p| rank(bets[p])).max()?;
+            let top: Vec<Seat> = (0..n).filter(|&p| rank(bets[p]) == best).collect();
+            if top.len() > 1 {
+                return None;
+            }
+            Some((top[0], bets[top[0]].suit()?))
+        }
+        LeaderRule::Exclarrogatif => {
+            let regular: Vec<Seat> = (0..n).filter(|&p| bets[p].is_regular()).collect();
+            if regular.is_empty() {
+                let stars: Vec<Seat> = (0..n).filter(|&p| bets[p].kind() == Kind::Star).collect();
+                let pool = if stars.is_empty() { (0..n).collect() } else { stars };
+                let tied = top_of(&pool);
+                let p = tied[rng.random_range(0..tied.len())];
+                return Some((p, choose_trump(p)));
+            }
+            let tied = top_of(&regular);
+            if tied.len() > 1
+                && let Some(h) = tied.iter().copied().find(|&p| hands[p].contains(Card::INTERROBANG))
+            {
+                return Some((h, bets[h].suit()?));
+            }
+            let p = *tied.iter().max_by_key(|&&p| rank(bets[p]))?;
+            Some((p, bets[p].suit()?))
+        }
+        LeaderRule::Interrobang => {
+            let non_star: Vec<Seat> = (0..n).filter(|&p| bets[p].kind() != Kind::Star).collect();
+            let all_star = non_star.is_empty();
+            let pool: Vec<Seat> = if all_star { (0..n).collect() } else { non_star };
+            let tied = top_of(&pool);
+            let p = if tied.len() == 1 {
+                tied[0]
+            } else {
+                match (0..n).find(|&p| hands[p].contains(Card::INTERROBANG)) {
+                    Some(h) if tied.contains(&h) => h,
+                    _ => tied[rng.random_range(0..tied.len())],
+                }
+            };
+            let trump = if all_star { choose_trump(p) } else { bets[p].suit().unwrap_or(Suit::S) };
+            Some((p, trump))
+        }
+    }
+}
+
+/// The search engine shared by the expert and the oracle.
+pub struct Search {
+    budget: Budget,
+    rng: ChaCha8Rng,
+    solver: Solver,
+    moves: Vec<(Card, Won)>,
+}
+
+impl Search {
+    /// A search with this budget and seed.
+    pub fn new(budget: Budget, seed: u64) -> Search {
+        Search { budget, rng: ChaCha8Rng::seed_from_u64(seed), solver: Solver::new(17), moves: Vec::new() }
+    }
+
+    /// Add to `acc` the score for `me` of each legal card in `pos` (in `cards` order).
+    fn score_moves(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [f64]) {
+        if pos.tricks_left() <= self.budget.exact_from {
+            self.solver.reset_nodes();
+            self.solver.node_limit = self.budget.sample_nodes;
+            self.solver.evaluate_moves(pos, &mut self.moves);
+            let aborted = self.solver.aborted;
+            self.solver.node_limit = u64::MAX;
+            if !aborted {
+                for (i, c) in cards.iter().enumerate() {
+                    if let Some((_, w)) = self.moves.iter().find(|(x, _)| x == c) {
+                        acc[i] += scorer.score(w, me) as f64;
+                    }
+                }
+                return;
+            }
+            self.solver.set_scorer(*scorer);
+        }
+        for (i, &c) in cards.iter().enumerate() {
+            let mut child = *pos;
+            child.play(c);
+            heuristic_playout(&mut child, &scorer.bets);
+            acc[i] += scorer.score(&child.won, me) as f64;
+        }
+    }
+
+    /// Choose a card to play from determinized samples of `view`.
+    pub fn play(&mut self, view: &SeatView, legal: CardSet, truth: Option<(&[CardSet; MAX_SEATS], &[Card])>) -> Card {
+        if legal.len() == 1 {
+            return legal.first().expect("one");
+        }
+        let me = seat_of(view);
+        let bet_cards = view.bet_cards().expect("bets are known in play");
+        let scorer = Scorer::new(view.rules(), bet_cards);
+        self.solver.set_scorer(scorer);
+        let cards: Vec<Card> = legal.iter().collect();
+        let mut acc = vec![0.0; cards.len()];
+        let mut spent = 0u64;
+        match truth {
+            Some((hands, pile)) => {
+                let pos = position_from_view(view, hands, pile);
+                self.score_moves(&pos, &scorer, me, &cards, &mut acc);
+            }
+            None => {
+                let know = Knowledge::from_view(view);
+                for _ in 0..self.budget.play_samples {
+                    let (hands, pile) = know.sample(&mut self.rng);
+                    let pos = position_from_view(view, &hands, &pile);
+                    self.score_moves(&pos, &scorer, me, &cards, &mut acc);
+                    spent += self.solver.nodes;
+                    if spent >= self.budget.decision_nodes {
+                        break;
+                    }
+                }
+            }
+        }
+        let best = (0..cards.len()).max_by(|&a, &b| acc[a].total_cmp(&acc[b]).then(b.cmp(&a))).expect("a card");
+        cards[best]
+    }
+
+    /// Choose a bet card by Monte Carlo over hidden hands and the others' likely bets.
+    pub fn bet(&mut self, view: &SeatView, legal: CardSet, truth: Option<&[CardSet; MAX_SEATS]>) -> Card {
+        if legal.len() == 1 {
+            return legal.first().expect("one");
+        }
+        let me = seat_of(view);
+        let rules = *view.rules();
+        let n = view.players();
+        let dummy = view.dummy();
+        let table = view.table_seats();
+        let attempts = view.bet_attempts();
+        let attempt = attempts.len() + 1;
+        let mut used = [CardSet::EMPTY; MAX_SEATS];
+        for a in &attempts {
+            for p in 0..n {
+                used[p].insert(a[p]);
+            }
+        }
+        let cands: Vec<Card> = legal.iter().collect();
+        let know = Knowledge::from_view(view);
+        let mut sum = vec![0.0f64; cands.len()];
+        let mut count = vec![0u32; cands.len()];
+        let mut sevens = vec![0u32; cands.len()];
+        let mut bonus = vec![0.0f64; cands.len()];
+        // The oracle knows every hand: only the Dummy's pile order (and lots) vary.
+        let samples = match (truth, dummy) {
+            (Some(_), Some(_)) => 3,
+            (Some(_), None) => 1,
+            (None, _) => self.budget.bet_samples,
+        };
+        let mut bet_cards = [Card::INTERROBANG; MAX_SEATS];
+        for _ in 0..samples.max(1) {
+            let (hands, pile) = match truth {
+                Some(h) => (*h, Vec::new()),
+                None => know.sample(&mut self.rng),
+            };
+            let mut pile = pile;
+            if truth.is_some() && dummy.is_some() {
+                // The oracle does not know the pile's order before play: sample it.
+                let (_, p) = know.sample(&mut self.rng);
+                pile = p;
+            }
+            for p in 0..n {
+                if p != me {
+                    let mut bettable = hands[p].minus(used[p]);
+                    bettable.remove(Card::INTERROBANG);
+                    bet_cards[p] = if bettable.is_empty() {
+                        Card::INTERROBANG
+                    } else {
+                        heuristic_bet(&rules, hands[p], bettable, table, CardSet::EMPTY)
+                    };
+                }
+            }
+            for (i, &b) in cands.iter().enumerate() {
+                bet_cards[me] = b;
+                let bets = &bet_cards[..n];
+                match resolve_leader(&rules, bets, &hands, dummy.is_some(), attempt, &mut self.rng) {
+                    None => {
+                        sevens[i] += 1;
+                        if rules.rebid_bonus {
+                            let rank = |c: Card| c.value() as u16 * 8 + c.suit().map_or(0, |s| 5 - s.index() as u16);
+                            let top = bets.iter().map(|&c| rank(c)).max().unwrap_or(0);
+                            if rank(b) == top {
+                                bonus[i] += 1.0;
+                            }
+                        }
+                    }
+                    Some((leader, trump)) => {
+                        let mut h = hands;
+                        let mut rest: &[Card] = &[];
+                        if let Some(d) = dummy {
+                            h[d] = CardSet::from_cards(&pile[..2.min(pile.len())]);
+                            rest = &pile[2.min(pile.len())..];
+                        }
+                        let mut pos = Position::start(&rules, table, dummy, &h, rest, leader, trump);
+                        let scorer = Scorer::new(&rules, bets);
+                        let s = if truth.is_some() {
+                            self.solver.set_scorer(scorer);
+                            self.solver.reset_nodes();
+                            self.solver.node_limit = self.budget.bet_nodes;
+                            let w = self.solver.solve(&pos);
+                            let ok = !self.solver.aborted;
+                            self.solver.node_limit = u64::MAX;
+                            if ok {
+                                scorer.score(&w, me)
+                            } else {
+                                self.solver.set_scorer(scorer);
+                                heuristic_playout(&mut pos, &scorer.bets);
+                                scorer.score(&pos.won, me)
+                            }
+                        } else {
+                            heuristic_playout(&mut pos, &scorer.bets);
+                            scorer.score(&pos.won, me)
+                        };
+                        sum[i] += s as f64;
+                        count[i] += 1;
+                    }
+                }
+            }
+        }
+        // A sum of 7 means betting again: worth about the average outcome.
+        let total: f64 = sum.iter().sum();
+        let played: u32 = count.iter().sum();
+        let neutral = if played > 0 { total / played as f64 } else { 0.0 };
+        let value = |i: usize| {
+            let k = count[i] + sevens[i];
+            (sum[i] + sevens[i] as f64 * neutral + bonus[i]) / k.max(1) as f64
+        };
+        let best = (0..cands.len()).max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a))).expect("a bet");
+        cands[best]
+    }
+}
+
+/// The `expert` bot family (levels `easy`, `medium`, `hard`, `expert` by budget).
+pub struct ExpertBot {
+    level: String,
+    search: Search,
+}
+
+impl ExpertBot {
+    /// A search bot with `budget`, named `level`, deterministic for `seed`.
+    pub fn new(level: &str, budget: Budget, seed: u64) -> ExpertBot {
+        ExpertBot { level: level.to_string(), search: Search::new(budget, seed) }
+    }
+}
+
+impl Bot<Oh7Game> for ExpertBot {
+    fn name(&self) -> String {
+        format!("bot:{}", self.level)
+    }
+
+    fn choose(&mut self, view: &SeatView<'_>, legal: &[Action]) -> Action {
+        match (view.phase(), legal[0]) {
+            (PhaseView::Betting { .. }, Action::Bet(_)) => Action::Bet(self.search.bet(view, cards_of(legal), None)),
+            (PhaseView::Playing, Action::Play(_)) => Action::Play(self.search.play(view, cards_of(legal), None)),
+            _ => other_decision(view, legal),
+        }
+    }
+}
+
+/// The oracle: sees every hand (and the Dummy's pile) of the game it is given. Only for
+/// measuring how much room is left above the expert; never offered to players.
+pub struct OracleBot {
+    search: Search,
+}
+
+impl OracleBot {
+    /// An oracle with the `expert` budget (its samples are the true deal).
+    pub fn new(seed: u64) -> OracleBot {
+        let mut b = Budget::level("expert").expect("a level");
+        b.exact_from = 7;
+        b.sample_nodes = 2_000_000;
+        b.bet_nodes = 400_000;
+        OracleBot { search: Search::new(b, seed) }
+    }
+
+    /// Choose `seat`'s action in `game`, seeing everything.
+    pub fn choose_in(&mut self, game: &Oh7Game, seat: Seat, legal: &[Action]) -> Action {
+        let view = game.view(seat);
+        let mut hands = [CardSet::EMPTY; MAX_SEATS];
+        for p in 0..game.players() {
+            hands[p] = game.view(p).hand();
+        }
+        if let Some(d) = game.dummy() {
+            hands[d] = view.dummy_faceup();
+        }
+        let pile = game.dummy_pile();
+        match (view.phase(), legal[0]) {
+            // Bets: the expert's Monte Carlo over the other hands (an exact solve of the true deal
+            // with guessed bets for the others measured worse: the others do not play max^n).
+            (PhaseView::Betting { .. }, Action::Bet(_)) => Action::Bet(self.search.bet(&view, cards_of(legal), None)),
+            (PhaseView::Playing, Action::Play(_)) => {
+                Action::Play(self.search.play(&view, cards_of(legal), Some((&hands, pile))))
+            }
+            _ => other_decision(&view, legal),
+        }
+    }
+}
+
+/// Expected tricks of a hand (re-exported for tests and the heuristic's users).
+pub fn hand_value(hand: CardSet, trump: Option<Suit>, table: usize) -> f32 {
+    expected_tricks(hand, trump, table, CardSet::EMPTY)
+}

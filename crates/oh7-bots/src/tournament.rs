@@ -1,0 +1,312 @@
+//! Duplicate tournaments: every deal is replayed with the bots rotated through the seats, so
+//! each bot plays the same cards from every seat; bots are compared on paired per-deal
+//! differences. Deals run in parallel on all cores (rayon); results do not depend on the
+//! number of threads.
+//!
+//! A deal is one round of a fresh game seeded by the deal's seed (the Oh 7 family: the first
+//! round, its redeals included; Seven: one round, `limit: None`).
+
+use oh7_core::game::{Game, Seat};
+use oh7_core::oh7::{Action, Oh7Game};
+use oh7_core::ruleset::Ruleset;
+use oh7_core::seven::{SevenGame, SevenRules};
+use rayon::prelude::*;
+
+use crate::expert::OracleBot;
+use crate::{Bot, oh7_bot, seven_bot};
+
+/// The seed of deal `d` of a tournament seeded `seed` (splitmix64).
+pub fn deal_seed(seed: u64, d: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(d + 1));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One seat's result in one round.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SeatResult {
+    /// Index of the bot in the tournament's list.
+    pub bot: usize,
+    /// Points (Oh 7) or 1 for a round won (Seven; shared wins split).
+    pub value: f64,
+    /// Bet and tricks won (Oh 7).
+    pub bet: u8,
+    /// Tricks won (Oh 7).
+    pub won: u8,
+}
+
+/// The seating of rotation `r`: seat `s` gets bot `base[(s + r) % n]`, `base[s] = s % k`.
+pub fn seating(bots: usize, players: usize, r: usize) -> Vec<usize> {
+    (0..players).map(|s| ((s + r) % players) % bots).collect()
+}
+
+/// The distinct rotations (identical seatings are played once).
+pub fn rotations(bots: usize, players: usize) -> Vec<usize> {
+    let mut seen: Vec<Vec<usize>> = Vec::new();
+    let mut out = Vec::new();
+    for r in 0..players {
+        let s = seating(bots, players, r);
+        if !seen.contains(&s) {
+            seen.push(s);
+            out.push(r);
+        }
+    }
+    out
+}
+
+enum Seat7 {
+    Bot(Box<dyn Bot<Oh7Game>>),
+    Oracle(Box<OracleBot>),
+}
+
+/// Play the first round of an Oh 7 deal with `names[seating[s]]` in seat `s`.
+pub fn play_oh7_round(
+    rules: Ruleset,
+    players: usize,
+    seed: u64,
+    names: &[String],
+    seating: &[usize],
+) -> Result<Vec<SeatResult>, String> {
+    let mut game = Oh7Game::new(rules, players, seed).map_err(|e| e.to_string())?;
+    let mut seats: Vec<Seat7> = Vec::with_capacity(players);
+    for (s, &b) in seating.iter().enumerate() {
+        let bot_seed = deal_seed(seed ^ 0xb07, (s * 64 + b) as u64);
+        seats.push(if names[b] == "oracle" {
+            Seat7::Oracle(Box::new(OracleBot::new(bot_seed)))
+        } else {
+            Seat7::Bot(oh7_bot(&names[b], bot_seed)?)
+        });
+    }
+    let mut legal: Vec<Action> = Vec::with_capacity(64);
+    let mut steps = 0;
+    while game.round_number() == 1 && !game.is_over() {
+        let seat: Seat = game.to_move().lowest().expect("someone to move");
+        game.legal_actions(seat, &mut legal);
+        let a = match &mut seats[seat] {
+            Seat7::Bot(b) => b.choose(&game.view(seat), &legal),
+            Seat7::Oracle(o) => o.choose_in(&game, seat, &legal),
+        };
+        game.apply(seat, a).map_err(|e| format!("seat {seat} ({}) chose {a}: {e}", names[seating[seat]]))?;
+        steps += 1;
+        if steps > 10_000 {
+            return Err("the round did not end".into());
+        }
+    }
+    let view = game.view(0);
+    let r = view.past_rounds().into_iter().next().ok_or("no finished round")?;
+    Ok((0..players)
+        .map(|s| SeatResult { bot: seating[s], value: r.points[s] as f64, bet: r.bets[s], won: r.won[s] })
+        .collect())
+}
+
+/// Play one round of Seven (`limit: None`) with `names[seating[s]]` in seat `s`.
+pub fn play_seven_round(
+    players: usize,
+    seed: u64,
+    names: &[String],
+    seating: &[usize],
+) -> Result<Vec<SeatResult>, String> {
+    let rules = SevenRules { limit: None, ..SevenRules::default() };
+    let mut game = SevenGame::new(rules, players, seed).map_err(|e| e.to_string())?;
+    let mut bots: Vec<Box<dyn Bot<SevenGame>>> = Vec::with_capacity(players);
+    for (s, &b) in seating.iter().enumerate() {
+        bots.push(seven_bot(&names[b], deal_seed(seed ^ 0x5e7, (s * 64 + b) as u64))?);
+    }
+    crate::play_game(&mut game, &mut bots, 100_000).map_err(|e| e.to_string())?;
+    let w = game.winners();
+    Ok((0..players)
+        .map(|s| SeatResult {
+            bot: seating[s],
+            value: if w.contains(&s) { 1.0 / w.len() as f64 } else { 0.0 },
+            bet: 0,
+            won: 0,
+        })
+        .collect())
+}
+
+/// Per-bot results.
+#[derive(Clone, Debug)]
+pub struct BotSummary {
+    /// The bot's name.
+    pub name: String,
+    /// Seat-rounds played.
+    pub rounds: u64,
+    /// Mean value per round (points per round, or rounds won).
+    pub mean: f64,
+    /// Half-width of its 95% confidence interval (over per-deal means).
+    pub ci95: f64,
+    /// Made bets / overshoots / shortfalls, as rates (Oh 7).
+    pub success: f64,
+    /// Won more than bet.
+    pub overshoot: f64,
+    /// Won fewer than bet.
+    pub shortfall: f64,
+}
+
+/// A paired comparison of two bots.
+#[derive(Clone, Debug)]
+pub struct PairSummary {
+    /// Bot A.
+    pub a: String,
+    /// Bot B.
+    pub b: String,
+    /// Mean over deals of (A's mean − B's mean) on that deal.
+    pub diff: f64,
+    /// Half-width of its 95% confidence interval.
+    pub ci95: f64,
+}
+
+/// A whole tournament's results.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Deals played.
+    pub deals: u64,
+    /// Per bot.
+    pub bots: Vec<BotSummary>,
+    /// Every pair (A listed before B).
+    pub pairs: Vec<PairSummary>,
+}
+
+fn mean_ci(v: &[f64]) -> (f64, f64) {
+    let n = v.len() as f64;
+    if v.is_empty() {
+        return (0.0, 0.0);
+    }
+    let m = v.iter().sum::<f64>() / n;
+    if v.len() < 2 {
+        return (m, f64::NAN);
+    }
+    let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+    (m, 1.96 * (var / n).sqrt())
+}
+
+/// Summarise per-deal results (`deals[d]` = every seat-round of deal `d`).
+pub fn summarise(names: &[String], deals: &[Vec<SeatResult>]) -> Summary {
+    let k = names.len();
+    let mut per_deal: Vec<Vec<Option<f64>>> = Vec::with_capacity(deals.len());
+    let mut bots = Vec::new();
+    for b in 0..k {
+        let (mut rounds, mut made, mut over, mut short) = (0u64, 0u64, 0u64, 0u64);
+        for d in deals {
+            for r in d.iter().filter(|r| r.bot == b) {
+                rounds += 1;
+                match r.won.cmp(&r.bet) {
+                    std::cmp::Ordering::Equal => made += 1,
+                    std::cmp::Ordering::Greater => over += 1,
+                    std::cmp::Ordering::Less => short += 1,
+                }
+            }
+        }
+        let means: Vec<f64> = deals
+            .iter()
+            .filter_map(|d| {
+                let v: Vec<f64> = d.iter().filter(|r| r.bot == b).map(|r| r.value).collect();
+                (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+            })
+            .collect();
+        let (mean, ci95) = mean_ci(&means);
+        let rate = |x: u64| x as f64 / rounds.max(1) as f64;
+        bots.push(BotSummary {
+            name: names[b].clone(),
+            rounds,
+            mean,
+            ci95,
+            success: rate(made),
+            overshoot: rate(over),
+            shortfall: rate(short),
+        });
+    }
+    for d in deals {
+        per_deal.push(
+            (0..k)
+                .map(|b| {
+                    let v: Vec<f64> = d.iter().filter(|r| r.bot == b).map(|r| r.value).collect();
+                    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+                })
+                .collect(),
+        );
+    }
+    let mut pairs = Vec::new();
+    for a in 0..k {
+        for b in a + 1..k {
+            let diffs: Vec<f64> = per_deal.iter().filter_map(|m| Some(m[a]? - m[b]?)).collect();
+            let (diff, ci95) = mean_ci(&diffs);
+            pairs.push(PairSummary { a: names[a].clone(), b: names[b].clone(), diff, ci95 });
+        }
+    }
+    Summary { deals: deals.len() as u64, bots, pairs }
+}
+
+/// Which game a tournament plays.
+#[derive(Clone, Copy, Debug)]
+pub enum TournamentGame {
+    /// The Oh 7 family with these rules.
+    Oh7(Ruleset),
+    /// Seven (one round per deal).
+    Seven,
+}
+
+/// Run a duplicate tournament of `deals` deals; `progress` is called once per finished deal
+/// (from any thread).
+pub fn run(
+    game: TournamentGame,
+    players: usize,
+    deals: u64,
+    names: &[String],
+    seed: u64,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Summary, String> {
+    let rots = rotations(names.len(), players);
+    let results: Result<Vec<Vec<SeatResult>>, String> = (0..deals)
+        .into_par_iter()
+        .map(|d| {
+            let s = deal_seed(seed, d);
+            let mut all = Vec::new();
+            for &r in &rots {
+                let seating = seating(names.len(), players, r);
+                let mut res = match game {
+                    TournamentGame::Oh7(rules) => play_oh7_round(rules, players, s, names, &seating)?,
+                    TournamentGame::Seven => play_seven_round(players, s, names, &seating)?,
+                };
+                all.append(&mut res);
+            }
+            progress();
+            Ok(all)
+        })
+        .collect();
+    Ok(summarise(names, &results?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotations_put_every_bot_in_every_seat() {
+        assert_eq!(rotations(2, 4), vec![0, 1]);
+        assert_eq!(rotations(4, 4).len(), 4);
+        assert_eq!(rotations(2, 5).len(), 5);
+        for r in rotations(3, 4) {
+            assert_eq!(seating(3, 4, r).len(), 4);
+        }
+    }
+
+    #[test]
+    fn ci_of_constant_differences_is_zero() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let deals: Vec<Vec<SeatResult>> = (0..10)
+            .map(|i| {
+                vec![
+                    SeatResult { bot: 0, value: 3.0 + i as f64, bet: 1, won: 1 },
+                    SeatResult { bot: 1, value: 1.0 + i as f64, bet: 2, won: 1 },
+                ]
+            })
+            .collect();
+        let s = summarise(&names, &deals);
+        assert_eq!(s.pairs[0].diff, 2.0);
+        assert_eq!(s.pairs[0].ci95, 0.0);
+        assert_eq!(s.bots[0].success, 1.0);
+        assert_eq!(s.bots[1].shortfall, 1.0);
+    }
+}

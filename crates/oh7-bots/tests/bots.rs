@@ -1,0 +1,166 @@
+//! Every bot returns a legal action in every situation (all presets, the Dummy, Seven), and
+//! every bot is deterministic for a given seed.
+
+use oh7_bots::expert::OracleBot;
+use oh7_bots::{OH7_LEVELS, SEVEN_LEVELS, oh7_bot, random_oh7_game, seven_bot};
+use oh7_core::game::Game;
+use oh7_core::oh7::{Action, Oh7Game};
+use oh7_core::ruleset::{Preset, Ruleset};
+use oh7_core::seven::{SevenGame, SevenRules};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+const TABLES: &[(Preset, usize)] = &[
+    (Preset::En, 2),
+    (Preset::En, 3),
+    (Preset::En, 4),
+    (Preset::Fr, 2),
+    (Preset::Fr, 5),
+    (Preset::FrAdvanced, 3),
+    (Preset::FrAdvanced, 5),
+    (Preset::FrAdvanced, 6),
+    (Preset::Kod7, 2),
+    (Preset::Kod7, 4),
+    (Preset::Kod7, 6),
+    (Preset::Bga, 2),
+    (Preset::Bga, 5),
+    (Preset::Bga, 9),
+];
+
+/// Play a round at a random point of a random game with `level` in every seat and check every
+/// action it returns against the engine's legal actions.
+fn check_level(level: &str, rounds: u64) -> u64 {
+    let mut decisions = 0;
+    let mut legal = Vec::new();
+    for i in 0..rounds {
+        let (preset, players) = TABLES[(i as usize) % TABLES.len()];
+        let mut rules = Ruleset::preset(preset);
+        if preset == Preset::Bga && i % 3 == 0 {
+            rules.passing = true;
+        }
+        let mut g = Oh7Game::new(rules, players, 1000 + i).unwrap();
+        // Random prefix: some random decisions first (so bots meet every phase and round).
+        let mut rng = ChaCha8Rng::seed_from_u64(i);
+        let skip = (i * 7) % 40;
+        for _ in 0..skip {
+            let Some(seat) = g.to_move().lowest() else { break };
+            g.legal_actions(seat, &mut legal);
+            let a = legal[(i as usize * 31 + legal.len()) % legal.len()];
+            g.apply(seat, a).unwrap();
+        }
+        let _ = &mut rng;
+        let mut bots: Vec<_> = (0..players).map(|s| oh7_bot(level, i * 16 + s as u64).unwrap()).collect();
+        let start = g.round_number();
+        while !g.is_over() && g.round_number() <= start + 1 {
+            let seat = g.to_move().lowest().unwrap();
+            g.legal_actions(seat, &mut legal);
+            let a = bots[seat].choose(&g.view(seat), &legal);
+            assert!(legal.contains(&a), "{level} chose illegal {a} in {preset} {players}: {legal:?}");
+            g.apply(seat, a).unwrap();
+            decisions += 1;
+        }
+    }
+    decisions
+}
+
+#[test]
+fn heuristic_and_random_are_always_legal() {
+    assert!(check_level("heuristic", 1400) > 10_000);
+    assert!(check_level("random", 300) > 1000);
+}
+
+#[test]
+fn search_levels_are_always_legal() {
+    for level in ["easy", "medium"] {
+        assert!(check_level(level, 60) > 400);
+    }
+    assert!(OH7_LEVELS.contains(&"expert"));
+}
+
+#[test]
+fn oracle_is_always_legal() {
+    let mut legal = Vec::new();
+    for i in 0..6u64 {
+        let (preset, players) = TABLES[i as usize % TABLES.len()];
+        let mut g = Oh7Game::new(Ruleset::preset(preset), players, 77 + i).unwrap();
+        let mut o = OracleBot::new(i);
+        while g.round_number() == 1 && !g.is_over() {
+            let seat = g.to_move().lowest().unwrap();
+            g.legal_actions(seat, &mut legal);
+            let a: Action = o.choose_in(&g, seat, &legal);
+            assert!(legal.contains(&a), "oracle chose illegal {a}");
+            g.apply(seat, a).unwrap();
+        }
+    }
+}
+
+#[test]
+fn seven_bots_are_always_legal() {
+    let mut legal = Vec::new();
+    for level in SEVEN_LEVELS {
+        let mut decisions = 0;
+        for i in 0..if *level == "search" { 6 } else { 60 } {
+            let players = 2 + (i as usize % 7);
+            let rules = SevenRules { limit: None, ..SevenRules::default() };
+            let mut g = SevenGame::new(rules, players, 500 + i).unwrap();
+            let mut bots: Vec<_> = (0..players).map(|s| seven_bot(level, i * 8 + s as u64).unwrap()).collect();
+            let mut n = 0;
+            while !g.is_over() && n < 3000 {
+                let seat = g.to_move().lowest().unwrap();
+                g.legal_actions(seat, &mut legal);
+                let a = bots[seat].choose(&g.view(seat), &legal);
+                assert!(legal.contains(&a), "{level} chose illegal {a}");
+                g.apply(seat, a).unwrap();
+                n += 1;
+            }
+            decisions += n;
+        }
+        assert!(decisions > 100, "{level}: {decisions}");
+    }
+}
+
+fn oh7_actions(level: &str, seed: u64) -> Vec<Action> {
+    let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 3).unwrap();
+    let mut bots: Vec<_> = (0..4).map(|s| oh7_bot(level, seed + s).unwrap()).collect();
+    let mut legal = Vec::new();
+    let mut out = Vec::new();
+    while g.round_number() == 1 {
+        let seat = g.to_move().lowest().unwrap();
+        g.legal_actions(seat, &mut legal);
+        let a = bots[seat].choose(&g.view(seat), &legal);
+        g.apply(seat, a).unwrap();
+        out.push(a);
+    }
+    out
+}
+
+#[test]
+fn bots_are_deterministic_for_a_seed() {
+    for level in ["random", "heuristic", "easy"] {
+        assert_eq!(oh7_actions(level, 9), oh7_actions(level, 9), "{level}");
+    }
+    let seven = |seed: u64| {
+        let rules = SevenRules { limit: None, ..SevenRules::default() };
+        let mut g = SevenGame::new(rules, 3, 11).unwrap();
+        let mut bots: Vec<_> = (0..3).map(|s| seven_bot("search", seed + s).unwrap()).collect();
+        let mut legal = Vec::new();
+        let mut out = Vec::new();
+        while !g.is_over() && out.len() < 400 {
+            let seat = g.to_move().lowest().unwrap();
+            g.legal_actions(seat, &mut legal);
+            let a = bots[seat].choose(&g.view(seat), &legal);
+            g.apply(seat, a).unwrap();
+            out.push(a.to_string());
+        }
+        out
+    };
+    assert_eq!(seven(4), seven(4));
+}
+
+#[test]
+fn random_playout_still_works() {
+    let mut g = Oh7Game::new(Ruleset::preset(Preset::En), 4, 1).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut legal = Vec::new();
+    assert!(random_oh7_game(&mut g, &mut rng, &mut legal) > 0);
+}

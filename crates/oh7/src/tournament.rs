@@ -1,0 +1,242 @@
+//! `oh7 tournament`: a duplicate tournament between bots (each deal replayed with the bots
+//! rotated through the seats), on every core, with paired 95% confidence intervals; and the
+//! bot benchmarks `oh7 bench solver` and `oh7 bench bot`.
+
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use oh7_bots::pi::{Position, Scorer, Solver};
+use oh7_bots::tournament::{self, Summary, TournamentGame, deal_seed};
+use oh7_bots::{OH7_LEVELS, SEVEN_LEVELS, oh7_bot};
+use oh7_core::card::CardSet;
+use oh7_core::game::Game;
+use oh7_core::oh7::{Action, MAX_SEATS, Oh7Game, PhaseView};
+use oh7_core::ruleset::{Preset, Ruleset};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use serde_json::json;
+
+use crate::RulesArgs;
+use crate::sim::GameKind;
+
+/// Arguments of `oh7 tournament`.
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// The game: oh7 (the preset names the variant) or seven.
+    #[arg(long, value_enum, default_value = "oh7")]
+    pub game: GameKind,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Players at the table.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Deals to play (each is played once per rotation of the bots).
+    #[arg(long, default_value_t = 200)]
+    pub deals: u64,
+    /// Bots, comma-separated (seat s gets bot s mod k, then the seating rotates). Oh 7: random,
+    /// heuristic, easy, medium, hard, expert, and `oracle` (sees every hand; for measurement).
+    /// Seven: random, heuristic, search.
+    #[arg(long, value_delimiter = ',', default_value = "heuristic,random")]
+    pub bots: Vec<String>,
+    /// Print the results as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Seed of the deals.
+    #[arg(long, default_value = "1", value_parser = crate::parse_seed)]
+    pub seed: u64,
+}
+
+/// Run `oh7 tournament`.
+pub fn run(args: &TournamentArgs) -> Result<()> {
+    if args.bots.len() < 2 {
+        bail!("name at least two bots with --bots, e.g. --bots expert,heuristic");
+    }
+    let (game, levels): (TournamentGame, &[&str]) = match args.game {
+        GameKind::Oh7 => {
+            let r = args.rules.ruleset()?;
+            r.check_players(args.players)?;
+            (TournamentGame::Oh7(r), OH7_LEVELS)
+        }
+        GameKind::Seven => {
+            if !(2..=8).contains(&args.players) {
+                bail!("Seven is played by 2 to 8 players; got {}", args.players);
+            }
+            (TournamentGame::Seven, SEVEN_LEVELS)
+        }
+    };
+    for b in &args.bots {
+        if !levels.contains(&b.as_str()) && !(b == "oracle" && matches!(game, TournamentGame::Oh7(_))) {
+            bail!("unknown bot `{b}`: choose among {} (or oracle for Oh 7)", levels.join(", "));
+        }
+    }
+    let rots = tournament::rotations(args.bots.len(), args.players).len();
+    let bar = ProgressBar::new(args.deals);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} deals ({per_sec}, eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let start = Instant::now();
+    let tick = || bar.inc(1);
+    let summary =
+        tournament::run(game, args.players, args.deals, &args.bots, args.seed, &tick).map_err(anyhow::Error::msg)?;
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    let what = match game {
+        TournamentGame::Oh7(r) => format!("{} with {} players", r.preset, args.players),
+        TournamentGame::Seven => format!("seven with {} players", args.players),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&to_json(&summary, &what, args, rots, secs))?);
+    } else {
+        print_text(&summary, &what, args, rots, secs, matches!(game, TournamentGame::Seven));
+    }
+    Ok(())
+}
+
+fn to_json(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs: f64) -> serde_json::Value {
+    json!({
+        "table": what,
+        "deals": s.deals,
+        "rotations": rots,
+        "seed": args.seed,
+        "seconds": secs,
+        "bots": s.bots.iter().map(|b| json!({
+            "bot": b.name, "rounds": b.rounds, "mean": b.mean, "ci95": b.ci95,
+            "success": b.success, "overshoot": b.overshoot, "shortfall": b.shortfall,
+        })).collect::<Vec<_>>(),
+        "pairs": s.pairs.iter().map(|p| json!({"a": p.a, "b": p.b, "diff": p.diff, "ci95": p.ci95,
+            "significant": (p.diff.abs() > p.ci95)})).collect::<Vec<_>>(),
+    })
+}
+
+fn print_text(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs: f64, seven: bool) {
+    println!("duplicate tournament: {what}, {} deals x {rots} rotations, seed {}, {secs:.1} s", s.deals, args.seed);
+    let unit = if seven { "rounds won" } else { "points/round" };
+    if seven {
+        println!("{:<10} {:>8} {:>20}", "bot", "rounds", unit);
+    } else {
+        println!("{:<10} {:>8} {:>20} {:>8} {:>10} {:>10}", "bot", "rounds", unit, "made", "overshoot", "shortfall");
+    }
+    for b in &s.bots {
+        let m = format!("{:.3} ± {:.3}", b.mean, b.ci95);
+        if seven {
+            println!("{:<10} {:>8} {:>20}", b.name, b.rounds, m);
+        } else {
+            println!(
+                "{:<10} {:>8} {:>20} {:>7.1}% {:>9.1}% {:>9.1}%",
+                b.name,
+                b.rounds,
+                m,
+                b.success * 100.0,
+                b.overshoot * 100.0,
+                b.shortfall * 100.0
+            );
+        }
+    }
+    println!("paired differences per deal (A - B, 95% interval):");
+    for p in &s.pairs {
+        let sig = if p.diff.abs() > p.ci95 { "" } else { "  (not significant)" };
+        println!("  {:<10} - {:<10} {:+.3} ± {:.3}{sig}", p.a, p.b, p.diff, p.ci95);
+    }
+}
+
+fn pct(v: &mut [f64], q: f64) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v[((v.len() as f64 - 1.0) * q).round() as usize]
+}
+
+/// `oh7 bench solver`: time to solve full deals exactly (`en` 4 players, `kod7` 6 players).
+pub fn bench_solver(deals: usize) -> Result<()> {
+    println!("exact max^n solve of a full deal (7 tricks, every hand known), one thread, {deals} deals each");
+    for (preset, players) in [(Preset::En, 4usize), (Preset::Kod7, 6)] {
+        let rules = Ruleset::preset(preset);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
+        let mut solver = Solver::new(20);
+        let mut times = Vec::new();
+        let mut nodes = Vec::new();
+        for _ in 0..deals {
+            let mut deck = rules.deck(players);
+            deck.shuffle(&mut rng);
+            let mut hands = [CardSet::EMPTY; MAX_SEATS];
+            for p in 0..players {
+                hands[p] = CardSet::from_cards(&deck[p * 7..p * 7 + 7]);
+            }
+            // Bets: the first bettable card of each hand; trump: the first suit.
+            let bets: Vec<_> = (0..players)
+                .map(|p| hands[p].iter().find(|c| c.bet_value().is_some()).expect("a bettable card"))
+                .collect();
+            let trump = bets.iter().find_map(|c| c.suit()).unwrap_or(rules.suits(players)[0]);
+            let pos = Position::start(&rules, players, None, &hands, &[], 0, trump);
+            solver.set_scorer(Scorer::new(&rules, &bets));
+            solver.reset_nodes();
+            let t = Instant::now();
+            let _ = solver.solve(&pos);
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            nodes.push(solver.nodes as f64);
+            eprintln!(
+                "  {preset} {players}: deal {} solved in {:.1} ms, {} nodes",
+                times.len(),
+                times[times.len() - 1],
+                solver.nodes
+            );
+        }
+        let (m, p95, max) = (pct(&mut times.clone(), 0.5), pct(&mut times.clone(), 0.95), pct(&mut times, 1.0));
+        println!(
+            "  {preset} {players} players: median {m:.1} ms, p95 {p95:.1} ms, max {max:.1} ms; nodes median {:.0}",
+            pct(&mut nodes, 0.5)
+        );
+    }
+    Ok(())
+}
+
+/// `oh7 bench bot --level L`: time per decision of a bot (median and p95, one thread), over
+/// the decisions it faces in whole rounds against heuristic bots.
+pub fn bench_bot(level: &str, preset: Preset, players: usize, rounds: u64) -> Result<()> {
+    let rules = Ruleset::preset(preset);
+    rules.check_players(players)?;
+    let mut bets = Vec::new();
+    let mut plays = Vec::new();
+    let mut legal: Vec<Action> = Vec::new();
+    for r in 0..rounds {
+        let seed = deal_seed(7, r);
+        let mut g = Oh7Game::new(rules, players, seed)?;
+        let mut bots: Vec<_> = (0..players)
+            .map(|s| oh7_bot(if s == 0 { level } else { "heuristic" }, seed + s as u64))
+            .collect::<Result<_, _>>()
+            .map_err(anyhow::Error::msg)?;
+        while g.round_number() == 1 && !g.is_over() {
+            let seat = g.to_move().lowest().expect("a seat");
+            g.legal_actions(seat, &mut legal);
+            let view = g.view(seat);
+            let t = Instant::now();
+            let a = bots[seat].choose(&view, &legal);
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            if seat == 0 && legal.len() > 1 {
+                match view.phase() {
+                    PhaseView::Betting { .. } => bets.push(ms),
+                    _ => plays.push(ms),
+                }
+            }
+            g.apply(seat, a)?;
+        }
+    }
+    let mut all: Vec<f64> = bets.iter().chain(plays.iter()).copied().collect();
+    println!(
+        "bot `{level}` in seat 0 of {preset} with {players} players (others heuristic), {rounds} rounds, one thread"
+    );
+    println!("  decisions with a choice: {} ({} bets, {} plays)", all.len(), bets.len(), plays.len());
+    println!(
+        "  all:   median {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+        pct(&mut all.clone(), 0.5),
+        pct(&mut all.clone(), 0.95),
+        pct(&mut all, 1.0)
+    );
+    println!("  bets:  median {:.2} ms, p95 {:.2} ms", pct(&mut bets.clone(), 0.5), pct(&mut bets, 0.95));
+    println!("  plays: median {:.2} ms, p95 {:.2} ms", pct(&mut plays.clone(), 0.5), pct(&mut plays, 0.95));
+    Ok(())
+}
