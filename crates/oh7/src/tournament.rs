@@ -67,7 +67,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         }
     };
     for b in &args.bots {
-        if !levels.contains(&b.as_str()) && !(b == "oracle" && matches!(game, TournamentGame::Oh7(_))) {
+        if !(levels.contains(&b.as_str()) || (b == "oracle" && matches!(game, TournamentGame::Oh7(_)))) {
             bail!("unknown bot `{b}`: choose among {} (or oracle for Oh 7)", levels.join(", "));
         }
     }
