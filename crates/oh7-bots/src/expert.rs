@@ -18,7 +18,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::Bot;
-use crate::heuristic::{best_trump, cards_of, expected_tricks, heuristic_bet, heuristic_playout, other_decision};
+use crate::heuristic::{
+    best_trump, cards_of, expected_tricks, heuristic_bet, heuristic_play, heuristic_playout, other_decision, play_info,
+};
 use crate::pi::{Position, Scorer, Solver, Won};
 use crate::sample::{Knowledge, position_from_view, seat_of};
 
@@ -36,8 +38,6 @@ pub struct Budget {
     pub decision_nodes: u64,
     /// Sampled deals per bet decision (each scores every candidate bet).
     pub bet_samples: u32,
-    /// Oracle only: most solver nodes per candidate bet (else a heuristic playout).
-    pub bet_nodes: u64,
 }
 
 impl Budget {
@@ -50,7 +50,6 @@ impl Budget {
                 sample_nodes: 20_000,
                 decision_nodes: 100_000,
                 bet_samples: 24,
-                bet_nodes: 0,
             },
             "medium" => Budget {
                 play_samples: 16,
@@ -58,7 +57,6 @@ impl Budget {
                 sample_nodes: 50_000,
                 decision_nodes: 400_000,
                 bet_samples: 48,
-                bet_nodes: 0,
             },
             "hard" => Budget {
                 play_samples: 32,
@@ -66,7 +64,6 @@ impl Budget {
                 sample_nodes: 100_000,
                 decision_nodes: 1_200_000,
                 bet_samples: 96,
-                bet_nodes: 0,
             },
             "expert" => Budget {
                 play_samples: 64,
@@ -74,7 +71,6 @@ impl Budget {
                 sample_nodes: 200_000,
                 decision_nodes: 2_500_000,
                 bet_samples: 160,
-                bet_nodes: 0,
             },
             _ => return None,
         })
@@ -165,29 +161,78 @@ impl Search {
         Search { budget, rng: ChaCha8Rng::seed_from_u64(seed), solver: Solver::new(17), moves: Vec::new() }
     }
 
-    /// Add to `acc` the score for `me` of each legal card in `pos` (in `cards` order).
-    fn score_moves(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [f64]) {
-        if pos.tricks_left() <= self.budget.exact_from {
-            self.solver.reset_nodes();
-            self.solver.node_limit = self.budget.sample_nodes;
-            self.solver.evaluate_moves(pos, &mut self.moves);
-            let aborted = self.solver.aborted;
-            self.solver.node_limit = u64::MAX;
-            if !aborted {
-                for (i, c) in cards.iter().enumerate() {
-                    if let Some((_, w)) = self.moves.iter().find(|(x, _)| x == c) {
-                        acc[i] += scorer.score(w, me) as f64;
-                    }
-                }
-                return;
-            }
+    /// Add to `acc` the exact score for `me` of each card of `cards` in `pos` when the whole
+    /// position fits the per-sample node budget; `false` (nothing added, the table cleared, its
+    /// contents being unusable) when it does not.
+    fn exact_scores(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [f64]) -> bool {
+        self.solver.reset_nodes();
+        self.solver.node_limit = self.budget.sample_nodes;
+        self.solver.evaluate_moves(pos, &mut self.moves);
+        self.solver.node_limit = u64::MAX;
+        if self.solver.aborted {
             self.solver.set_scorer(*scorer);
+            return false;
+        }
+        for (i, c) in cards.iter().enumerate() {
+            if let Some((_, w)) = self.moves.iter().find(|(x, _)| x == c) {
+                acc[i] += scorer.score(w, me) as f64;
+            }
+        }
+        true
+    }
+
+    /// Add to `acc` the score for `me` of each legal card in `pos` (in `cards` order): exact
+    /// from `exact_from` tricks left, else (or when the budget does not suffice) heuristic
+    /// playouts.
+    fn score_moves(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [f64]) {
+        if pos.tricks_left() <= self.budget.exact_from && self.exact_scores(pos, scorer, me, cards, acc) {
+            return;
         }
         for (i, &c) in cards.iter().enumerate() {
             let mut child = *pos;
             child.play(c);
             heuristic_playout(&mut child, &scorer.bets);
             acc[i] += scorer.score(&child.won, me) as f64;
+        }
+    }
+
+    /// Solve `pos` exactly within the per-sample node budget; `None` if it does not fit (the
+    /// table is then cleared, its contents being unusable).
+    fn solve_within(&mut self, pos: &Position, scorer: &Scorer) -> Option<Won> {
+        self.solver.reset_nodes();
+        self.solver.node_limit = self.budget.sample_nodes;
+        let w = self.solver.solve(pos);
+        self.solver.node_limit = u64::MAX;
+        if self.solver.aborted {
+            self.solver.set_scorer(*scorer);
+            None
+        } else {
+            Some(w)
+        }
+    }
+
+    /// The oracle's move scores on the true deal: every move solved exactly when the whole
+    /// position fits the node budget; else, after each move, the heuristic plays for every
+    /// seat until `exact_from` tricks are left, and the ending is solved exactly.
+    fn score_moves_truth(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [f64]) {
+        if self.exact_scores(pos, scorer, me, cards, acc) {
+            return;
+        }
+        for (i, &c) in cards.iter().enumerate() {
+            let mut child = *pos;
+            child.play(c);
+            while !child.is_over() && child.tricks_left() > self.budget.exact_from {
+                let h = heuristic_play(&play_info(&child, &scorer.bets));
+                child.play(h);
+            }
+            let w = match self.solve_within(&child, scorer) {
+                Some(w) => w,
+                None => {
+                    heuristic_playout(&mut child, &scorer.bets);
+                    child.won
+                }
+            };
+            acc[i] += scorer.score(&w, me) as f64;
         }
     }
 
@@ -206,7 +251,7 @@ impl Search {
         match truth {
             Some((hands, pile)) => {
                 let pos = position_from_view(view, hands, pile);
-                self.score_moves(&pos, &scorer, me, &cards, &mut acc);
+                self.score_moves_truth(&pos, &scorer, me, &cards, &mut acc);
             }
             None => {
                 let know = Knowledge::from_view(view);
@@ -301,24 +346,8 @@ impl Search {
                         }
                         let mut pos = Position::start(&rules, table, dummy, &h, rest, leader, trump);
                         let scorer = Scorer::new(&rules, bets);
-                        let s = if truth.is_some() {
-                            self.solver.set_scorer(scorer);
-                            self.solver.reset_nodes();
-                            self.solver.node_limit = self.budget.bet_nodes;
-                            let w = self.solver.solve(&pos);
-                            let ok = !self.solver.aborted;
-                            self.solver.node_limit = u64::MAX;
-                            if ok {
-                                scorer.score(&w, me)
-                            } else {
-                                self.solver.set_scorer(scorer);
-                                heuristic_playout(&mut pos, &scorer.bets);
-                                scorer.score(&pos.won, me)
-                            }
-                        } else {
-                            heuristic_playout(&mut pos, &scorer.bets);
-                            scorer.score(&pos.won, me)
-                        };
+                        heuristic_playout(&mut pos, &scorer.bets);
+                        let s = scorer.score(&pos.won, me);
                         sum[i] += s as f64;
                         count[i] += 1;
                     }
@@ -375,9 +404,8 @@ impl OracleBot {
     /// An oracle with the `expert` budget (its samples are the true deal).
     pub fn new(seed: u64) -> OracleBot {
         let mut b = Budget::level("expert").expect("a level");
-        b.exact_from = 7;
-        b.sample_nodes = 2_000_000;
-        b.bet_nodes = 400_000;
+        b.exact_from = 5;
+        b.sample_nodes = 4_000_000;
         OracleBot { search: Search::new(b, seed) }
     }
 
@@ -393,9 +421,11 @@ impl OracleBot {
         }
         let pile = game.dummy_pile();
         match (view.phase(), legal[0]) {
-            // Bets: the expert's Monte Carlo over the other hands (an exact solve of the true deal
-            // with guessed bets for the others measured worse: the others do not play max^n).
-            (PhaseView::Betting { .. }, Action::Bet(_)) => Action::Bet(self.search.bet(&view, cards_of(legal), None)),
+            // Bets: every candidate scored on the true hands (the others' bets guessed by the
+            // heuristic, heuristic playouts: the others do not play max^n).
+            (PhaseView::Betting { .. }, Action::Bet(_)) => {
+                Action::Bet(self.search.bet(&view, cards_of(legal), Some(&hands)))
+            }
             (PhaseView::Playing, Action::Play(_)) => {
                 Action::Play(self.search.play(&view, cards_of(legal), Some((&hands, pile))))
             }

@@ -338,38 +338,79 @@ impl Scorer {
         r < br
     }
 
-    /// An upper bound of the points of `p` whatever the others' results, given `p` can still
-    /// win between `lo` and `hi` tricks in total (used to stop a search early).
-    fn best_possible(&self, p: usize, lo: u8, hi: u8, left: u8) -> i32 {
-        let b = self.bets[p];
-        let can_make = (lo..=hi).contains(&b);
-        let others: i32 = (0..self.players as usize).filter(|&q| q != p).map(|q| 7.max(self.bets[q] as i32)).sum();
-        let _ = left;
-        match self.scoring {
-            Scoring::BidPlusTwo => {
-                if can_make {
-                    b as i32 + 2
-                } else {
-                    -((b as i32 - lo as i32).abs().min((b as i32 - hi as i32).abs()))
-                }
+    /// An upper bound of the points of `p` over every way the `left` tricks still to play can
+    /// fall, from the tricks won so far (`dummy`: a Dummy can win tricks too). Used to stop a
+    /// seat's search as soon as one of its moves reaches it.
+    ///
+    /// For each count `x` of tricks `p` may still win, the others' losses are largest when the
+    /// other `left - x` tricks all go to one seat (a loss is convex in the tricks won, so its
+    /// sum is largest at a vertex of the simplex of distributions), or to the Dummy; every
+    /// formula is non-decreasing in the others' losses.
+    fn best_possible(&self, p: usize, won: &Won, left: u8, dummy: bool) -> i32 {
+        let n = self.players as usize;
+        let mut d = [0i32; MAX_SEATS];
+        let mut base = 0;
+        for q in 0..n {
+            d[q] = self.bets[q] as i32 - won[q] as i32;
+            if q != p {
+                base += d[q].abs();
             }
-            Scoring::Basket => {
-                if can_make {
-                    2 + others + b as i32
-                } else {
-                    -((b as i32 - lo as i32).abs().min((b as i32 - hi as i32).abs()))
-                }
-            }
-            Scoring::DoubleBasket => 2 * others + 2 + 7 + 2 * 7,
         }
+        let others_max = |r: i32| {
+            let mut m = if dummy || r == 0 { base } else { i32::MIN };
+            for q in (0..n).filter(|&q| q != p) {
+                m = m.max(base - d[q].abs() + (d[q] - r).abs());
+            }
+            m
+        };
+        let b = self.bets[p] as i32;
+        let mut best = i32::MIN;
+        for x in 0..=left as i32 {
+            let l = (d[p] - x).abs();
+            let o = others_max(left as i32 - x);
+            let v = match self.scoring {
+                Scoring::BidPlusTwo if l == 0 => b + 2,
+                Scoring::Basket if l == 0 => 2 + o + b,
+                Scoring::BidPlusTwo | Scoring::Basket => -l,
+                Scoring::DoubleBasket if l == 0 => 2 * o + if self.void_bet & (1 << p) != 0 { 0 } else { 2 } + b,
+                Scoring::DoubleBasket => o,
+            };
+            best = best.max(v);
+        }
+        best
     }
 }
 
+/// A table entry (16 bytes): the position's check bits, the search it belongs to, and the
+/// final tricks won of each seat (3 bits a seat) with the tricks left (bits 27..30, its worth
+/// when an entry must be replaced).
 #[derive(Clone, Copy, Default)]
 struct Entry {
     check: u64,
     stamp: u32,
-    won: Won,
+    packed: u32,
+}
+
+impl Entry {
+    fn pack(won: &Won, left: u8) -> u32 {
+        let mut x = (left as u32) << 27;
+        for (s, &w) in won.iter().enumerate() {
+            x |= (w as u32 & 7) << (3 * s);
+        }
+        x
+    }
+
+    fn won(&self) -> Won {
+        let mut w = [0u8; MAX_SEATS];
+        for (s, x) in w.iter_mut().enumerate() {
+            *x = (self.packed >> (3 * s) & 7) as u8;
+        }
+        w
+    }
+
+    fn left(&self) -> u32 {
+        self.packed >> 27
+    }
 }
 
 /// The exact solver; owns its transposition table (allocated once).
@@ -472,8 +513,23 @@ impl Solver {
         }
         let extra = (pos.order[0] as u64) | (pos.pile_next as u64) << 8 | (pos.last_player_leader as u64) << 16;
         h = mix(h ^ w.rotate_left(24) ^ extra);
-        let idx = mix(h ^ 0x5555) as usize & self.mask;
+        let idx = mix(h ^ 0x5555) as usize & self.mask & !1;
         (idx, h | 1)
+    }
+
+    /// Store in the bucket at `i` (two entries): over an entry of an older search, else over
+    /// the one with fewer tricks left (the cheaper to find again).
+    #[inline]
+    fn store(&mut self, i: usize, check: u64, won: &Won, left: u8) {
+        let (a, b) = (&self.table[i], &self.table[i + 1]);
+        let j = if a.stamp != self.stamp || a.check == check {
+            i
+        } else if b.stamp != self.stamp || b.check == check || b.left() <= a.left() {
+            i + 1
+        } else {
+            i
+        };
+        self.table[j] = Entry { check, stamp: self.stamp, packed: Entry::pack(won, left) };
     }
 
     fn search(&mut self, pos: &Position) -> Won {
@@ -489,9 +545,10 @@ impl Solver {
         let mut slot = None;
         if boundary && pos.tricks_left() > 1 {
             let (i, check) = self.key(pos);
-            let e = &self.table[i];
-            if e.stamp == self.stamp && e.check == check {
-                return e.won;
+            for e in &self.table[i..i + 2] {
+                if e.stamp == self.stamp && e.check == check {
+                    return e.won();
+                }
             }
             slot = Some((i, check));
         }
@@ -502,7 +559,7 @@ impl Solver {
             child.play(legal.first().expect("one"));
             let r = self.search(&child);
             if let Some((i, check)) = slot {
-                self.table[i] = Entry { check, stamp: self.stamp, won: r };
+                self.store(i, check, &r, pos.tricks_left());
             }
             return r;
         }
@@ -510,7 +567,7 @@ impl Solver {
         let mut moves = [Card::INTERROBANG; HAND + 2];
         let n = order_moves(pos, reps, &mut moves);
         let left = pos.tricks_left();
-        let cap = self.scorer.best_possible(s, pos.won[s], pos.won[s] + left, left);
+        let cap = self.scorer.best_possible(s, &pos.won, left, pos.dummy != NONE);
         let mut best: Option<(i32, Won)> = None;
         for &c in &moves[..n] {
             let mut child = *pos;
@@ -526,7 +583,7 @@ impl Solver {
         }
         let r = best.expect("a legal move").1;
         if let Some((i, check)) = slot {
-            self.table[i] = Entry { check, stamp: self.stamp, won: r };
+            self.store(i, check, &r, pos.tricks_left());
         }
         r
     }
@@ -735,6 +792,66 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 60);
+    }
+
+    /// Every final tricks-won vector reachable from `pos`.
+    fn leaves(pos: &Position, out: &mut Vec<Won>) {
+        if pos.is_over() {
+            out.push(pos.won);
+            return;
+        }
+        for c in pos.legal().iter() {
+            let mut ch = *pos;
+            ch.play(c);
+            leaves(&ch, out);
+        }
+    }
+
+    /// The cut-off bound is never below what a seat can get in any way the tricks can fall, and
+    /// is reached exactly in some positions (a bound of +inf would never cut).
+    #[test]
+    fn best_possible_bounds_every_outcome() {
+        use rand::{SeedableRng, seq::IndexedRandom, seq::SliceRandom};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let (mut exact, mut checked) = (0, 0);
+        for round in 0..120 {
+            let (preset, players) =
+                [(Preset::En, 4), (Preset::Kod7, 5), (Preset::Fr, 4), (Preset::Bga, 4), (Preset::En, 2)][round % 5];
+            let rules = Ruleset::preset(preset);
+            let mut deck = rules.deck(players);
+            deck.shuffle(&mut rng);
+            let dummy = rules.uses_dummy(players).then_some(2usize);
+            let seats = players + dummy.is_some() as usize;
+            let mut hands = [CardSet::EMPTY; MAX_SEATS];
+            for p in 0..players {
+                hands[p] = CardSet::from_cards(&deck[p * 7..p * 7 + 7]);
+            }
+            let rest = &deck[players * 7..];
+            let mut pile: Vec<Card> = Vec::new();
+            if let Some(d) = dummy {
+                hands[d] = CardSet::from_cards(&rest[..2]);
+                pile.extend_from_slice(&rest[2..]);
+            }
+            let trump = rules.suits(players)[0];
+            let mut pos = Position::start(&rules, seats, dummy, &hands, &pile, 0, trump);
+            let left = 1 + (round % 3) as u8;
+            while pos.tricks_left() > left {
+                let l: Vec<Card> = pos.legal().iter().collect();
+                pos.play(*l.choose(&mut rng).unwrap());
+            }
+            let bet_cards: Vec<Card> = (0..players).map(|p| deck[p * 7 + round % 7]).collect();
+            let sc = Scorer::new(&rules, &bet_cards);
+            let mut all = Vec::new();
+            leaves(&pos, &mut all);
+            for p in 0..players {
+                let best = all.iter().map(|w| sc.score(w, p)).max().unwrap();
+                let cap = sc.best_possible(p, &pos.won, pos.tricks_left(), dummy.is_some());
+                assert!(cap >= best, "{preset} {players} seat {p}: bound {cap} < reachable {best}");
+                exact += (cap == best) as u32;
+                checked += 1;
+            }
+        }
+        assert!(exact * 4 > checked, "the bound is reached in only {exact} of {checked} cases");
     }
 
     #[test]

@@ -16,11 +16,21 @@ use crate::sim::{GameKind, game_seed};
 /// What to measure.
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
-    /// Time to solve a full deal exactly (en 4 players, kod7 6 players): median and p95.
+    /// Time to solve a deal exactly (en 4 players, kod7 6 players): median and p95.
     Solver {
         /// Deals per table.
         #[arg(long, default_value_t = 30)]
         deals: usize,
+        /// Tricks left to solve: 7 is a full deal; fewer starts after random legal plays.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(1..=7))]
+        tricks: u8,
+        /// Give up a deal after this many solver nodes (it then counts as unfinished, slower
+        /// than every finished one).
+        #[arg(long, default_value_t = 2_000_000_000)]
+        max_nodes: u64,
+        /// Transposition table size: 2^bits entries of 16 bytes.
+        #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(10..=30))]
+        table_bits: u32,
     },
     /// Time per decision of an Oh 7 bot (median and p95, one thread).
     Bot {
@@ -118,7 +128,9 @@ fn fmt(x: f64) -> String {
 /// Run a benchmark.
 pub fn run(what: &BenchCommand) -> Result<()> {
     match what {
-        BenchCommand::Solver { deals } => crate::tournament::bench_solver(*deals),
+        BenchCommand::Solver { deals, tricks, max_nodes, table_bits } => {
+            crate::tournament::bench_solver(*deals, *tricks, *max_nodes, *table_bits)
+        }
         BenchCommand::Bot { level, preset, players, rounds } => {
             crate::tournament::bench_bot(level, *preset, *players, *rounds)
         }

@@ -14,8 +14,8 @@ use oh7_core::card::CardSet;
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, MAX_SEATS, Oh7Game, PhaseView};
 use oh7_core::ruleset::{Preset, Ruleset};
-use rand::SeedableRng;
 use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
 use serde_json::json;
 
 use crate::RulesArgs;
@@ -150,16 +150,25 @@ fn pct(v: &mut [f64], q: f64) -> f64 {
     v[((v.len() as f64 - 1.0) * q).round() as usize]
 }
 
-/// `oh7 bench solver`: time to solve full deals exactly (`en` 4 players, `kod7` 6 players).
-pub fn bench_solver(deals: usize) -> Result<()> {
-    println!("exact max^n solve of a full deal (7 tricks, every hand known), one thread, {deals} deals each");
+/// `oh7 bench solver`: time to solve deals exactly (`en` 4 players, `kod7` 6 players), from
+/// `tricks` tricks left; a deal that needs more than `max_nodes` nodes counts as unfinished.
+pub fn bench_solver(deals: usize, tricks: u8, max_nodes: u64, table_bits: u32) -> Result<()> {
+    let what = if tricks == 7 { "a full deal (7 tricks)".to_string() } else { format!("the last {tricks} tricks") };
+    println!(
+        "exact max^n solve of {what}, every hand known, one thread, {deals} deals each, \
+         at most {max_nodes} nodes a deal"
+    );
     for (preset, players) in [(Preset::En, 4usize), (Preset::Kod7, 6)] {
         let rules = Ruleset::preset(preset);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
-        let mut solver = Solver::new(20);
+        let mut solver = Solver::new(table_bits);
+        solver.node_limit = max_nodes;
+        // Unfinished deals count as +inf: slower than every finished one.
         let mut times = Vec::new();
         let mut nodes = Vec::new();
-        for _ in 0..deals {
+        let mut unfinished = 0;
+        let started = Instant::now();
+        for d in 0..deals {
             let mut deck = rules.deck(players);
             deck.shuffle(&mut rng);
             let mut hands = [CardSet::EMPTY; MAX_SEATS];
@@ -171,24 +180,40 @@ pub fn bench_solver(deals: usize) -> Result<()> {
                 .map(|p| hands[p].iter().find(|c| c.bet_value().is_some()).expect("a bettable card"))
                 .collect();
             let trump = bets.iter().find_map(|c| c.suit()).unwrap_or(rules.suits(players)[0]);
-            let pos = Position::start(&rules, players, None, &hands, &[], 0, trump);
+            let mut pos = Position::start(&rules, players, None, &hands, &[], 0, trump);
+            while pos.tricks_left() > tricks {
+                let legal: Vec<_> = pos.legal().iter().collect();
+                pos.play(legal[rng.random_range(0..legal.len())]);
+            }
             solver.set_scorer(Scorer::new(&rules, &bets));
             solver.reset_nodes();
             let t = Instant::now();
             let _ = solver.solve(&pos);
-            times.push(t.elapsed().as_secs_f64() * 1e3);
-            nodes.push(solver.nodes as f64);
-            eprintln!(
-                "  {preset} {players}: deal {} solved in {:.1} ms, {} nodes",
-                times.len(),
-                times[times.len() - 1],
-                solver.nodes
-            );
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            if solver.aborted {
+                unfinished += 1;
+                times.push(f64::INFINITY);
+                nodes.push(f64::INFINITY);
+                eprintln!("  {preset} {players}: deal {} unfinished after {ms:.0} ms ({max_nodes} nodes)", d + 1);
+            } else {
+                times.push(ms);
+                nodes.push(solver.nodes as f64);
+                eprintln!("  {preset} {players}: deal {} solved in {ms:.1} ms, {} nodes", d + 1, solver.nodes);
+            }
         }
+        let show = |x: f64| if x.is_finite() { format!("{x:.1} ms") } else { format!("> {max_nodes} nodes") };
         let (m, p95, max) = (pct(&mut times.clone(), 0.5), pct(&mut times.clone(), 0.95), pct(&mut times, 1.0));
         println!(
-            "  {preset} {players} players: median {m:.1} ms, p95 {p95:.1} ms, max {max:.1} ms; nodes median {:.0}",
-            pct(&mut nodes, 0.5)
+            "  {preset} {players} players: {} of {deals} solved; median {}, p95 {}, max {}; nodes median {} ({:.0} s)",
+            deals - unfinished,
+            show(m),
+            show(p95),
+            show(max),
+            match pct(&mut nodes, 0.5) {
+                n if n.is_finite() => format!("{n:.0}"),
+                _ => "unfinished".to_string(),
+            },
+            started.elapsed().as_secs_f64()
         );
     }
     Ok(())
