@@ -91,19 +91,6 @@ impl FromStr for Suit {
     }
 }
 
-impl Serialize for Suit {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for Suit {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
-
 /// What kind of card this is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -294,26 +281,172 @@ impl FromStr for Card {
     }
 }
 
-impl Serialize for Card {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
+/// Serde for types written as text: `Serialize` writes the notation (`Display`), `Deserialize`
+/// parses it (`FromStr`). For the suits and cards of both games.
+macro_rules! serde_as_text {
+    ($($t:ty),*) => {$(
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
 
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <String as serde::Deserialize>::deserialize(d)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    )*};
 }
+pub(crate) use serde_as_text;
+
+serde_as_text!(Suit, Card);
+
+/// The methods every card set has, for a card type that is a tuple struct over its `u8` id (below
+/// 128) and a set type that is a tuple struct over a `u128` of those ids: Oh 7's [`CardSet`] and
+/// Seven's. Expanded in the module of the card type, so it may read and build the card's id.
+/// Adds to `$set` the set operations, iteration and `Debug`/`FromIterator`/`IntoIterator`, and
+/// defines the iterator `$iter`; the count ([`CardSet::len`]) stays with each type, since Oh 7
+/// counts in `u32` and Seven in `usize`.
+macro_rules! card_set {
+    ($set:ident, $card:ident, $iter:ident) => {
+        impl $set {
+            /// No card.
+            pub const EMPTY: $set = $set(0);
+
+            /// Whether the set is empty.
+            #[inline]
+            pub fn is_empty(self) -> bool {
+                self.0 == 0
+            }
+            /// Whether `c` is in the set.
+            #[inline]
+            pub fn contains(self, c: $card) -> bool {
+                self.0 & (1u128 << c.0) != 0
+            }
+            /// Add a card.
+            #[inline]
+            pub fn insert(&mut self, c: $card) {
+                self.0 |= 1u128 << c.0;
+            }
+            /// Remove a card.
+            #[inline]
+            pub fn remove(&mut self, c: $card) {
+                self.0 &= !(1u128 << c.0);
+            }
+            /// Intersection: the cards in both sets.
+            #[inline]
+            pub fn and(self, o: $set) -> $set {
+                $set(self.0 & o.0)
+            }
+            /// Union: the cards in either set.
+            #[inline]
+            pub fn or(self, o: $set) -> $set {
+                $set(self.0 | o.0)
+            }
+            /// Difference: the cards of `self` not in `o`.
+            #[inline]
+            pub fn minus(self, o: $set) -> $set {
+                $set(self.0 & !o.0)
+            }
+            /// The lowest-id card.
+            #[inline]
+            pub fn first(self) -> Option<$card> {
+                (self.0 != 0).then(|| $card(self.0.trailing_zeros() as u8))
+            }
+            /// The highest-id card.
+            #[inline]
+            pub fn last(self) -> Option<$card> {
+                (self.0 != 0).then(|| $card(127 - self.0.leading_zeros() as u8))
+            }
+            /// Iterate in id order.
+            #[inline]
+            pub fn iter(self) -> $iter {
+                $iter(self.0)
+            }
+            /// The cards of a slice as a set.
+            pub fn from_cards(cards: &[$card]) -> $set {
+                let mut s = $set::EMPTY;
+                for &c in cards {
+                    s.insert(c);
+                }
+                s
+            }
+            /// The cards as a vector, in id order.
+            pub fn to_vec(self) -> Vec<$card> {
+                self.iter().collect()
+            }
+        }
+
+        impl std::fmt::Debug for $set {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_list().entries(self.iter()).finish()
+            }
+        }
+
+        impl FromIterator<$card> for $set {
+            fn from_iter<T: IntoIterator<Item = $card>>(iter: T) -> Self {
+                let mut s = $set::EMPTY;
+                for c in iter {
+                    s.insert(c);
+                }
+                s
+            }
+        }
+
+        impl IntoIterator for $set {
+            type Item = $card;
+            type IntoIter = $iter;
+            fn into_iter(self) -> $iter {
+                self.iter()
+            }
+        }
+
+        /// Iterator over a card set, lowest id first.
+        #[derive(Clone)]
+        pub struct $iter(u128);
+
+        impl Iterator for $iter {
+            type Item = $card;
+            #[inline]
+            fn next(&mut self) -> Option<$card> {
+                if self.0 == 0 {
+                    return None;
+                }
+                let c = self.0.trailing_zeros() as u8;
+                self.0 &= self.0 - 1;
+                Some($card(c))
+            }
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                let n = self.0.count_ones() as usize;
+                (n, Some(n))
+            }
+        }
+
+        impl ExactSizeIterator for $iter {}
+
+        impl DoubleEndedIterator for $iter {
+            fn next_back(&mut self) -> Option<$card> {
+                if self.0 == 0 {
+                    return None;
+                }
+                let c = 127 - self.0.leading_zeros() as u8;
+                self.0 &= !(1u128 << c);
+                Some($card(c))
+            }
+        }
+    };
+}
+pub(crate) use card_set;
 
 /// A set of cards as a bitset over card ids.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct CardSet(pub u128);
 
+card_set!(CardSet, Card, CardIter);
+
 impl CardSet {
-    /// No card.
-    pub const EMPTY: CardSet = CardSet(0);
     /// All ★ cards.
     pub const STARS: CardSet = CardSet(0xFFFF_u128 << 80);
     /// All regular cards.
@@ -325,51 +458,6 @@ impl CardSet {
     #[inline]
     pub fn len(self) -> u32 {
         self.0.count_ones()
-    }
-    /// Whether the set is empty.
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-    /// Whether `c` is in the set.
-    #[inline]
-    pub fn contains(self, c: Card) -> bool {
-        self.0 & (1u128 << c.0) != 0
-    }
-    /// Add a card.
-    #[inline]
-    pub fn insert(&mut self, c: Card) {
-        self.0 |= 1u128 << c.0;
-    }
-    /// Remove a card.
-    #[inline]
-    pub fn remove(&mut self, c: Card) {
-        self.0 &= !(1u128 << c.0);
-    }
-    /// Intersection.
-    #[inline]
-    pub fn and(self, o: CardSet) -> CardSet {
-        CardSet(self.0 & o.0)
-    }
-    /// Union.
-    #[inline]
-    pub fn or(self, o: CardSet) -> CardSet {
-        CardSet(self.0 | o.0)
-    }
-    /// Difference.
-    #[inline]
-    pub fn minus(self, o: CardSet) -> CardSet {
-        CardSet(self.0 & !o.0)
-    }
-    /// The lowest-id card.
-    #[inline]
-    pub fn first(self) -> Option<Card> {
-        (self.0 != 0).then(|| Card(self.0.trailing_zeros() as u8))
-    }
-    /// The highest-id card.
-    #[inline]
-    pub fn last(self) -> Option<Card> {
-        (self.0 != 0).then(|| Card(127 - self.0.leading_zeros() as u8))
     }
     /// The `n`-th card in id order (0-based), if there are that many. (Random play picks a
     /// card this way at every move; hands are small, so clearing the lowest bits is fastest.)
@@ -385,28 +473,6 @@ impl CardSet {
             None
         }
     }
-    /// Iterate in id order.
-    pub fn iter(self) -> CardIter {
-        CardIter(self.0)
-    }
-    /// The cards of a slice as a set.
-    pub fn from_cards(cards: &[Card]) -> CardSet {
-        let mut s = CardSet::EMPTY;
-        for &c in cards {
-            s.insert(c);
-        }
-        s
-    }
-    /// The cards as a vector, in id order.
-    pub fn to_vec(self) -> Vec<Card> {
-        self.iter().collect()
-    }
-}
-
-impl fmt::Debug for CardSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
 }
 
 impl fmt::Display for CardSet {
@@ -418,58 +484,6 @@ impl fmt::Display for CardSet {
             write!(f, "{c}")?;
         }
         Ok(())
-    }
-}
-
-impl FromIterator<Card> for CardSet {
-    fn from_iter<T: IntoIterator<Item = Card>>(iter: T) -> Self {
-        let mut s = CardSet::EMPTY;
-        for c in iter {
-            s.insert(c);
-        }
-        s
-    }
-}
-
-impl IntoIterator for CardSet {
-    type Item = Card;
-    type IntoIter = CardIter;
-    fn into_iter(self) -> CardIter {
-        self.iter()
-    }
-}
-
-/// Iterator over a [`CardSet`], lowest id first.
-#[derive(Clone)]
-pub struct CardIter(u128);
-
-impl Iterator for CardIter {
-    type Item = Card;
-    #[inline]
-    fn next(&mut self) -> Option<Card> {
-        if self.0 == 0 {
-            return None;
-        }
-        let c = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Card(c))
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for CardIter {}
-
-impl DoubleEndedIterator for CardIter {
-    fn next_back(&mut self) -> Option<Card> {
-        if self.0 == 0 {
-            return None;
-        }
-        let c = 127 - self.0.leading_zeros() as u8;
-        self.0 &= !(1u128 << c);
-        Some(Card(c))
     }
 }
 

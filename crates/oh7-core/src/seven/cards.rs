@@ -12,8 +12,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 /// A suit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -83,19 +81,6 @@ impl FromStr for Suit {
             (Some(c), None) => Suit::from_char(c).ok_or_else(|| CardParseError(s.to_string())),
             _ => Err(CardParseError(s.to_string())),
         }
-    }
-}
-
-impl Serialize for Suit {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for Suit {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -314,26 +299,15 @@ impl FromStr for Card {
     }
 }
 
-impl Serialize for Card {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
+crate::card::serde_as_text!(Suit, Card);
 
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-/// A set of cards as a bitset over the ids.
+/// A set of cards as a bitset over the ids (in id order: suit by suit, ranks ascending).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct CardSet(pub u128);
 
+crate::card::card_set!(CardSet, Card, CardSetIter);
+
 impl CardSet {
-    /// No card.
-    pub const EMPTY: CardSet = CardSet(0);
     /// All 104 cards.
     pub const ALL: CardSet = CardSet((1u128 << DECK_SIZE) - 1);
     /// Both copies of A♠.
@@ -344,46 +318,6 @@ impl CardSet {
     pub fn len(self) -> usize {
         self.0.count_ones() as usize
     }
-    /// Whether the set is empty.
-    #[inline]
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-    /// Whether `card` is in the set.
-    #[inline]
-    pub fn contains(self, card: Card) -> bool {
-        self.0 & (1u128 << card.0) != 0
-    }
-    /// Add a card.
-    #[inline]
-    pub fn insert(&mut self, card: Card) {
-        self.0 |= 1u128 << card.0;
-    }
-    /// Remove a card.
-    #[inline]
-    pub fn remove(&mut self, card: Card) {
-        self.0 &= !(1u128 << card.0);
-    }
-    /// The cards in both sets.
-    #[inline]
-    pub fn and(self, other: CardSet) -> CardSet {
-        CardSet(self.0 & other.0)
-    }
-    /// The cards in either set.
-    #[inline]
-    pub fn or(self, other: CardSet) -> CardSet {
-        CardSet(self.0 | other.0)
-    }
-    /// The lowest card (by id).
-    #[inline]
-    pub fn first(self) -> Option<Card> {
-        (self.0 != 0).then(|| Card(self.0.trailing_zeros() as u8))
-    }
-    /// Iterate by id (suit by suit, ranks ascending).
-    #[inline]
-    pub fn iter(self) -> CardSetIter {
-        CardSetIter(self.0)
-    }
     /// The points of the cards (the score of a hand left at the end of a round).
     pub fn points(self) -> u32 {
         let mut total = 0;
@@ -393,42 +327,3 @@ impl CardSet {
         total + 5 * (self.0 & CardSet::ACES_OF_SPADES.0).count_ones()
     }
 }
-
-impl fmt::Debug for CardSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl FromIterator<Card> for CardSet {
-    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Self {
-        let mut s = CardSet::EMPTY;
-        for c in iter {
-            s.insert(c);
-        }
-        s
-    }
-}
-
-/// Iterator over a [`CardSet`].
-#[derive(Clone)]
-pub struct CardSetIter(u128);
-
-impl Iterator for CardSetIter {
-    type Item = Card;
-    #[inline]
-    fn next(&mut self) -> Option<Card> {
-        if self.0 == 0 {
-            return None;
-        }
-        let id = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Card(id))
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for CardSetIter {}
