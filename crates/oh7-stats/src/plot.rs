@@ -3,14 +3,17 @@
 //! PNG text is drawn with the DejaVu Sans font embedded in the crate (`assets/`, Bitstream Vera
 //! license) through plotters' pure-Rust `ab_glyph` feature: no system font library is needed.
 
+use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-use crate::estimate::{Cell, Hist};
+use crate::estimate::{Cell, Hist, Mean};
 use crate::oh7::{MAX_BET, Oh7Stats};
 use crate::seven::{ACTION_CARDS, SevenStats};
 use crate::{Rate, Stats};
@@ -78,6 +81,37 @@ fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
+/// The chart area both kinds of chart use: a caption, margins and label areas around axes of `x`
+/// and `y`.
+type Chart2d<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+fn chart_on<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    x: Range<f64>,
+    y: Range<f64>,
+) -> Result<Chart2d<'a, DB>, String> {
+    ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 26))
+        .margin(16)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x, y)
+        .map_err(err)
+}
+
+/// The legend box, upper right.
+fn draw_legend<'a, DB: DrawingBackend + 'a>(chart: &mut Chart2d<'a, DB>) -> DrawResult {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 16))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(err)
+}
+
 fn draw_bars<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Bars) -> DrawResult {
     root.fill(&WHITE).map_err(err)?;
     let n = c.categories.len().max(1);
@@ -91,13 +125,7 @@ fn draw_bars<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Bars) -> Draw
     if ymin < 0.0 {
         ymin -= pad;
     }
-    let mut chart = ChartBuilder::on(&root)
-        .caption(&c.title, ("sans-serif", 26))
-        .margin(16)
-        .x_label_area_size(50)
-        .y_label_area_size(70)
-        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), ymin..ymax)
-        .map_err(err)?;
+    let mut chart = chart_on(&root, &c.title, -0.5f64..(n as f64 - 0.5), ymin..ymax)?;
     let cats = c.categories.clone();
     let xfmt = move |x: &f64| {
         let i = x.round();
@@ -142,14 +170,7 @@ fn draw_bars<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Bars) -> Draw
         chart.draw_series(whiskers).map_err(err)?;
     }
     if c.series.len() > 1 {
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 16))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(err)?;
+        draw_legend(&mut chart)?;
     }
     root.present().map_err(err)
 }
@@ -165,13 +186,7 @@ fn draw_lines<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Lines) -> Dr
         x1 = x0 + 1.0;
     }
     let ymax = pts().map(|p| p.1).fold(0.0, f64::max).max(1e-9) * 1.1;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(&c.title, ("sans-serif", 26))
-        .margin(16)
-        .x_label_area_size(50)
-        .y_label_area_size(70)
-        .build_cartesian_2d(x0..x1, 0.0..ymax)
-        .map_err(err)?;
+    let mut chart = chart_on(&root, &c.title, x0..x1, 0.0..ymax)?;
     chart
         .configure_mesh()
         .x_desc(c.x_desc.as_str())
@@ -190,14 +205,7 @@ fn draw_lines<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Lines) -> Dr
             .label(name.as_str())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3)));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 16))
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(err)?;
+    draw_legend(&mut chart)?;
     root.present().map_err(err)
 }
 
@@ -256,6 +264,50 @@ fn hist_bars(h: &Hist) -> (Vec<String>, Vec<Option<Bar>>) {
     (cats, bars)
 }
 
+/// A histogram as a bar chart of shares: `unit` names what is counted (`games`, …).
+fn hist_chart(file: &str, title: String, x_desc: &str, unit: &str, h: &Hist) -> Chart {
+    let (cats, bars) = hist_bars(h);
+    Chart::Bars(Bars {
+        file: file.into(),
+        title,
+        x_desc: x_desc.into(),
+        y_desc: format!("{unit} (%)"),
+        categories: cats,
+        series: vec![(unit.into(), bars)],
+        percent: true,
+    })
+}
+
+/// Points per round by bot (seat name); with a single name, by seat.
+fn points_chart<P>(
+    file: &str,
+    tag: &str,
+    y_desc: &str,
+    by_name: &BTreeMap<String, P>,
+    by_seat: &[P],
+    points: impl Fn(&P) -> &Mean,
+) -> Chart {
+    let (cats, bars): (Vec<String>, Vec<Option<Bar>>) = if by_name.len() > 1 {
+        by_name.iter().map(|(n, p)| (n.clone(), Some(Bar::of(&points(p).cell(), 1.0)))).unzip()
+    } else {
+        let name = by_name.keys().next().cloned().unwrap_or_default();
+        by_seat
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("seat {i} ({name})"), Some(Bar::of(&points(p).cell(), 1.0))))
+            .unzip()
+    };
+    Chart::Bars(Bars {
+        file: file.into(),
+        title: format!("Points per round by bot ({tag})"),
+        x_desc: if by_name.len() > 1 { "bot (seat name)".into() } else { "seat".into() },
+        y_desc: y_desc.into(),
+        categories: cats,
+        series: vec![("points per round".into(), bars)],
+        percent: false,
+    })
+}
+
 fn oh7_charts(s: &Oh7Stats) -> Vec<Chart> {
     let mut charts = Vec::new();
     let what = match s.presets.keys().cloned().collect::<Vec<_>>().as_slice() {
@@ -290,37 +342,21 @@ fn oh7_charts(s: &Oh7Stats) -> Vec<Chart> {
         percent: true,
     }));
 
-    // Points per round by bot (seat name); with a single name, by seat.
-    let (cats, bars): (Vec<String>, Vec<Option<Bar>>) = if s.by_name.len() > 1 {
-        s.by_name.iter().map(|(n, p)| (n.clone(), Some(Bar::of(&p.points.cell(), 1.0)))).unzip()
-    } else {
-        let name = s.by_name.keys().next().cloned().unwrap_or_default();
-        s.by_seat
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (format!("seat {i} ({name})"), Some(Bar::of(&p.points.cell(), 1.0))))
-            .unzip()
-    };
-    charts.push(Chart::Bars(Bars {
-        file: "points_per_round".into(),
-        title: format!("Points per round by bot ({tag})"),
-        x_desc: if s.by_name.len() > 1 { "bot (seat name)".into() } else { "seat".into() },
-        y_desc: "points per round, 95% interval".into(),
-        categories: cats,
-        series: vec![("points per round".into(), bars)],
-        percent: false,
-    }));
-
-    let (cats, bars) = hist_bars(&s.rounds_per_game);
-    charts.push(Chart::Bars(Bars {
-        file: "rounds_per_game".into(),
-        title: format!("Rounds per game ({tag})"),
-        x_desc: "rounds in the game".into(),
-        y_desc: "games (%)".into(),
-        categories: cats,
-        series: vec![("games".into(), bars)],
-        percent: true,
-    }));
+    charts.push(points_chart(
+        "points_per_round",
+        &tag,
+        "points per round, 95% interval",
+        &s.by_name,
+        &s.by_seat,
+        |p| &p.points,
+    ));
+    charts.push(hist_chart(
+        "rounds_per_game",
+        format!("Rounds per game ({tag})"),
+        "rounds in the game",
+        "games",
+        &s.rounds_per_game,
+    ));
 
     let tr = s.trump_rates();
     charts.push(Chart::Bars(Bars {
@@ -351,16 +387,13 @@ fn oh7_charts(s: &Oh7Stats) -> Vec<Chart> {
         series,
     }));
 
-    let (cats, bars) = hist_bars(&s.points_hist);
-    charts.push(Chart::Bars(Bars {
-        file: "points_distribution".into(),
-        title: format!("Points per round, distribution ({tag})"),
-        x_desc: "points scored in a round".into(),
-        y_desc: "player-rounds (%)".into(),
-        categories: cats,
-        series: vec![("player-rounds".into(), bars)],
-        percent: true,
-    }));
+    charts.push(hist_chart(
+        "points_distribution",
+        format!("Points per round, distribution ({tag})"),
+        "points scored in a round",
+        "player-rounds",
+        &s.points_hist,
+    ));
     charts
 }
 
@@ -369,36 +402,21 @@ fn seven_charts(s: &SevenStats) -> Vec<Chart> {
     let players: Vec<String> = s.players.keys().map(|p| p.to_string()).collect();
     let tag = format!("Seven, {} players, {} games", players.join("/"), s.games);
 
-    let (cats, bars) = hist_bars(&s.rounds_per_game);
-    charts.push(Chart::Bars(Bars {
-        file: "seven_rounds_per_game".into(),
-        title: format!("Rounds per game ({tag})"),
-        x_desc: "rounds in the game".into(),
-        y_desc: "games (%)".into(),
-        categories: cats,
-        series: vec![("games".into(), bars)],
-        percent: true,
-    }));
-
-    let (cats, bars): (Vec<String>, Vec<Option<Bar>>) = if s.by_name.len() > 1 {
-        s.by_name.iter().map(|(n, p)| (n.clone(), Some(Bar::of(&p.points.cell(), 1.0)))).unzip()
-    } else {
-        let name = s.by_name.keys().next().cloned().unwrap_or_default();
-        s.by_seat
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (format!("seat {i} ({name})"), Some(Bar::of(&p.points.cell(), 1.0))))
-            .unzip()
-    };
-    charts.push(Chart::Bars(Bars {
-        file: "seven_points_per_round".into(),
-        title: format!("Points per round by bot ({tag})"),
-        x_desc: if s.by_name.len() > 1 { "bot (seat name)".into() } else { "seat".into() },
-        y_desc: "points added per round (lower is better), 95% interval".into(),
-        categories: cats,
-        series: vec![("points per round".into(), bars)],
-        percent: false,
-    }));
+    charts.push(hist_chart(
+        "seven_rounds_per_game",
+        format!("Rounds per game ({tag})"),
+        "rounds in the game",
+        "games",
+        &s.rounds_per_game,
+    ));
+    charts.push(points_chart(
+        "seven_points_per_round",
+        &tag,
+        "points added per round (lower is better), 95% interval",
+        &s.by_name,
+        &s.by_seat,
+        |p| &p.points,
+    ));
 
     let maxp = s.players.keys().copied().max().unwrap_or(2) as i64;
     let places: Vec<String> =
