@@ -14,6 +14,8 @@
 pub mod lang;
 pub mod oh7_table;
 pub mod plain;
+pub mod rules_fr;
+pub mod scores;
 pub mod session;
 pub mod seven_table;
 pub mod tui;
@@ -46,8 +48,18 @@ pub enum NewGame {
     },
 }
 
-/// The rules summary shown by `?`: for an Oh 7 ruleset, or Seven (`None`).
+/// The English rules summary shown by `?`: for an Oh 7 ruleset, or Seven (`None`).
 pub type RulesText = Box<dyn Fn(Option<&Ruleset>) -> String>;
+
+/// The rules summary shown by `?` in `lang`: `english` (the binary's generator) in English,
+/// [`rules_fr`] in French.
+pub fn rules_text(lang: Lang, rules: Option<&Ruleset>, english: &RulesText) -> String {
+    match (lang, rules) {
+        (Lang::En, _) => english(rules),
+        (Lang::Fr, Some(r)) => rules_fr::summary(r),
+        (Lang::Fr, None) => rules_fr::seven_summary(),
+    }
+}
 
 /// Everything `oh7 play` needs.
 pub struct PlayOptions {
@@ -67,7 +79,7 @@ pub struct PlayOptions {
     pub save: Option<PathBuf>,
     /// The human's seat.
     pub seat: usize,
-    /// The rules summary generator.
+    /// The English rules summary generator (the French one is [`rules_fr`]).
     pub rules_text: RulesText,
 }
 
@@ -164,7 +176,7 @@ fn run<G: Table>(
 ) -> Result<PathBuf, PlayError> {
     let lang = opts.lang;
     let mut s = Session::new(game, seat, &opts.bots, lang)?;
-    let rules_text = (opts.rules_text)(rules.as_ref());
+    let rules_text = rules_text(lang, rules.as_ref(), &opts.rules_text);
     let resumed = opts.resume.is_some();
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if opts.plain || !terminal {

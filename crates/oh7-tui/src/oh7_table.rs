@@ -14,7 +14,8 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use serde_json::Value;
 
 use crate::lang::{Lang, oh7_error};
-use crate::session::{Ask, Choice, Next, Notice, Table};
+use crate::scores::{self, Cell, ScoreTable};
+use crate::session::{Ask, Choice, Next, Notice, Table, bots_first};
 
 fn pretty(v: &SeatView<'_>, c: Card) -> String {
     c.pretty(v.rules().fifth_symbol(), v.rules().mark_symbol())
@@ -260,14 +261,7 @@ impl Table for Oh7Game {
         self.seed()
     }
     fn next(&self, human: Seat) -> Next {
-        let to_move = self.to_move();
-        // Simultaneous choices: the bots choose first (each from its own view), then the human,
-        // so the reveal follows the human's choice at once.
-        match to_move.iter().find(|&s| s != human) {
-            Some(s) => Next::Bot(s),
-            None if to_move.contains(human) => Next::Human(Ask::Turn),
-            None => Next::Over,
-        }
+        bots_first(self.to_move(), human, || Ask::Turn)
     }
     fn callout_action(_offender: Seat) -> Option<Action> {
         None
@@ -731,15 +725,20 @@ pub fn draw_body(g: &Oh7Game, f: &mut Frame, area: Rect, human: Seat, lang: Lang
     let seats = v.table_seats() as u16;
     let [top, bottom] = Layout::vertical([Constraint::Length(seats + 3), Constraint::Min(4)]).areas(area);
     let [players, trick] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(top);
-    let width = (6 * v.players() as u16 + 6).min(bottom.width / 2).max(bottom.width / 3);
+    let width = scores::box_width(v.players(), bottom.width);
     let [left, logr] = Layout::horizontal([Constraint::Length(width), Constraint::Min(20)]).areas(bottom);
 
     // Players.
     let bold = Style::default().add_modifier(Modifier::BOLD);
+    // The last heading in full where it fits (not at 80 columns).
+    let public = match lang.s("public cards in hand", "cartes visibles en main") {
+        long if 26 + long.chars().count() <= players.width.saturating_sub(2) as usize => long,
+        _ => lang.s("public", "visibles"),
+    };
     let mut lines = vec![Line::styled(
         lang.t(
-            format!("{:<8}{:>4}{:>5}{:>7}  {}", "", "bet", "won", "total", "public cards in hand"),
-            format!("{:<8}{:>4}{:>5}{:>7}  {}", "", "mise", "plis", "total", "cartes visibles en main"),
+            format!("{:<8}{:>4}{:>5}{:>7}  {public}", "", "bet", "won", "total"),
+            format!("{:<8}{:>4}{:>5}{:>7}  {public}", "", "mise", "plis", "total"),
         ),
         Style::default().fg(Color::DarkGray),
     )];
@@ -821,28 +820,25 @@ pub fn draw_body(g: &Oh7Game, f: &mut Frame, area: Rect, human: Seat, lang: Lang
 
     // Score table by round.
     let n = v.players();
-    let mut sl = Vec::new();
-    let mut head = "#  ".to_string();
-    for p in 0..n {
-        head += &format!("{:>6}", name(&v, p, human, lang));
-    }
-    sl.push(Line::styled(head, Style::default().fg(Color::DarkGray)));
-    let past = v.past_rounds();
-    let room = left.height.saturating_sub(4) as usize;
-    for r in past.iter().skip(past.len().saturating_sub(room)) {
-        let mut l = format!("{:<3}", r.number);
-        for p in 0..n {
-            let mark = if r.bets[p] == r.won[p] { "✓" } else { " " };
-            l += &format!("{:>5}{mark}", r.points[p]);
-        }
-        sl.push(Line::from(l));
-    }
-    let mut tot = "Σ  ".to_string();
-    for p in 0..n {
-        tot += &format!("{:>5} ", v.totals()[p]);
-    }
-    sl.push(Line::styled(tot, bold));
-    f.render_widget(Paragraph::new(sl).block(block(lang.t(" Scores ", " Scores "))), left);
+    let table = ScoreTable {
+        names: (0..n).map(|p| name(&v, p, human, lang)).collect(),
+        rounds: v
+            .past_rounds()
+            .iter()
+            .map(|r| {
+                let cells = (0..n)
+                    .map(|p| Cell {
+                        text: r.points[p].to_string(),
+                        mark: if r.bets[p] == r.won[p] { '✓' } else { ' ' },
+                    })
+                    .collect();
+                (r.number, cells)
+            })
+            .collect(),
+        totals: v.totals().iter().map(|&t| t.into()).collect(),
+        legend: None,
+    };
+    scores::draw(f, left, lang.t(" Scores ", " Scores "), &table);
 
     crate::tui::draw_log(f, logr, log, lang);
 }

@@ -2,7 +2,7 @@
 //! bots on the other seats, a narration of what happened as the human's seat saw it.
 
 use oh7_bots::Bot;
-use oh7_core::game::{Game, Seat};
+use oh7_core::game::{Game, Seat, SeatSet};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use serde_json::Value;
@@ -119,6 +119,17 @@ pub trait Table: Game + Sized + 'static {
     /// Several marked choices as one action (cards to pass), if this step takes several.
     fn merge(&self, _actions: &[Self::Action]) -> Option<Self::Action> {
         None
+    }
+}
+
+/// Who acts next when the seats `to_move` owe a decision. Simultaneous decisions (bets, passes,
+/// answers to a call-out): the bots decide first, each from its own view, then the human is
+/// asked `ask()`, so what is revealed once all have decided follows the human's choice at once.
+pub fn bots_first(to_move: SeatSet, human: Seat, ask: impl FnOnce() -> Ask) -> Next {
+    match to_move.iter().find(|&s| s != human) {
+        Some(s) => Next::Bot(s),
+        None if to_move.contains(human) => Next::Human(ask()),
+        None => Next::Over,
     }
 }
 

@@ -2,8 +2,10 @@
 //! human's [`SevenView`].
 
 use oh7_bots::Bot;
-use oh7_core::game::{Game, Seat};
-use oh7_core::seven::{Action, Card, CardSet, PenaltyKind, Rank, SevenError, SevenGame, SevenView, Suit, TurnMode};
+use oh7_core::game::{Game, Seat, SeatSet};
+use oh7_core::seven::{
+    Action, Card, CardSet, PenaltyKind, Rank, RoundEnd, SevenError, SevenGame, SevenView, Suit, TurnMode,
+};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -12,7 +14,8 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use serde_json::Value;
 
 use crate::lang::{Lang, seven_error};
-use crate::session::{Ask, Choice, Next, Notice, Refine, Table};
+use crate::scores::{self, Cell, ScoreTable};
+use crate::session::{Ask, Choice, Next, Notice, Refine, Table, bots_first};
 
 fn set_text(s: CardSet) -> String {
     s.iter().map(|c| c.pretty()).collect::<Vec<_>>().join(" ")
@@ -170,17 +173,11 @@ impl Table for SevenGame {
         self.seed()
     }
     fn next(&self, human: Seat) -> Next {
-        let to_move = self.to_move();
-        // Simultaneous answers to a call-out window: the bots answer first (each from its own
-        // view, the answers stay hidden), then the human.
-        match to_move.iter().find(|&s| s != human) {
-            Some(s) => Next::Bot(s),
-            None if to_move.contains(human) => match self.seat_view(human).call_out() {
-                Some(w) => Next::Human(Ask::CallOut(w.offender)),
-                None => Next::Human(Ask::Turn),
-            },
-            None => Next::Over,
-        }
+        // Answers to a call-out window stay hidden until all are in.
+        bots_first(self.to_move(), human, || match self.seat_view(human).call_out() {
+            Some(w) => Ask::CallOut(w.offender),
+            None => Ask::Turn,
+        })
     }
     fn callout_action(offender: Seat) -> Option<Action> {
         Some(Action::CallOut(offender))
@@ -514,7 +511,9 @@ pub fn title(g: &SevenGame, human: Seat, lang: Lang) -> String {
 pub fn draw_body(g: &SevenGame, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String]) {
     let v = g.seat_view(human);
     let n = v.players() as u16;
-    let [top, logr] = Layout::vertical([Constraint::Length(n.max(5) + 3), Constraint::Min(3)]).areas(area);
+    let [top, bottom] = Layout::vertical([Constraint::Length(n.max(5) + 3), Constraint::Min(3)]).areas(area);
+    let width = scores::box_width(v.players(), bottom.width);
+    let [left, logr] = Layout::horizontal([Constraint::Length(width), Constraint::Min(20)]).areas(bottom);
     let [players, pile] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(top);
     let totals = v.totals();
     let (open, unann) = v.last_card();
@@ -570,5 +569,66 @@ pub fn draw_body(g: &SevenGame, f: &mut Frame, area: Rect, human: Seat, lang: La
             .block(Block::default().borders(Borders::ALL).title(lang.t(" Pile ", " Talon "))),
         pile,
     );
+    scores::draw(f, left, lang.t(" Scores ", " Scores "), &score_table(g, human, lang));
     crate::tui::draw_log(f, logr, log, lang);
+}
+
+/// Every finished round, oldest first. The view tells only the last one
+/// ([`SevenView::last_round_end`]), so the others are read from the record's round results:
+/// who went out, the points, totals, eliminations and drops to 0, which every seat saw (hands
+/// are counted face up at the end of a round). Nothing else of the record is read.
+pub fn round_ends(g: &SevenGame) -> Vec<RoundEnd> {
+    let record = g.record();
+    let Some(rounds) = record["rounds"].as_array() else { return Vec::new() };
+    let ints =
+        |v: &Value| -> Vec<i64> { v.as_array().map_or(Vec::new(), |a| a.iter().filter_map(Value::as_i64).collect()) };
+    let seats = |v: &Value| {
+        let mut set = SeatSet::EMPTY;
+        for s in ints(v) {
+            set.insert(s as Seat);
+        }
+        set
+    };
+    rounds
+        .iter()
+        .filter(|r| !r["points"].is_null())
+        .map(|r| RoundEnd {
+            number: r["number"].as_u64().unwrap_or(0) as u32,
+            seats_in: seats(&r["seats_in"]),
+            out: r["out"].as_u64().map(|s| s as Seat),
+            points: ints(&r["points"]),
+            totals: ints(&r["totals"]),
+            eliminated: seats(&r["eliminated"]),
+            reset: seats(&r["reset"]),
+        })
+        .collect()
+}
+
+/// The score table by round: each round's points (`-` for a seat already out of the game),
+/// marked `✓` for the player who went out, `✗` for one eliminated by the round, `↺` for one
+/// whose total hit the limit and dropped to 0.
+pub fn score_table(g: &SevenGame, human: Seat, lang: Lang) -> ScoreTable {
+    let v = g.seat_view(human);
+    let n = v.players();
+    let cell = |r: &RoundEnd, s: Seat| {
+        if !r.seats_in.contains(s) {
+            return Cell { text: "-".into(), mark: ' ' };
+        }
+        let mark = if r.out == Some(s) {
+            '✓'
+        } else if r.eliminated.contains(s) {
+            '✗'
+        } else if r.reset.contains(s) {
+            '↺'
+        } else {
+            ' '
+        };
+        Cell { text: r.points[s].to_string(), mark }
+    };
+    ScoreTable {
+        names: (0..n).map(|s| name(s, human, lang)).collect(),
+        rounds: round_ends(g).iter().map(|r| (r.number, (0..n).map(|s| cell(r, s)).collect())).collect(),
+        totals: v.totals(),
+        legend: Some(lang.t("✓ out  ✗ elim.  ↺ to 0", "✓ fini  ✗ élim.  ↺ à 0")),
+    }
 }

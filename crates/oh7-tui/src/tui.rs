@@ -247,12 +247,8 @@ pub fn draw<G: Table>(f: &mut Frame, s: &Session<G>, ui: &Ui<G::Action>, rules: 
         Overlay::Rules(scroll) => {
             let r = popup(area, area.width.saturating_sub(4), area.height.saturating_sub(2));
             f.render_widget(Clear, r);
-            let text = match lang {
-                Lang::En => rules.to_string(),
-                Lang::Fr => format!("(Résumé des règles, en anglais.)\n\n{rules}"),
-            };
             f.render_widget(
-                Paragraph::new(text).wrap(Wrap { trim: false }).scroll((*scroll, 0)).block(
+                Paragraph::new(rules).wrap(Wrap { trim: false }).scroll((*scroll, 0)).block(
                     Block::default()
                         .borders(Borders::ALL)
                         .title(lang.t(" Rules (↑/↓ scroll, Esc close) ", " Règles (↑/↓ défiler, Échap fermer) ")),

@@ -5,10 +5,10 @@
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, Oh7Game, PhaseView};
 use oh7_core::ruleset::{Preset, Ruleset};
-use oh7_core::seven::{SevenGame, SevenRules};
-use oh7_tui::Lang;
-use oh7_tui::session::{Next, Session, Table};
+use oh7_core::seven::{RoundEnd, SevenGame, SevenRules};
+use oh7_tui::session::{Ask, Next, Session, Table};
 use oh7_tui::tui::{Overlay, Ui, draw};
+use oh7_tui::{Lang, RulesText, rules_text};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -16,20 +16,37 @@ const W: u16 = 100;
 const H: u16 = 30;
 
 fn screen<G: Table>(s: &Session<G>, ui: &mut Ui<G::Action>) -> String {
+    text(&grid(s, ui, W, H, "RULES"))
+}
+
+/// The screen as rows of cells (one symbol each), `w` by `h`, with `rules` as the rules text.
+fn grid<G: Table>(s: &Session<G>, ui: &mut Ui<G::Action>, w: u16, h: u16, rules: &str) -> Vec<Vec<String>> {
     ui.sync(s);
-    let mut term = Terminal::new(TestBackend::new(W, H)).unwrap();
-    term.draw(|f| draw(f, s, ui, "RULES")).unwrap();
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| draw(f, s, ui, rules)).unwrap();
     let buf = term.backend().buffer().clone();
+    (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect()).collect()
+}
+
+fn text(grid: &[Vec<String>]) -> String {
     let mut out = String::new();
-    for y in 0..H {
-        let mut line = String::new();
-        for x in 0..W {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
+    for row in grid {
+        out.push_str(row.concat().trim_end());
         out.push('\n');
     }
     out
+}
+
+/// The inside of the box titled `title` (`┌ title ─…┐` down to `└…┘`), one string a row.
+fn boxed(grid: &[Vec<String>], title: &str) -> Vec<String> {
+    let head: Vec<String> = format!("┌ {title} ").chars().map(String::from).collect();
+    let (y0, x0) = grid
+        .iter()
+        .enumerate()
+        .find_map(|(y, row)| row.windows(head.len()).position(|w| w == head.as_slice()).map(|x| (y, x)))
+        .unwrap_or_else(|| panic!("no box `{title}` on the screen:\n{}", text(grid)));
+    let x1 = x0 + grid[y0][x0..].iter().position(|c| c == "┐").unwrap();
+    grid[y0 + 1..].iter().take_while(|row| row[x0] != "└").map(|row| row[x0 + 1..x1].concat()).collect()
 }
 
 fn check(name: &str, got: &str) {
@@ -285,4 +302,245 @@ fn keys_move_the_cursor_and_enter_plays() {
     assert_eq!(ui.input, "q");
     on_key(&mut s, &mut ui, KeyCode::Backspace, KeyModifiers::NONE);
     assert_eq!(on_key(&mut s, &mut ui, KeyCode::Esc, KeyModifiers::NONE), KeyResult::Quit);
+}
+
+/// Play (the human takes its first legal choice) until `done` or the end of the game.
+fn play_until<G: Table>(s: &mut Session<G>, mut done: impl FnMut(&Session<G>) -> bool) {
+    while !done(s) {
+        match s.next() {
+            Next::Bot(..) => s.bot_step().unwrap(),
+            Next::Human(..) => human_first(s),
+            Next::Over => break,
+        }
+    }
+}
+
+fn tokens(line: &str) -> Vec<String> {
+    line.split_whitespace().map(String::from).collect()
+}
+
+/// Every column of the Oh 7 score box is whole: the names, each round shown with its points and
+/// `✓` for a made bet (the latest rounds), and the totals.
+fn check_oh7_scores(s: &Session<Oh7Game>, grid: &[Vec<String>]) {
+    let screen = text(grid);
+    let v = s.game.view(0);
+    let n = v.players();
+    let rows = boxed(grid, "Scores");
+    let mut head = vec!["#".to_string()];
+    head.extend((0..n).map(|p| s.game.seat_name(p, 0, s.lang)));
+    assert_eq!(tokens(&rows[0]), head, "{screen}");
+    let past = v.past_rounds();
+    let shown: Vec<Vec<String>> =
+        rows[1..].iter().map(|l| tokens(l)).filter(|t| t.first().is_some_and(|x| x.parse::<u32>().is_ok())).collect();
+    assert_eq!(shown.last().map(|t| t[0].clone()), past.last().map(|r| r.number.to_string()), "{screen}");
+    for t in &shown {
+        let r = past.iter().find(|r| r.number.to_string() == t[0]).unwrap();
+        let want: Vec<String> =
+            (0..n).map(|p| format!("{}{}", r.points[p], if r.bets[p] == r.won[p] { "✓" } else { "" })).collect();
+        assert_eq!(t[1..], want[..], "round {}:\n{screen}", r.number);
+    }
+    let total = rows.iter().find(|l| l.starts_with('Σ')).unwrap();
+    let mut want = vec!["Σ".to_string()];
+    want.extend(v.totals().iter().map(|t| t.to_string()));
+    assert_eq!(tokens(total), want, "{screen}");
+}
+
+#[test]
+fn oh7_scores_fit_80_columns_with_6_players() {
+    for (preset, players) in [(Preset::Kod7, 6), (Preset::FrAdvanced, 6), (Preset::Bga, 6), (Preset::Bga, 9)] {
+        let mut s = oh7(preset, players, 11, Lang::En);
+        play_until(&mut s, |s| s.game.view(0).past_rounds().len() >= 3 && s.next() == Next::Human(Ask::Turn));
+        assert_eq!(s.game.view(0).past_rounds().len(), 3);
+        for width in [80, 100] {
+            let grid = grid(&s, &mut Ui::default(), width, H, "RULES");
+            check_oh7_scores(&s, &grid);
+            // The heading of the players' box is whole too (shortened where the long one is cut).
+            let head = tokens(&boxed(&grid, "Players")[0]);
+            let public = if width == 80 { "public" } else { "public cards in hand" };
+            assert_eq!(head.join(" "), format!("bet won total {public}"), "{preset:?} at {width}:\n{}", text(&grid));
+            if preset == Preset::Kod7 && width == 80 {
+                check("scores-80-6p", &text(&grid));
+            }
+        }
+    }
+}
+
+#[test]
+fn seven_score_table_by_round() {
+    let g = SevenGame::new(SevenRules::default(), 4, 9).unwrap();
+    let mut s = Session::new(g, 0, "random", Lang::En).unwrap();
+    // The rounds as the view told them, one at a time.
+    let mut seen: Vec<RoundEnd> = Vec::new();
+    play_until(&mut s, |s| {
+        if let Some(r) = s.game.seat_view(0).last_round_end()
+            && seen.last().is_none_or(|l| l.number != r.number)
+        {
+            seen.push(r);
+        }
+        seen.len() >= 3 && s.next() == Next::Human(Ask::Turn)
+    });
+    assert_eq!(seen.len(), 3);
+    assert_eq!(oh7_tui::seven_table::round_ends(&s.game), seen);
+
+    let grid = grid(&s, &mut Ui::default(), W, H, "RULES");
+    let screen = text(&grid);
+    let rows = boxed(&grid, "Scores");
+    assert_eq!(tokens(&rows[0]), ["#", "You", "P1", "P2", "P3"], "{screen}");
+    for (k, r) in seen.iter().enumerate() {
+        let mut want = vec![r.number.to_string()];
+        for p in 0..4 {
+            want.push(match () {
+                _ if !r.seats_in.contains(p) => "-".to_string(),
+                _ if r.out == Some(p) => format!("{}✓", r.points[p]),
+                _ if r.eliminated.contains(p) => format!("{}✗", r.points[p]),
+                _ if r.reset.contains(p) => format!("{}↺", r.points[p]),
+                _ => r.points[p].to_string(),
+            });
+        }
+        assert_eq!(tokens(&rows[k + 1]), want, "{screen}");
+        // Each round's totals follow from the points.
+        let before = if k == 0 { vec![0; 4] } else { seen[k - 1].totals.clone() };
+        for p in r.seats_in.iter() {
+            let t = if r.reset.contains(p) { 0 } else { before[p] + r.points[p] };
+            assert_eq!(r.totals[p], t, "round {} seat {p}", r.number);
+        }
+    }
+    let mut total = vec!["Σ".to_string()];
+    total.extend(s.game.seat_view(0).totals().iter().map(|t| t.to_string()));
+    assert_eq!(tokens(&rows[4]), total, "{screen}");
+    assert!(rows[5].starts_with("✓ out"), "{screen}");
+    check("seven-scores", &screen);
+}
+
+/// English words the French texts never use.
+const ENGLISH: &[&str] = &[
+    "the",
+    "and",
+    "of",
+    "to",
+    "if",
+    "is",
+    "are",
+    "with",
+    "you",
+    "your",
+    "their",
+    "they",
+    "it",
+    "its",
+    "card",
+    "cards",
+    "trick",
+    "tricks",
+    "bet",
+    "bets",
+    "round",
+    "rounds",
+    "player",
+    "players",
+    "wins",
+    "win",
+    "deck",
+    "scoring",
+    "passing",
+    "first",
+    "leader",
+    "trump",
+    "highest",
+    "failed",
+    "made",
+    "each",
+    "every",
+    "play",
+    "played",
+    "draw",
+    "game",
+    "rules",
+    "scroll",
+    "close",
+    "dummy",
+    "tie",
+    "at",
+    "least",
+    "after",
+    "before",
+    "then",
+    "else",
+    "when",
+    "edition",
+    "shedding",
+    "turn",
+    "eliminated",
+    "announce",
+    "called",
+    "out",
+];
+
+fn english_in(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = text
+        .split(|c: char| !c.is_alphabetic())
+        .map(str::to_lowercase)
+        .filter(|w| ENGLISH.contains(&w.as_str()))
+        .collect();
+    found.dedup();
+    found
+}
+
+/// A few lines of the English summary (`oh7 rules en`).
+const ENGLISH_RULES: &str = "Bets: everyone chooses a card secretly; all are revealed at once; its value is the exact
+  number of tricks you commit to win. Bet cards go back to the hands and stay public.
+
+Tricks: 7 per round. Follow the lead suit if you can; otherwise play anything.";
+
+#[test]
+fn french_rules_screen_is_in_french() {
+    // The check finds English: the English screen fails it.
+    let english: RulesText = Box::new(|_| ENGLISH_RULES.to_string());
+    let text_en = rules_text(Lang::En, None, &english);
+    assert_eq!(text_en, ENGLISH_RULES);
+    let mut ui = Ui::default();
+    ui.overlay = Overlay::Rules(0);
+    let en = text(&grid(&oh7(Preset::Fr, 3, 1, Lang::En), &mut ui, W, 52, &text_en));
+    assert!(english_in(&en).len() > 10, "{en}");
+
+    // In French the English generator is never asked.
+    let never: RulesText = Box::new(|_| panic!("the French rules screen asked for the English summary"));
+    let variants = [
+        Ruleset::preset(Preset::En),
+        Ruleset { every_tie_replays: true, ..Ruleset::preset(Preset::En) },
+        Ruleset::preset(Preset::Fr),
+        Ruleset::preset(Preset::FrAdvanced),
+        Ruleset::preset(Preset::Kod7),
+        Ruleset::preset(Preset::Bga),
+        Ruleset { passing: true, decks: 2, ..Ruleset::preset(Preset::Bga) },
+    ];
+    for rules in variants {
+        let text_fr = rules_text(Lang::Fr, Some(&rules), &never);
+        assert!(
+            english_in(&text_fr).is_empty(),
+            "English in {:?}: {:?}\n{text_fr}",
+            rules.preset,
+            english_in(&text_fr)
+        );
+        let g = Oh7Game::new(rules, 3, 1).unwrap();
+        let s = Session::new(g, 0, "random", Lang::Fr).unwrap();
+        let fr = text(&grid(&s, &mut ui, W, 52, &text_fr));
+        assert!(fr.contains("Règles (↑/↓ défiler, Échap fermer)"), "{fr}");
+        // The whole summary is on the screen, from its title to its last line.
+        assert!(fr.contains(&format!("— règles `{}`", rules.preset)), "{fr}");
+        assert!(fr.contains("À l'écran : mise = pari"), "{fr}");
+        assert!(english_in(&fr).is_empty(), "English on the French screen: {:?}\n{fr}", english_in(&fr));
+        if rules == Ruleset::preset(Preset::Fr) {
+            check("rules-fr", &fr);
+        }
+    }
+    let text_fr = rules_text(Lang::Fr, None, &never);
+    let g = SevenGame::new(SevenRules::default(), 3, 1).unwrap();
+    let s = Session::new(g, 0, "random", Lang::Fr).unwrap();
+    let mut ui = Ui::default();
+    ui.overlay = Overlay::Rules(0);
+    let fr = text(&grid(&s, &mut ui, W, 52, &text_fr));
+    assert!(fr.contains("Seven — le jeu"), "{fr}");
+    assert!(fr.contains("le dernier"), "{fr}");
+    assert!(english_in(&fr).is_empty(), "English on the French Seven screen: {:?}\n{fr}", english_in(&fr));
 }
