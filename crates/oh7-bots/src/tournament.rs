@@ -166,6 +166,32 @@ pub struct Summary {
     pub bots: Vec<BotSummary>,
     /// Every pair (A listed before B).
     pub pairs: Vec<PairSummary>,
+    /// Per deal, each bot's mean value over its seats in that deal (`None`: not seated).
+    pub per_deal: Vec<Vec<Option<f64>>>,
+}
+
+/// How much of the gap from bot `low` to bot `high` bot `mid` closes: the ratio of the mean
+/// paired differences `(mid − low) / (high − low)` over the deals where all three sat, with the
+/// half-width of its 95% interval (delta method, with the two differences' covariance).
+/// `None` when fewer than two deals have all three or the gap's mean is zero.
+pub fn gap_closed(s: &Summary, low: usize, mid: usize, high: usize) -> Option<(f64, f64)> {
+    let pairs: Vec<(f64, f64)> =
+        s.per_deal.iter().filter_map(|m| Some((m[mid]? - m[low]?, m[high]? - m[low]?))).collect();
+    let n = pairs.len() as f64;
+    if pairs.len() < 2 {
+        return None;
+    }
+    let (mx, my) = (pairs.iter().map(|p| p.0).sum::<f64>() / n, pairs.iter().map(|p| p.1).sum::<f64>() / n);
+    if my == 0.0 {
+        return None;
+    }
+    let cov = |f: &dyn Fn(&(f64, f64)) -> f64| pairs.iter().map(f).sum::<f64>() / (n - 1.0);
+    let vx = cov(&|p| (p.0 - mx) * (p.0 - mx));
+    let vy = cov(&|p| (p.1 - my) * (p.1 - my));
+    let cxy = cov(&|p| (p.0 - mx) * (p.1 - my));
+    let r = mx / my;
+    let var = (vx - 2.0 * r * cxy + r * r * vy) / (n * my * my);
+    Some((r, 1.96 * var.max(0.0).sqrt()))
 }
 
 fn mean_ci(v: &[f64]) -> (f64, f64) {
@@ -235,7 +261,7 @@ pub fn summarise(names: &[String], deals: &[Vec<SeatResult>]) -> Summary {
             pairs.push(PairSummary { a: names[a].clone(), b: names[b].clone(), diff, ci95 });
         }
     }
-    Summary { deals: deals.len() as u64, bots, pairs }
+    Summary { deals: deals.len() as u64, bots, pairs, per_deal }
 }
 
 /// Which game a tournament plays.
@@ -308,5 +334,40 @@ mod tests {
         assert_eq!(s.pairs[0].ci95, 0.0);
         assert_eq!(s.bots[0].success, 1.0);
         assert_eq!(s.bots[1].shortfall, 1.0);
+    }
+
+    #[test]
+    fn gap_closed_is_the_ratio_of_paired_differences() {
+        let names: Vec<String> = ["low", "mid", "high"].iter().map(|s| s.to_string()).collect();
+        // mid - low = 1 + e, high - low = 2 + 2e on every deal: the ratio is exactly 1/2.
+        let deals: Vec<Vec<SeatResult>> = (0..20)
+            .map(|i| {
+                let e = (i % 5) as f64 * 0.1;
+                vec![
+                    SeatResult { bot: 0, value: 0.0, bet: 0, won: 0 },
+                    SeatResult { bot: 1, value: 1.0 + e, bet: 0, won: 0 },
+                    SeatResult { bot: 2, value: 2.0 + 2.0 * e, bet: 0, won: 0 },
+                ]
+            })
+            .collect();
+        let s = summarise(&names, &deals);
+        let (r, ci) = gap_closed(&s, 0, 1, 2).unwrap();
+        assert!((r - 0.5).abs() < 1e-12, "{r}");
+        assert!(ci < 1e-9, "{ci}");
+        // Noisy differences give a positive interval; no gap gives no ratio.
+        let noisy: Vec<Vec<SeatResult>> = (0..20)
+            .map(|i| {
+                vec![
+                    SeatResult { bot: 0, value: 0.0, bet: 0, won: 0 },
+                    SeatResult { bot: 1, value: (i % 3) as f64, bet: 0, won: 0 },
+                    SeatResult { bot: 2, value: 2.0 + (i % 2) as f64, bet: 0, won: 0 },
+                ]
+            })
+            .collect();
+        let (r, ci) = gap_closed(&summarise(&names, &noisy), 0, 1, 2).unwrap();
+        assert!(r > 0.3 && r < 0.5 && ci > 0.05, "{r} {ci}");
+        let flat: Vec<Vec<SeatResult>> =
+            (0..5).map(|_| (0..3).map(|b| SeatResult { bot: b, value: 1.0, bet: 0, won: 0 }).collect()).collect();
+        assert!(gap_closed(&summarise(&names, &flat), 0, 1, 2).is_none());
     }
 }

@@ -40,6 +40,10 @@ pub struct TournamentArgs {
     /// Seven: random, heuristic, search.
     #[arg(long, value_delimiter = ',', default_value = "heuristic,random")]
     pub bots: Vec<String>,
+    /// Also report how much of the gap from bot LOW to bot HIGH bot MID closes, as a share of
+    /// the paired difference HIGH − LOW with a 95% interval, e.g. `--gap heuristic,expert,oracle`.
+    #[arg(long, value_delimiter = ',', num_args = 1, value_names = ["LOW,MID,HIGH"])]
+    pub gap: Vec<String>,
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
@@ -71,6 +75,18 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
             bail!("unknown bot `{b}`: choose among {} (or oracle for Oh 7)", levels.join(", "));
         }
     }
+    let gap = match args.gap.as_slice() {
+        [] => None,
+        [l, m, h] => {
+            let find = |b: &String| {
+                args.bots.iter().position(|x| x == b).ok_or_else(|| {
+                    anyhow::anyhow!("--gap names `{b}`, which is not among --bots {}", args.bots.join(","))
+                })
+            };
+            Some((find(l)?, find(m)?, find(h)?))
+        }
+        _ => bail!("--gap takes three bots from --bots, LOW,MID,HIGH, e.g. --gap heuristic,expert,oracle"),
+    };
     let rots = tournament::rotations(args.bots.len(), args.players).len();
     let bar = ProgressBar::new(args.deals);
     bar.set_style(
@@ -87,10 +103,27 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         TournamentGame::Oh7(r) => format!("{} with {} players", r.preset, args.players),
         TournamentGame::Seven => format!("seven with {} players", args.players),
     };
+    let closed = gap.map(|(l, m, h)| (l, m, h, tournament::gap_closed(&summary, l, m, h)));
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&to_json(&summary, &what, args, rots, secs))?);
+        let mut v = to_json(&summary, &what, args, rots, secs);
+        if let Some((l, m, h, r)) = closed {
+            v["gap"] = json!({"low": args.bots[l], "mid": args.bots[m], "high": args.bots[h],
+                "closed": r.map(|x| x.0), "ci95": r.map(|x| x.1)});
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print_text(&summary, &what, args, rots, secs, matches!(game, TournamentGame::Seven));
+        if let Some((l, m, h, r)) = closed {
+            let (low, mid, high) = (&args.bots[l], &args.bots[m], &args.bots[h]);
+            match r {
+                Some((x, ci)) => println!(
+                    "{mid} closes {:.1}% ± {:.1}% of the {low}-to-{high} gap (paired, 95% interval)",
+                    x * 100.0,
+                    ci * 100.0
+                ),
+                None => println!("{mid} closes an undefined share of the {low}-to-{high} gap ({high} = {low})"),
+            }
+        }
     }
     Ok(())
 }
