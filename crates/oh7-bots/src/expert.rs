@@ -147,6 +147,10 @@ pub fn resolve_leader(
     }
 }
 
+/// The oracle solves the whole rest of a round exactly (within its node budget) only when at
+/// most this many cards are left to play: a whole deal at four seats, five tricks at five.
+pub const ORACLE_WHOLE_CARDS: usize = 28;
+
 /// The search engine shared by the expert and the oracle.
 pub struct Search {
     budget: Budget,
@@ -213,9 +217,12 @@ impl Search {
 
     /// The oracle's move scores on the true deal: every move solved exactly when the whole
     /// position fits the node budget; else, after each move, the heuristic plays for every
-    /// seat until `exact_from` tricks are left, and the ending is solved exactly.
+    /// seat until `exact_from` tricks are left, and the ending is solved exactly. A whole
+    /// position is tried only with at most [`ORACLE_WHOLE_CARDS`] cards left to play (larger
+    /// ones, at five seats or more, practically never fit and cost the whole budget).
     fn score_moves_truth(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [f64]) {
-        if self.exact_scores(pos, scorer, me, cards, acc) {
+        let cards_left = pos.tricks_left() as usize * pos.seats as usize;
+        if cards_left <= ORACLE_WHOLE_CARDS && self.exact_scores(pos, scorer, me, cards, acc) {
             return;
         }
         for (i, &c) in cards.iter().enumerate() {
@@ -294,12 +301,10 @@ impl Search {
         let mut count = vec![0u32; cands.len()];
         let mut sevens = vec![0u32; cands.len()];
         let mut bonus = vec![0.0f64; cands.len()];
-        // The oracle knows every hand: only the Dummy's pile order (and lots) vary.
-        let samples = match (truth, dummy) {
-            (Some(_), Some(_)) => 3,
-            (Some(_), None) => 1,
-            (None, _) => self.budget.bet_samples,
-        };
+        // The oracle knows every hand, but not the others' secret bets nor the Dummy's pile
+        // order: its samples vary those (one guess of the others' bets would let the best
+        // candidate be the one that guess flatters most).
+        let samples = self.budget.bet_samples;
         let mut bet_cards = [Card::INTERROBANG; MAX_SEATS];
         for _ in 0..samples.max(1) {
             let (hands, pile) = match truth {
@@ -321,6 +326,12 @@ impl Search {
                     } else {
                         heuristic_bet(&rules, hands[p], bettable, table, CardSet::EMPTY)
                     };
+                    if truth.is_some() && !bettable.is_empty() && self.rng.random_bool(0.5) {
+                        // Half the time, another card within one of the heuristic's value.
+                        let v = bet_cards[p].value() as i32;
+                        let near: Vec<Card> = bettable.iter().filter(|c| (c.value() as i32 - v).abs() <= 1).collect();
+                        bet_cards[p] = near[self.rng.random_range(0..near.len())];
+                    }
                 }
             }
             for (i, &b) in cands.iter().enumerate() {
@@ -405,7 +416,7 @@ impl OracleBot {
     pub fn new(seed: u64) -> OracleBot {
         let mut b = Budget::level("expert").expect("a level");
         b.exact_from = 5;
-        b.sample_nodes = 4_000_000;
+        b.sample_nodes = 1_000_000;
         OracleBot { search: Search::new(b, seed) }
     }
 
@@ -421,8 +432,8 @@ impl OracleBot {
         }
         let pile = game.dummy_pile();
         match (view.phase(), legal[0]) {
-            // Bets: every candidate scored on the true hands (the others' bets guessed by the
-            // heuristic, heuristic playouts: the others do not play max^n).
+            // Bets: every candidate scored on the true hands over scenarios of the others'
+            // secret bets (the heuristic's bet on their true hands, or a card next to it).
             (PhaseView::Betting { .. }, Action::Bet(_)) => {
                 Action::Bet(self.search.bet(&view, cards_of(legal), Some(&hands)))
             }
