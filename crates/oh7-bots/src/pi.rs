@@ -7,10 +7,12 @@
 //!
 //! Solver: every player maximises their own round score (max^n). Hands are bitsets; equivalent
 //! cards (same suit, no live card between them, no live ★ that ranks between them) are searched
-//! once; a transposition table keyed at trick boundaries (all hands, leader, tricks won, the
-//! Dummy's pile position) holds the final tricks won of each seat; children are searched best
-//! first by a cheap ordering, and a player's search stops as soon as a child reaches the best
-//! score that player could possibly get (a sound cut-off for max^n).
+//! once; the last trick is read off, not searched; a transposition table keyed at trick
+//! boundaries (the hands up to relabelling of values, the leader, the tricks won or, with the
+//! `bga` scoring, what each player still needs, the Dummy's pile position) holds the tricks each
+//! seat still wins; children are searched in the order the seat's wish suggests, and a player's
+//! search stops as soon as a child reaches the best score that player could possibly get, with
+//! the tricks each seat can still win bounded by sure winners (a sound cut-off for max^n).
 
 use oh7_core::card::{Card, CardSet, Kind, Suit};
 use oh7_core::oh7::trick;
@@ -256,6 +258,53 @@ impl Position {
         }
     }
 
+    /// The final tricks won when one trick is left (every card in it forced) and no Dummy
+    /// plays: the cards still held complete the trick in order of play.
+    #[inline]
+    pub fn last_trick(&self) -> Won {
+        let mut cards = self.trick;
+        for i in self.trick_len as usize..self.seats as usize {
+            cards[i] = self.hands[self.order[i] as usize].first().expect("one card left");
+        }
+        let mut won = self.won;
+        won[self.order[trick::winning_index(&cards[..self.seats as usize], self.trump)] as usize] += 1;
+        won
+    }
+
+    /// How many of the tricks left `p` is sure to win, and at most can win (`live` is
+    /// [`Position::live`]). A **sure winner** wins whatever trick it is played in: a regular
+    /// trump that no other live card can beat (no other live trump as high, either copy, and no
+    /// live ★ above it, counting the cards already in the trick), or the ‽/? when no other live
+    /// card is a trump. `p` wins at least its sure winners, and none of the tricks the others'
+    /// sure winners take. The Dummy's cards are not counted.
+    pub fn trick_range(&self, p: usize, live: CardSet) -> (u8, u8) {
+        let mut sure = [0u8; MAX_SEATS];
+        let holder = |c: Card| (0..self.seats as usize).find(|&q| self.hands[q].contains(c) && q as u8 != self.dummy);
+        let trumps = live.and(self.trump.mask());
+        if live.contains(Card::INTERROBANG)
+            && let Some(q) = holder(Card::INTERROBANG)
+            && trumps.minus(self.hands[q]).is_empty()
+        {
+            sure[q] += 1;
+        }
+        // Only the holder of the highest live trump can hold sure winners: its trumps from the
+        // top down, while nobody else's trump or ★ is as high.
+        if let Some(q) = trumps.last().and_then(holder) {
+            let theirs = trumps.minus(self.hands[q]);
+            let star = live.and(CardSet::STARS).minus(self.hands[q]).last().map_or(-1, |c| c.value() as i32);
+            for c in self.hands[q].and(trumps).iter().rev() {
+                let beaten = theirs.last().is_some_and(|t| t.id() >= c.id() - c.copy());
+                if beaten || star > c.value() as i32 {
+                    break;
+                }
+                sure[q] += 1;
+            }
+        }
+        let others: u8 = sure.iter().sum::<u8>() - sure[p];
+        let left = self.tricks_left();
+        (sure[p], left - others.min(left))
+    }
+
     /// The seat currently winning the trick in progress.
     pub fn current_winner(&self) -> Option<usize> {
         (self.trick_len > 0).then(|| self.order[trick::winning_index(self.trick_cards(), self.trump)] as usize)
@@ -346,7 +395,9 @@ impl Scorer {
     /// other `left - x` tricks all go to one seat (a loss is convex in the tricks won, so its
     /// sum is largest at a vertex of the simplex of distributions), or to the Dummy; every
     /// formula is non-decreasing in the others' losses.
-    fn best_possible(&self, p: usize, won: &Won, left: u8, dummy: bool) -> i32 {
+    ///
+    /// `p` wins between `lo` and `hi` of the `left` tricks ([`Position::sure_tricks`]).
+    fn best_possible(&self, p: usize, won: &Won, left: u8, (lo, hi): (u8, u8), dummy: bool) -> i32 {
         let n = self.players as usize;
         let mut d = [0i32; MAX_SEATS];
         let mut base = 0;
@@ -365,7 +416,7 @@ impl Scorer {
         };
         let b = self.bets[p] as i32;
         let mut best = i32::MIN;
-        for x in 0..=left as i32 {
+        for x in lo as i32..=hi as i32 {
             let l = (d[p] - x).abs();
             let o = others_max(left as i32 - x);
             let v = match self.scoring {
@@ -382,7 +433,7 @@ impl Scorer {
 }
 
 /// A table entry (16 bytes): the position's check bits, the search it belongs to, and the
-/// final tricks won of each seat (3 bits a seat) with the tricks left (bits 27..30, its worth
+/// tricks each seat still wins from there (3 bits a seat) with the tricks left (bits 27..30, its worth
 /// when an entry must be replaced).
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -437,6 +488,64 @@ fn mix(mut x: u64) -> u64 {
     x ^= x >> 27;
     x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
+}
+
+/// The hands up to relabelling of values (see [`Solver::key`]): for each suit with a live
+/// regular card, the live cards of that suit and the live ★ in order of strength, each as its
+/// owner, its kind and whether it ties the card before it (identical copies); then the ★ alone,
+/// then Ø and ‽/?. A hash: equal hands up to relabelling give equal values.
+fn shape(pos: &Position) -> u64 {
+    const P: u64 = 0x0000_0100_0000_01b3;
+    let mut owner = [0u8; 128];
+    let mut live = 0u128;
+    for s in 0..pos.seats as usize {
+        live |= pos.hands[s].0;
+        for c in pos.hands[s].iter() {
+            owner[c.id() as usize] = s as u8;
+        }
+    }
+    let stars = (live >> 80) as u16;
+    let mut acc: u64 = 0;
+    // `order`: bit 4v+k is the ★ of value v (k = 0, 1: its copies) or the regular card of value
+    // v (k = 2, 3), so that bits run in order of strength within a suit.
+    let run = |acc: &mut u64, order: u32, base: u8| {
+        let mut prev = u32::MAX;
+        let mut z = order;
+        while z != 0 {
+            let b = z.trailing_zeros();
+            z &= z - 1;
+            let (v, regular) = (b / 4, b >> 1 & 1);
+            let id = if regular == 1 { base + (2 * v + (b & 1)) as u8 } else { 80 + (2 * v + (b & 1)) as u8 };
+            let group = b >> 1;
+            let token = owner[id as usize] as u64 | (regular as u64) << 4 | ((group != prev) as u64) << 5;
+            prev = group;
+            *acc = acc.wrapping_mul(P).wrapping_add(token + 1);
+        }
+    };
+    for su in 0..5u8 {
+        let regs = (live >> (16 * su)) as u16;
+        if regs != 0 {
+            acc = acc.wrapping_mul(P).wrapping_add(0x100 + su as u64);
+            run(&mut acc, interleave(stars, regs), su * 16);
+        }
+    }
+    acc = acc.wrapping_mul(P).wrapping_add(0x200);
+    run(&mut acc, interleave(stars, 0), 0);
+    for id in 96..99 {
+        let t = if live >> id & 1 == 1 { 1 + owner[id] as u64 } else { 0 };
+        acc = acc.wrapping_mul(P).wrapping_add(0x300 + t);
+    }
+    acc
+}
+
+/// Bits 4v, 4v+1: `stars` bits 2v, 2v+1; bits 4v+2, 4v+3: `regs` bits 2v, 2v+1.
+#[inline]
+fn interleave(stars: u16, regs: u16) -> u32 {
+    let mut z = 0u32;
+    for v in 0..8 {
+        z |= (stars as u32 >> (2 * v) & 3) << (4 * v) | (regs as u32 >> (2 * v) & 3) << (4 * v + 2);
+    }
+    z
 }
 
 impl Solver {
@@ -501,15 +610,41 @@ impl Solver {
         }
     }
 
+    /// The table key of a position at a trick boundary: what decides the rest of the search,
+    /// and nothing more, so that positions that play out alike share an entry.
+    ///
+    /// - **Relative ranks.** Without a Dummy, the hands enter as, for each suit, the owners of
+    ///   its live cards (the ★ interleaved where they rank) in order of strength, with the
+    ///   played cards left out (as DDS keys its table). Two positions that differ only in which
+    ///   of two cards with nothing live between them were played get one key. With a Dummy, its
+    ///   face-down pile holds absolute cards, so the hands enter as they are.
+    /// - **What each player still needs.** With [`Scoring::BidPlusTwo`] (`bga`) a player's
+    ///   score depends on its own tricks only; a player already above its bet, or short by more
+    ///   than the tricks left, orders the outcomes alike whatever the amount (the scores differ
+    ///   by a constant, for it and in the others' sums), so the need `bet - won` enters clamped
+    ///   to `-1..=left+1`. The basket scorings pay the others' losses to whoever makes it, so
+    ///   the tricks won enter as they are. Either way the table holds the tricks still to win,
+    ///   which the caller adds to the tricks won.
     fn key(&self, pos: &Position) -> (usize, u64) {
+        let seats = pos.seats as usize;
         let mut h: u64 = 0x9e37_79b9_7f4a_7c15;
-        for s in 0..pos.seats as usize {
-            let v = pos.hands[s].0;
-            h = mix(h ^ (v as u64)).wrapping_add(mix((v >> 64) as u64 ^ (s as u64) << 58));
+        if pos.dummy == NONE {
+            h = mix(h ^ shape(pos));
+        } else {
+            for s in 0..seats {
+                let v = pos.hands[s].0;
+                h = mix(h ^ (v as u64)).wrapping_add(mix((v >> 64) as u64 ^ (s as u64) << 58));
+            }
         }
+        let left = pos.tricks_left() as i32;
         let mut w: u64 = 0;
-        for s in 0..pos.seats as usize {
-            w = w << 4 | pos.won[s] as u64;
+        for s in 0..seats {
+            let x = if self.scorer.scoring == Scoring::BidPlusTwo && s < self.scorer.players as usize {
+                (self.scorer.bets[s] as i32 - pos.won[s] as i32).clamp(-1, left + 1) + 1
+            } else {
+                pos.won[s] as i32
+            };
+            w = w << 4 | x as u64;
         }
         let extra = (pos.order[0] as u64) | (pos.pile_next as u64) << 8 | (pos.last_player_leader as u64) << 16;
         h = mix(h ^ w.rotate_left(24) ^ extra);
@@ -520,7 +655,14 @@ impl Solver {
     /// Store in the bucket at `i` (two entries): over an entry of an older search, else over
     /// the one with fewer tricks left (the cheaper to find again).
     #[inline]
-    fn store(&mut self, i: usize, check: u64, won: &Won, left: u8) {
+    /// `pos` is the position stored, `won` its final tricks won (the entry keeps the tricks
+    /// still to win).
+    fn store(&mut self, i: usize, check: u64, pos: &Position, won: &Won) {
+        let left = pos.tricks_left();
+        let mut future = *won;
+        for (x, w) in future.iter_mut().zip(pos.won) {
+            *x -= w;
+        }
         let (a, b) = (&self.table[i], &self.table[i + 1]);
         let j = if a.stamp != self.stamp || a.check == check {
             i
@@ -529,7 +671,7 @@ impl Solver {
         } else {
             i
         };
-        self.table[j] = Entry { check, stamp: self.stamp, packed: Entry::pack(won, left) };
+        self.table[j] = Entry { check, stamp: self.stamp, packed: Entry::pack(&future, left) };
     }
 
     fn search(&mut self, pos: &Position) -> Won {
@@ -541,13 +683,20 @@ impl Solver {
             self.aborted = true;
             return pos.won;
         }
+        if pos.tricks_left() == 1 && pos.dummy == NONE {
+            return pos.last_trick();
+        }
         let boundary = pos.trick_len == 0 || pos.order[0] == pos.dummy && pos.trick_len == 1;
         let mut slot = None;
         if boundary && pos.tricks_left() > 1 {
             let (i, check) = self.key(pos);
             for e in &self.table[i..i + 2] {
                 if e.stamp == self.stamp && e.check == check {
-                    return e.won();
+                    let mut r = e.won();
+                    for (x, w) in r.iter_mut().zip(pos.won) {
+                        *x += w;
+                    }
+                    return r;
                 }
             }
             slot = Some((i, check));
@@ -559,15 +708,16 @@ impl Solver {
             child.play(legal.first().expect("one"));
             let r = self.search(&child);
             if let Some((i, check)) = slot {
-                self.store(i, check, &r, pos.tricks_left());
+                self.store(i, check, pos, &r);
             }
             return r;
         }
-        let reps = representatives(pos, legal);
+        let live = pos.live();
+        let reps = representatives_in(pos, legal, live);
         let mut moves = [Card::INTERROBANG; HAND + 2];
-        let n = order_moves(pos, reps, &mut moves);
+        let n = order_moves(pos, reps, pos.won[s] < self.scorer.bets[s], &mut moves);
         let left = pos.tricks_left();
-        let cap = self.scorer.best_possible(s, &pos.won, left, pos.dummy != NONE);
+        let cap = self.scorer.best_possible(s, &pos.won, left, pos.trick_range(s, live), pos.dummy != NONE);
         let mut best: Option<(i32, Won)> = None;
         for &c in &moves[..n] {
             let mut child = *pos;
@@ -583,30 +733,65 @@ impl Solver {
         }
         let r = best.expect("a legal move").1;
         if let Some((i, check)) = slot {
-            self.store(i, check, &r, pos.tricks_left());
+            self.store(i, check, pos, &r);
         }
         r
     }
 }
 
-/// Search order: the seat's wish decides. A seat short of its bet tries its strongest cards
-/// first, a seat at or above its bet its weakest.
-fn order_moves(pos: &Position, reps: CardSet, out: &mut [Card; HAND + 2]) -> usize {
+/// Search order: the seat's wish decides, so that the move that reaches the seat's best score
+/// (and stops its search) tends to come first. A seat short of its bet (`short`) leads its
+/// strongest card; following, it tries the cards that would take the trick so far (the cheapest
+/// first when it plays last), then discards its weakest. A seat at or above its bet leads its
+/// weakest card; following, it ducks with its highest card that loses, and when it must win,
+/// wins with its highest.
+fn order_moves(pos: &Position, reps: CardSet, short: bool, out: &mut [Card; HAND + 2]) -> usize {
+    let len = pos.trick_len as usize;
+    let last = len + 1 == pos.seats as usize;
+    // The key of the card winning the trick so far (while the lead suit is known).
+    let top = pos.lead.map(|l| pos.trick_cards().iter().map(|&c| trick::trick_key(c, pos.trump, Some(l))).max());
+    let mut keyed = [(0i32, Card::INTERROBANG); HAND + 2];
     let mut n = 0;
     for c in reps.iter() {
-        out[n] = c;
+        let x = trick::trick_key(c, pos.trump, pos.lead.or(c.suit())) as i32 * 8 + c.value() as i32;
+        let key = if len == 0 {
+            if short { -x } else { x }
+        } else {
+            let wins = match top {
+                Some(top) => Some(trick::trick_key(c, pos.trump, pos.lead)) > top,
+                None => {
+                    let mut cards = pos.trick;
+                    cards[len] = c;
+                    trick::winning_index(&cards[..=len], pos.trump) == len
+                }
+            };
+            match (short, wins) {
+                (true, true) if last => x,
+                (true, true) => -x,
+                (true, false) => 1000 + x,
+                (false, false) => -x,
+                (false, true) => 1000 - x,
+            }
+        };
+        keyed[n] = (key, c);
         n += 1;
     }
-    let lead = pos.lead.or(pos.trick_cards().iter().find_map(|c| c.suit()));
-    let key = |c: &Card| trick::trick_key(*c, pos.trump, lead.or(c.suit())) as i32 * 8 + c.value() as i32;
-    out[..n].sort_unstable_by_key(|c| std::cmp::Reverse(key(c)));
+    keyed[..n].sort_unstable_by_key(|k| k.0);
+    for (o, k) in out.iter_mut().zip(&keyed[..n]) {
+        *o = k.1;
+    }
     n
 }
 
 /// One card of each class of equivalent legal cards.
 pub fn representatives(pos: &Position, legal: CardSet) -> CardSet {
+    representatives_in(pos, legal, pos.live())
+}
+
+/// [`representatives`] with the position's live cards already known.
+fn representatives_in(pos: &Position, legal: CardSet, live: CardSet) -> CardSet {
     let s = pos.to_move();
-    let gaps = pos.live().minus(pos.hands[s]);
+    let gaps = live.minus(pos.hands[s]);
     let mut keep = CardSet::EMPTY;
     let mut prev: Option<Card> = None;
     for c in legal.iter() {
@@ -845,13 +1030,165 @@ mod tests {
             leaves(&pos, &mut all);
             for p in 0..players {
                 let best = all.iter().map(|w| sc.score(w, p)).max().unwrap();
-                let cap = sc.best_possible(p, &pos.won, pos.tricks_left(), dummy.is_some());
+                let cap =
+                    sc.best_possible(p, &pos.won, pos.tricks_left(), pos.trick_range(p, pos.live()), dummy.is_some());
                 assert!(cap >= best, "{preset} {players} seat {p}: bound {cap} < reachable {best}");
                 exact += (cap == best) as u32;
                 checked += 1;
             }
         }
         assert!(exact * 4 > checked, "the bound is reached in only {exact} of {checked} cases");
+    }
+
+    /// A position of `hands` (text, one hand a seat) with no Dummy, `players` seats, ♥ trump.
+    fn hand_position(hands: &[&str]) -> Position {
+        let rules = Ruleset::preset(Preset::Kod7);
+        let h: Vec<CardSet> = hands.iter().map(|t| set(t)).collect();
+        let mut pos = Position::empty(&rules, hands.len(), None, Suit::H);
+        pos.hands[..h.len()].copy_from_slice(&h);
+        pos.tricks_done = (TRICKS - h[0].len() as usize) as u8;
+        pos.resume(0, &[]);
+        pos
+    }
+
+    fn key_of(solver: &Solver, hands: &[&str], won: [u8; 3]) -> u64 {
+        let mut pos = hand_position(hands);
+        pos.won[..3].copy_from_slice(&won);
+        solver.key(&pos).1
+    }
+
+    /// The table key sees hands only up to relabelling of values: the order of the live cards
+    /// of each suit (the ★ interleaved where they rank), who holds each, and identical copies.
+    #[test]
+    fn table_key_is_blind_to_values_with_the_same_order() {
+        let mut solver = Solver::new(10);
+        let bets: Vec<Card> = ["2S", "1S", "0S"].iter().map(|c| c.parse().unwrap()).collect();
+        solver.set_scorer(Scorer::new(&Ruleset::preset(Preset::Kod7), &bets));
+        let w = [0, 0, 0];
+        let a = key_of(&solver, &["2H 6H", "4H 1S", "5S *3"], w);
+        // Every value moved, no order changed (♥: 2 < *3 < 4 < 6 becomes 1 < *3 < 5 < 7).
+        assert_eq!(a, key_of(&solver, &["1H 7H", "5H 0S", "6S *3"], w));
+        // Who holds which card matters.
+        assert_ne!(a, key_of(&solver, &["4H 6H", "2H 1S", "5S *3"], w));
+        // The ★ moved below every ♥: another order.
+        assert_ne!(a, key_of(&solver, &["2H 6H", "4H 1S", "5S *1"], w));
+        // Two cards of one suit that trade places across the ★.
+        assert_ne!(a, key_of(&solver, &["2H 6H", "1H 4S", "5S *3"], w));
+        // The suit itself matters (♥ is trump).
+        assert_ne!(a, key_of(&solver, &["2C 6C", "4C 1S", "5S *3"], w));
+    }
+
+    /// With the `bga` scoring the key holds what each player still needs, clamped: a seat
+    /// already above its bet is one case whatever the amount. The basket scorings keep every
+    /// count (the others' losses are paid to whoever makes it, and the spoiling tie-break adds
+    /// them up).
+    #[test]
+    fn table_key_clamps_needs_only_where_scores_allow() {
+        let hands = ["2H 6H", "4H 1S", "5S *3"];
+        let bets: Vec<Card> = ["0S", "1S", "0H"].iter().map(|c| c.parse().unwrap()).collect();
+        let mut solver = Solver::new(10);
+        solver.set_scorer(Scorer::new(&Ruleset::preset(Preset::Bga), &bets));
+        // Seat 0 bet 0 and won 1 or 3: above its bet either way.
+        assert_eq!(key_of(&solver, &hands, [1, 0, 0]), key_of(&solver, &hands, [3, 0, 0]));
+        assert_ne!(key_of(&solver, &hands, [0, 0, 0]), key_of(&solver, &hands, [1, 0, 0]));
+        for preset in [Preset::En, Preset::Fr] {
+            solver.set_scorer(Scorer::new(&Ruleset::preset(preset), &bets));
+            assert_ne!(key_of(&solver, &hands, [1, 0, 0]), key_of(&solver, &hands, [3, 0, 0]), "{preset}");
+        }
+    }
+
+    /// Solving a position whose tricks won differ but whose clamped needs agree gives the same
+    /// tricks to come, with the table shared (the stored entry is what the second solve reads).
+    #[test]
+    fn shared_entries_give_the_tricks_to_come() {
+        use rand::{SeedableRng, seq::IndexedRandom, seq::SliceRandom};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let rules = Ruleset::preset(Preset::Bga);
+        let mut solver = Solver::new(16);
+        for _ in 0..30 {
+            let mut deck = rules.deck(4);
+            deck.shuffle(&mut rng);
+            let hands: Vec<CardSet> = (0..4).map(|p| CardSet::from_cards(&deck[p * 7..p * 7 + 7])).collect();
+            let mut pos = Position::start(&rules, 4, None, &hands, &[], 0, Suit::S);
+            while pos.tricks_left() > 4 || pos.trick_len > 0 {
+                let l: Vec<Card> = pos.legal().iter().collect();
+                pos.play(*l.choose(&mut rng).unwrap());
+            }
+            let bets: Vec<Card> = (0..4).map(|p| deck[p * 7]).collect();
+            let sc = Scorer::new(&rules, &bets);
+            // Give seat 0 one more trick than its bet, then three more: the same case.
+            let mut a = pos;
+            a.won = [0; MAX_SEATS];
+            a.won[0] = sc.bets[0] + 1;
+            let mut b = a;
+            b.won[0] = sc.bets[0] + 3;
+            solver.set_scorer(sc);
+            solver.cutoff = false;
+            let ra = solver.solve(&a);
+            solver.reset_nodes();
+            let rb = solver.solve(&b);
+            assert_eq!(solver.nodes, 1, "the second position did not find the first one's entry");
+            solver.set_scorer(sc);
+            let fresh = solver.solve(&b);
+            assert_eq!(rb, fresh, "a shared entry gave another result than a fresh solve");
+            assert_eq!(ra[0] - a.won[0], rb[0] - b.won[0]);
+            assert_eq!(ra[1..4], rb[1..4]);
+        }
+    }
+
+    /// The sure winners are sure, and the bound they give is right: in every way the tricks left
+    /// can fall, each seat wins between its `trick_range` bounds. Some seats must have a sure
+    /// winner, or the test would prove nothing.
+    #[test]
+    fn trick_range_holds_in_every_outcome() {
+        use rand::{SeedableRng, seq::IndexedRandom, seq::SliceRandom};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+        let (mut sure, mut capped) = (0, 0);
+        for round in 0..150 {
+            // Two decks for bga: identical copies, the first played winning.
+            let (preset, players, decks) = [
+                (Preset::Kod7, 4, 1),
+                (Preset::FrAdvanced, 4, 1),
+                (Preset::En, 3, 1),
+                (Preset::Bga, 3, 2),
+                (Preset::Kod7, 2, 1),
+            ][round % 5];
+            let rules = Ruleset { decks, ..Ruleset::preset(preset) };
+            let mut deck = rules.deck(players);
+            deck.shuffle(&mut rng);
+            let dummy = rules.uses_dummy(players).then_some(2usize);
+            let seats = players + dummy.is_some() as usize;
+            let mut hands = [CardSet::EMPTY; MAX_SEATS];
+            for p in 0..players {
+                hands[p] = CardSet::from_cards(&deck[p * 7..p * 7 + 7]);
+            }
+            let rest = &deck[players * 7..];
+            let mut pile: Vec<Card> = Vec::new();
+            if let Some(d) = dummy {
+                hands[d] = CardSet::from_cards(&rest[..2]);
+                pile.extend_from_slice(&rest[2..]);
+            }
+            let suits = rules.suits(players);
+            let trump = suits[round % suits.len()];
+            let mut pos = Position::start(&rules, seats, dummy, &hands, &pile, round % players, trump);
+            let left = 2 + (round % 2) as u8;
+            while pos.tricks_left() > left || (round % 3 == 0 && pos.tricks_left() == left && pos.trick_len < 2) {
+                let l: Vec<Card> = pos.legal().iter().collect();
+                pos.play(*l.choose(&mut rng).unwrap());
+            }
+            let mut all = Vec::new();
+            leaves(&pos, &mut all);
+            for p in 0..players {
+                let (lo, hi) = pos.trick_range(p, pos.live());
+                for w in &all {
+                    let f = w[p] - pos.won[p];
+                    assert!(lo <= f && f <= hi, "{preset} {players} seat {p}: {f} tricks outside {lo}..={hi}: {pos:?}");
+                }
+                sure += (lo > 0) as u32;
+                capped += (hi < pos.tricks_left()) as u32;
+            }
+        }
+        assert!(sure > 20 && capped > 20, "sure winners in {sure} cases, capped in {capped}");
     }
 
     #[test]
