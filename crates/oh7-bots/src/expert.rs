@@ -44,32 +44,28 @@ impl Budget {
     /// The budget of a level name (`easy`, `medium`, `hard`, `expert`).
     pub fn level(level: &str) -> Option<Budget> {
         Some(match level {
-            "easy" => Budget {
-                play_samples: 8,
-                exact_from: 3,
-                sample_nodes: 20_000,
-                decision_nodes: 100_000,
-                bet_samples: 24,
-            },
+            "easy" => {
+                Budget { play_samples: 8, exact_from: 3, sample_nodes: 10_000, decision_nodes: 40_000, bet_samples: 24 }
+            }
             "medium" => Budget {
                 play_samples: 16,
                 exact_from: 4,
-                sample_nodes: 50_000,
-                decision_nodes: 400_000,
+                sample_nodes: 25_000,
+                decision_nodes: 160_000,
                 bet_samples: 48,
             },
             "hard" => Budget {
                 play_samples: 32,
                 exact_from: 5,
-                sample_nodes: 100_000,
-                decision_nodes: 1_200_000,
+                sample_nodes: 50_000,
+                decision_nodes: 480_000,
                 bet_samples: 96,
             },
             "expert" => Budget {
                 play_samples: 64,
                 exact_from: 5,
-                sample_nodes: 200_000,
-                decision_nodes: 2_500_000,
+                sample_nodes: 100_000,
+                decision_nodes: 1_000_000,
                 bet_samples: 160,
             },
             _ => return None,
