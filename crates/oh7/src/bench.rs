@@ -10,6 +10,8 @@ use oh7_core::seven::{MAX_PLAYERS, MIN_PLAYERS, SevenGame, SevenRules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use oh7_core::ruleset::Preset;
+
 use crate::RulesArgs;
 use crate::sim::{GameKind, game_seed};
 
@@ -17,20 +19,32 @@ use crate::sim::{GameKind, game_seed};
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
     /// Time to solve a deal exactly (en 4 players, kod7 6 players): median and p95.
+    ///
+    /// Each deal is a real round: heuristic bots bet through the rules (and play the tricks
+    /// before, with --tricks below 7); then every hand is known to the solver.
     Solver {
         /// Deals per table.
         #[arg(long, default_value_t = 30)]
         deals: usize,
-        /// Tricks left to solve: 7 is a full deal; fewer starts after random legal plays.
+        /// Tricks left to solve: 7 is a full deal; fewer starts after heuristic play.
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(1..=7))]
         tricks: u8,
         /// Give up a deal after this many solver nodes (it then counts as unfinished, slower
         /// than every finished one).
         #[arg(long, default_value_t = 2_000_000_000)]
         max_nodes: u64,
-        /// Transposition table size: 2^bits entries of 16 bytes.
+        /// Transposition table size: 2^bits entries of 16 bytes, one table per thread.
         #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(10..=30))]
         table_bits: u32,
+        /// Deals solved at once, each on one thread (times are per deal).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Only this preset (with --players); default: en with 4 players and kod7 with 6.
+        #[arg(long, value_parser = crate::parse_preset, requires = "players")]
+        preset: Option<oh7_core::ruleset::Preset>,
+        /// Players at the table (with --preset).
+        #[arg(long, requires = "preset")]
+        players: Option<usize>,
     },
     /// Time per decision of an Oh 7 bot (median and p95, one thread).
     Bot {
@@ -128,8 +142,19 @@ fn fmt(x: f64) -> String {
 /// Run a benchmark.
 pub fn run(what: &BenchCommand) -> Result<()> {
     match what {
-        BenchCommand::Solver { deals, tricks, max_nodes, table_bits } => {
-            crate::tournament::bench_solver(*deals, *tricks, *max_nodes, *table_bits)
+        BenchCommand::Solver { deals, tricks, max_nodes, table_bits, threads, preset, players } => {
+            let bench = crate::tournament::SolverBench {
+                deals: *deals,
+                tricks: *tricks,
+                max_nodes: *max_nodes,
+                table_bits: *table_bits,
+                threads: *threads as usize,
+            };
+            let tables = match (preset, players) {
+                (Some(p), Some(n)) => vec![(*p, *n)],
+                _ => vec![(Preset::En, 4), (Preset::Kod7, 6)],
+            };
+            crate::tournament::bench_solver(bench, &tables)
         }
         BenchCommand::Bot { level, preset, players, rounds } => {
             crate::tournament::bench_bot(level, *preset, *players, *rounds)

@@ -14,8 +14,6 @@ use oh7_core::card::CardSet;
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, MAX_SEATS, Oh7Game, PhaseView};
 use oh7_core::ruleset::{Preset, Ruleset};
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
 use serde_json::json;
 
 use crate::RulesArgs;
@@ -183,62 +181,128 @@ fn pct(v: &mut [f64], q: f64) -> f64 {
     v[((v.len() as f64 - 1.0) * q).round() as usize]
 }
 
-/// `oh7 bench solver`: time to solve deals exactly (`en` 4 players, `kod7` 6 players), from
-/// `tricks` tricks left; a deal that needs more than `max_nodes` nodes counts as unfinished.
-pub fn bench_solver(deals: usize, tricks: u8, max_nodes: u64, table_bits: u32) -> Result<()> {
-    let what = if tricks == 7 { "a full deal (7 tricks)".to_string() } else { format!("the last {tricks} tricks") };
+/// What `oh7 bench solver` measures.
+#[derive(Clone, Copy, Debug)]
+pub struct SolverBench {
+    /// Deals per table.
+    pub deals: usize,
+    /// Tricks left to solve (7: a full deal).
+    pub tricks: u8,
+    /// A deal that needs more nodes counts as unfinished.
+    pub max_nodes: u64,
+    /// Table size: 2^bits entries.
+    pub table_bits: u32,
+    /// Deals solved at once (each on one thread with its own table).
+    pub threads: usize,
+}
+
+/// A deal as a real round reaches `tricks` tricks left: heuristic bots bet through the real
+/// rules (every attempt, the leader and trump decisions) and play the tricks before; then
+/// every hand is read off the game.
+pub fn bench_deal(rules: Ruleset, players: usize, seed: u64, tricks: u8) -> Result<(Position, Scorer)> {
+    let mut g = Oh7Game::new(rules, players, seed)?;
+    let mut bots: Vec<_> = (0..players)
+        .map(|s| oh7_bot("heuristic", seed.wrapping_add(s as u64)))
+        .collect::<Result<_, _>>()
+        .map_err(anyhow::Error::msg)?;
+    let mut legal = Vec::new();
+    loop {
+        let seat = g.to_move().lowest().expect("the round is not over");
+        let view = g.view(seat);
+        if view.phase() == PhaseView::Playing
+            && view.trick().cards().is_empty()
+            && 7 - view.tricks().len() <= tricks as usize
+        {
+            let mut hands = [CardSet::EMPTY; MAX_SEATS];
+            for (p, h) in hands.iter_mut().enumerate().take(players) {
+                *h = g.view(p).hand();
+            }
+            if let Some(d) = g.dummy() {
+                hands[d] = view.dummy_faceup();
+            }
+            let pos = oh7_bots::sample::position_from_view(&view, &hands, g.dummy_pile());
+            let scorer = Scorer::new(&rules, view.bet_cards().expect("bets are known in play"));
+            return Ok((pos, scorer));
+        }
+        g.legal_actions(seat, &mut legal);
+        let a = bots[seat].choose(&view, &legal);
+        g.apply(seat, a)?;
+    }
+}
+
+/// `oh7 bench solver`: time to solve deals exactly from `tricks` tricks left, per table; a
+/// deal that needs more than `max_nodes` nodes counts as unfinished (slower than every
+/// finished one).
+pub fn bench_solver(b: SolverBench, tables: &[(Preset, usize)]) -> Result<()> {
+    for &(preset, players) in tables {
+        Ruleset::preset(preset).check_players(players)?;
+    }
+    let what =
+        if b.tricks == 7 { "a full deal (7 tricks)".to_string() } else { format!("the last {} tricks", b.tricks) };
     println!(
-        "exact max^n solve of {what}, every hand known, one thread, {deals} deals each, \
-         at most {max_nodes} nodes a deal"
+        "exact max^n solve of {what}, every hand known, {} deals a table (bets and earlier tricks by \
+         heuristic bots), one thread a deal ({} at once), at most {} nodes a deal",
+        b.deals, b.threads, b.max_nodes
     );
-    for (preset, players) in [(Preset::En, 4usize), (Preset::Kod7, 6)] {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(b.threads).build()?;
+    for &(preset, players) in tables {
         let rules = Ruleset::preset(preset);
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
-        let mut solver = Solver::new(table_bits);
-        solver.node_limit = max_nodes;
-        // Unfinished deals count as +inf: slower than every finished one.
+        let started = Instant::now();
+        let results: Vec<Result<(f64, u64, bool)>> = pool.install(|| {
+            use rayon::prelude::*;
+            (0..b.deals)
+                .into_par_iter()
+                .map_init(
+                    || Solver::new(b.table_bits),
+                    |solver, d| {
+                        let (pos, scorer) = bench_deal(rules, players, deal_seed(42, d as u64), b.tricks)?;
+                        solver.set_scorer(scorer);
+                        solver.reset_nodes();
+                        solver.node_limit = b.max_nodes;
+                        let t = Instant::now();
+                        let _ = solver.solve(&pos);
+                        let ms = t.elapsed().as_secs_f64() * 1e3;
+                        let bets: Vec<String> = scorer.bets[..players].iter().map(|x| x.to_string()).collect();
+                        if solver.aborted {
+                            eprintln!(
+                                "  {preset} {players}: deal {} (bets {}) unfinished after {ms:.0} ms",
+                                d + 1,
+                                bets.join(" ")
+                            );
+                        } else {
+                            eprintln!(
+                                "  {preset} {players}: deal {} (bets {}) solved in {ms:.1} ms, {} nodes",
+                                d + 1,
+                                bets.join(" "),
+                                solver.nodes
+                            );
+                        }
+                        Ok((ms, solver.nodes, solver.aborted))
+                    },
+                )
+                .collect()
+        });
         let mut times = Vec::new();
         let mut nodes = Vec::new();
         let mut unfinished = 0;
-        let started = Instant::now();
-        for d in 0..deals {
-            let mut deck = rules.deck(players);
-            deck.shuffle(&mut rng);
-            let mut hands = [CardSet::EMPTY; MAX_SEATS];
-            for p in 0..players {
-                hands[p] = CardSet::from_cards(&deck[p * 7..p * 7 + 7]);
-            }
-            // Bets: the first bettable card of each hand; trump: the first suit.
-            let bets: Vec<_> = (0..players)
-                .map(|p| hands[p].iter().find(|c| c.bet_value().is_some()).expect("a bettable card"))
-                .collect();
-            let trump = bets.iter().find_map(|c| c.suit()).unwrap_or(rules.suits(players)[0]);
-            let mut pos = Position::start(&rules, players, None, &hands, &[], 0, trump);
-            while pos.tricks_left() > tricks {
-                let legal: Vec<_> = pos.legal().iter().collect();
-                pos.play(legal[rng.random_range(0..legal.len())]);
-            }
-            solver.set_scorer(Scorer::new(&rules, &bets));
-            solver.reset_nodes();
-            let t = Instant::now();
-            let _ = solver.solve(&pos);
-            let ms = t.elapsed().as_secs_f64() * 1e3;
-            if solver.aborted {
+        for r in results {
+            let (ms, n, aborted) = r?;
+            if aborted {
                 unfinished += 1;
                 times.push(f64::INFINITY);
                 nodes.push(f64::INFINITY);
-                eprintln!("  {preset} {players}: deal {} unfinished after {ms:.0} ms ({max_nodes} nodes)", d + 1);
             } else {
                 times.push(ms);
-                nodes.push(solver.nodes as f64);
-                eprintln!("  {preset} {players}: deal {} solved in {ms:.1} ms, {} nodes", d + 1, solver.nodes);
+                nodes.push(n as f64);
             }
         }
+        let max_nodes = b.max_nodes;
         let show = |x: f64| if x.is_finite() { format!("{x:.1} ms") } else { format!("> {max_nodes} nodes") };
         let (m, p95, max) = (pct(&mut times.clone(), 0.5), pct(&mut times.clone(), 0.95), pct(&mut times, 1.0));
         println!(
-            "  {preset} {players} players: {} of {deals} solved; median {}, p95 {}, max {}; nodes median {} ({:.0} s)",
-            deals - unfinished,
+            "  {preset} {players} players: {} of {} solved; median {}, p95 {}, max {}; nodes median {} ({:.0} s)",
+            b.deals - unfinished,
+            b.deals,
             show(m),
             show(p95),
             show(max),

@@ -206,3 +206,29 @@ fn compare_two_rulesets() {
     assert!(String::from_utf8_lossy(&csv.stdout).starts_with("section,row,column,a,b,diff,lo,hi,significant\n"));
     fails_with(&["compare", "en", "nosuch"], "`nosuch` is neither a preset");
 }
+
+/// `oh7 bench solver` solves real deals (bets by heuristic bots through the rules) of the table
+/// asked for, reports how many it solved, and refuses a table the preset cannot seat.
+#[test]
+fn bench_solver_solves_the_table_asked_for() {
+    let out = oh7(&[
+        "bench",
+        "solver",
+        "--deals",
+        "3",
+        "--tricks",
+        "3",
+        "--preset",
+        "kod7",
+        "--players",
+        "5",
+        "--threads",
+        "2",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("kod7 5 players: 3 of 3 solved"), "{text}");
+    assert!(!text.contains("en 4 players"), "{text}");
+    fails_with(&["bench", "solver", "--preset", "kod7", "--players", "9"], "9 players");
+    fails_with(&["bench", "solver", "--preset", "kod7"], "required arguments");
+}
