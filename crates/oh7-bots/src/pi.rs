@@ -341,33 +341,32 @@ impl Scorer {
     /// The points of player `p` for final tricks `won`.
     #[inline]
     pub fn score(&self, won: &Won, p: usize) -> i32 {
-        let loss = |q: usize| (self.bets[q] as i32 - won[q] as i32).abs();
-        let l = loss(p);
+        let basket = match self.scoring {
+            Scoring::BidPlusTwo => 0,
+            Scoring::Basket | Scoring::DoubleBasket => self.basket(won),
+        };
+        self.score_in(won, p, basket)
+    }
+
+    /// The losses of all the players together.
+    #[inline]
+    fn basket(&self, won: &Won) -> i32 {
+        (0..self.players as usize).map(|q| (self.bets[q] as i32 - won[q] as i32).abs()).sum()
+    }
+
+    /// [`Scorer::score`] with the basket already added up.
+    #[inline]
+    fn score_in(&self, won: &Won, p: usize, basket: i32) -> i32 {
+        let l = (self.bets[p] as i32 - won[p] as i32).abs();
         match self.scoring {
-            Scoring::BidPlusTwo => {
-                if l == 0 {
-                    self.bets[p] as i32 + 2
-                } else {
-                    -l
-                }
+            Scoring::BidPlusTwo | Scoring::Basket if l != 0 => -l,
+            Scoring::BidPlusTwo => self.bets[p] as i32 + 2,
+            Scoring::Basket => 2 + basket + won[p] as i32,
+            Scoring::DoubleBasket if l == 0 => {
+                let two = if self.void_bet & (1 << p) != 0 { 0 } else { 2 };
+                2 * basket + two + won[p] as i32
             }
-            Scoring::Basket => {
-                if l == 0 {
-                    let basket: i32 = (0..self.players as usize).map(loss).sum();
-                    2 + basket + won[p] as i32
-                } else {
-                    -l
-                }
-            }
-            Scoring::DoubleBasket => {
-                let basket: i32 = (0..self.players as usize).map(loss).sum();
-                if l == 0 {
-                    let two = if self.void_bet & (1 << p) != 0 { 0 } else { 2 };
-                    2 * basket + two + won[p] as i32
-                } else {
-                    basket - l
-                }
-            }
+            Scoring::DoubleBasket => basket - l,
         }
     }
 
@@ -379,7 +378,10 @@ impl Scorer {
         if v != bv {
             return v > bv;
         }
-        let others = |w: &Won| (0..self.players as usize).filter(|&q| q != s).map(|q| self.score(w, q)).sum::<i32>();
+        let others = |w: &Won| {
+            let basket = self.basket(w);
+            (0..self.players as usize).filter(|&q| q != s).map(|q| self.score_in(w, q, basket)).sum::<i32>()
+        };
         let (a, b) = (others(r), others(br));
         if a != b {
             return a < b;
@@ -866,6 +868,33 @@ mod tests {
         t.split_whitespace().map(|c| c.parse::<Card>().unwrap()).collect()
     }
 
+    /// A random deal of `rules` for `players` (with the Dummy's face-up cards and pile where it
+    /// plays), at the start of play; and the shuffled deck (for bets).
+    fn deal(
+        rules: &Ruleset,
+        players: usize,
+        trump: Suit,
+        leader: usize,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> (Position, Vec<Card>) {
+        use rand::seq::SliceRandom;
+        let mut deck = rules.deck(players);
+        deck.shuffle(rng);
+        let dummy = rules.uses_dummy(players).then_some(2usize);
+        let seats = players + dummy.is_some() as usize;
+        let mut hands = [CardSet::EMPTY; MAX_SEATS];
+        for p in 0..players {
+            hands[p] = CardSet::from_cards(&deck[p * 7..p * 7 + 7]);
+        }
+        let rest = &deck[players * 7..];
+        let mut pile: Vec<Card> = Vec::new();
+        if let Some(d) = dummy {
+            hands[d] = CardSet::from_cards(&rest[..2]);
+            pile.extend_from_slice(&rest[2..]);
+        }
+        (Position::start(rules, seats, dummy, &hands, &pile, leader, trump), deck)
+    }
+
     /// Brute force: plain max^n over every legal card, no table, no cut-off, no equivalence.
     fn brute(pos: &Position, sc: &Scorer) -> Won {
         if pos.is_over() {
@@ -907,7 +936,7 @@ mod tests {
     /// of the seat to move.
     #[test]
     fn solver_matches_brute_force_on_small_endings() {
-        use rand::{SeedableRng, seq::IndexedRandom, seq::SliceRandom};
+        use rand::{SeedableRng, seq::IndexedRandom};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut solver = Solver::new(12);
         let cases = [
@@ -922,24 +951,10 @@ mod tests {
         for round in 0..60 {
             let (preset, players) = cases[round % cases.len()];
             let rules = Ruleset::preset(preset);
-            let mut deck = rules.deck(players);
-            deck.shuffle(&mut rng);
-            let dummy = rules.uses_dummy(players).then_some(2usize);
-            let seats = players + dummy.is_some() as usize;
-            // Deal 7 per player and play random cards until 3 tricks are left.
-            let mut hands = [CardSet::EMPTY; MAX_SEATS];
-            for p in 0..players {
-                hands[p] = CardSet::from_cards(&deck[p * 7..p * 7 + 7]);
-            }
-            let rest = &deck[players * 7..];
-            let mut pile: Vec<Card> = Vec::new();
-            if let Some(d) = dummy {
-                hands[d] = CardSet::from_cards(&rest[..2]);
-                pile.extend_from_slice(&rest[2..]);
-            }
             let suits = rules.suits(players);
-            let trump = suits[round % suits.len()];
-            let mut pos = Position::start(&rules, seats, dummy, &hands, &pile, round % players, trump);
+            // Deal 7 per player and play random cards until 3 tricks are left.
+            let (mut pos, deck) = deal(&rules, players, suits[round % suits.len()], round % players, &mut rng);
+            let seats = pos.seats as usize;
             while pos.tricks_left() > 3 || (round % 2 == 1 && pos.trick_len < 1 && pos.tricks_left() > 2) {
                 let l: Vec<Card> = pos.legal().iter().collect();
                 pos.play(*l.choose(&mut rng).unwrap());
@@ -996,29 +1011,15 @@ mod tests {
     /// is reached exactly in some positions (a bound of +inf would never cut).
     #[test]
     fn best_possible_bounds_every_outcome() {
-        use rand::{SeedableRng, seq::IndexedRandom, seq::SliceRandom};
+        use rand::{SeedableRng, seq::IndexedRandom};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let (mut exact, mut checked) = (0, 0);
         for round in 0..120 {
             let (preset, players) =
                 [(Preset::En, 4), (Preset::Kod7, 5), (Preset::Fr, 4), (Preset::Bga, 4), (Preset::En, 2)][round % 5];
             let rules = Ruleset::preset(preset);
-            let mut deck = rules.deck(players);
-            deck.shuffle(&mut rng);
+            let (mut pos, deck) = deal(&rules, players, rules.suits(players)[0], 0, &mut rng);
             let dummy = rules.uses_dummy(players).then_some(2usize);
-            let seats = players + dummy.is_some() as usize;
-            let mut hands = [CardSet::EMPTY; MAX_SEATS];
-            for p in 0..players {
-                hands[p] = CardSet::from_cards(&deck[p * 7..p * 7 + 7]);
-            }
-            let rest = &deck[players * 7..];
-            let mut pile: Vec<Card> = Vec::new();
-            if let Some(d) = dummy {
-                hands[d] = CardSet::from_cards(&rest[..2]);
-                pile.extend_from_slice(&rest[2..]);
-            }
-            let trump = rules.suits(players)[0];
-            let mut pos = Position::start(&rules, seats, dummy, &hands, &pile, 0, trump);
             let left = 1 + (round % 3) as u8;
             while pos.tricks_left() > left {
                 let l: Vec<Card> = pos.legal().iter().collect();
@@ -1141,7 +1142,7 @@ mod tests {
     /// winner, or the test would prove nothing.
     #[test]
     fn trick_range_holds_in_every_outcome() {
-        use rand::{SeedableRng, seq::IndexedRandom, seq::SliceRandom};
+        use rand::{SeedableRng, seq::IndexedRandom};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
         let (mut sure, mut capped) = (0, 0);
         for round in 0..150 {
@@ -1154,23 +1155,8 @@ mod tests {
                 (Preset::Kod7, 2, 1),
             ][round % 5];
             let rules = Ruleset { decks, ..Ruleset::preset(preset) };
-            let mut deck = rules.deck(players);
-            deck.shuffle(&mut rng);
-            let dummy = rules.uses_dummy(players).then_some(2usize);
-            let seats = players + dummy.is_some() as usize;
-            let mut hands = [CardSet::EMPTY; MAX_SEATS];
-            for p in 0..players {
-                hands[p] = CardSet::from_cards(&deck[p * 7..p * 7 + 7]);
-            }
-            let rest = &deck[players * 7..];
-            let mut pile: Vec<Card> = Vec::new();
-            if let Some(d) = dummy {
-                hands[d] = CardSet::from_cards(&rest[..2]);
-                pile.extend_from_slice(&rest[2..]);
-            }
             let suits = rules.suits(players);
-            let trump = suits[round % suits.len()];
-            let mut pos = Position::start(&rules, seats, dummy, &hands, &pile, round % players, trump);
+            let (mut pos, _) = deal(&rules, players, suits[round % suits.len()], round % players, &mut rng);
             let left = 2 + (round % 2) as u8;
             while pos.tricks_left() > left || (round % 3 == 0 && pos.tricks_left() == left && pos.trick_len < 2) {
                 let l: Vec<Card> = pos.legal().iter().collect();
