@@ -209,10 +209,9 @@ pub fn bench_deal(rules: Ruleset, players: usize, seed: u64, tricks: u8) -> Resu
     loop {
         let seat = g.to_move().lowest().expect("the round is not over");
         let view = g.view(seat);
-        if view.phase() == PhaseView::Playing
-            && view.trick().cards().is_empty()
-            && 7 - view.tricks().len() <= tricks as usize
-        {
+        // The first decision once enough tricks are done: a leader's, or with the Dummy leading,
+        // the first player's after its card (the position then holds the trick in progress).
+        if view.phase() == PhaseView::Playing && 7 - view.tricks().len() <= tricks as usize {
             let mut hands = [CardSet::EMPTY; MAX_SEATS];
             for (p, h) in hands.iter_mut().enumerate().take(players) {
                 *h = g.view(p).hand();
@@ -234,6 +233,9 @@ pub fn bench_deal(rules: Ruleset, players: usize, seed: u64, tricks: u8) -> Resu
 /// deal that needs more than `max_nodes` nodes counts as unfinished (slower than every
 /// finished one).
 pub fn bench_solver(b: SolverBench, tables: &[(Preset, usize)]) -> Result<()> {
+    if b.deals == 0 {
+        bail!("--deals must be at least 1");
+    }
     for &(preset, players) in tables {
         Ruleset::preset(preset).check_players(players)?;
     }

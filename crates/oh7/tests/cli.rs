@@ -231,4 +231,8 @@ fn bench_solver_solves_the_table_asked_for() {
     assert!(!text.contains("en 4 players"), "{text}");
     fails_with(&["bench", "solver", "--preset", "kod7", "--players", "9"], "9 players");
     fails_with(&["bench", "solver", "--preset", "kod7"], "required arguments");
+    fails_with(&["bench", "solver", "--deals", "0"], "at least 1");
+    // With the Dummy (it may lead the trick where the solve starts).
+    let out = oh7(&["bench", "solver", "--deals", "4", "--tricks", "4", "--preset", "en", "--players", "2"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("en 2 players: 4 of 4 solved"), "{out:?}");
 }
