@@ -247,6 +247,8 @@ pub fn bench_solver(b: SolverBench, tables: &[(Preset, usize)]) -> Result<()> {
         b.deals, b.threads, b.max_nodes
     );
     let pool = rayon::ThreadPoolBuilder::new().num_threads(b.threads).build()?;
+    let solvers: Vec<std::sync::Mutex<Solver>> =
+        (0..b.threads).map(|_| std::sync::Mutex::new(Solver::new(b.table_bits))).collect();
     for &(preset, players) in tables {
         let rules = Ruleset::preset(preset);
         let started = Instant::now();
@@ -254,34 +256,34 @@ pub fn bench_solver(b: SolverBench, tables: &[(Preset, usize)]) -> Result<()> {
             use rayon::prelude::*;
             (0..b.deals)
                 .into_par_iter()
-                .map_init(
-                    || Solver::new(b.table_bits),
-                    |solver, d| {
-                        let (pos, scorer) = bench_deal(rules, players, deal_seed(42, d as u64), b.tricks)?;
-                        solver.set_scorer(scorer);
-                        solver.reset_nodes();
-                        solver.node_limit = b.max_nodes;
-                        let t = Instant::now();
-                        let _ = solver.solve(&pos);
-                        let ms = t.elapsed().as_secs_f64() * 1e3;
-                        let bets: Vec<String> = scorer.bets[..players].iter().map(|x| x.to_string()).collect();
-                        if solver.aborted {
-                            eprintln!(
-                                "  {preset} {players}: deal {} (bets {}) unfinished after {ms:.0} ms",
-                                d + 1,
-                                bets.join(" ")
-                            );
-                        } else {
-                            eprintln!(
-                                "  {preset} {players}: deal {} (bets {}) solved in {ms:.1} ms, {} nodes",
-                                d + 1,
-                                bets.join(" "),
-                                solver.nodes
-                            );
-                        }
-                        Ok((ms, solver.nodes, solver.aborted))
-                    },
-                )
+                .map(|d| {
+                    // One table a pool thread, allocated once (rayon's map_init may make
+                    // one per split, and a table can be gigabytes).
+                    let mut solver = solvers[rayon::current_thread_index().unwrap_or(0)].lock().expect("a table");
+                    let (pos, scorer) = bench_deal(rules, players, deal_seed(42, d as u64), b.tricks)?;
+                    solver.set_scorer(scorer);
+                    solver.reset_nodes();
+                    solver.node_limit = b.max_nodes;
+                    let t = Instant::now();
+                    let _ = solver.solve(&pos);
+                    let ms = t.elapsed().as_secs_f64() * 1e3;
+                    let bets: Vec<String> = scorer.bets[..players].iter().map(|x| x.to_string()).collect();
+                    if solver.aborted {
+                        eprintln!(
+                            "  {preset} {players}: deal {} (bets {}) unfinished after {ms:.0} ms",
+                            d + 1,
+                            bets.join(" ")
+                        );
+                    } else {
+                        eprintln!(
+                            "  {preset} {players}: deal {} (bets {}) solved in {ms:.1} ms, {} nodes",
+                            d + 1,
+                            bets.join(" "),
+                            solver.nodes
+                        );
+                    }
+                    Ok((ms, solver.nodes, solver.aborted))
+                })
                 .collect()
         });
         let mut times = Vec::new();
