@@ -419,13 +419,7 @@ impl OracleBot {
     /// Choose `seat`'s action in `game`, seeing everything.
     pub fn choose_in(&mut self, game: &Oh7Game, seat: Seat, legal: &[Action]) -> Action {
         let view = game.view(seat);
-        let mut hands = [CardSet::EMPTY; MAX_SEATS];
-        for p in 0..game.players() {
-            hands[p] = game.view(p).hand();
-        }
-        if let Some(d) = game.dummy() {
-            hands[d] = view.dummy_faceup();
-        }
+        let hands = true_hands(game);
         let pile = game.dummy_pile();
         match (view.phase(), legal[0]) {
             // Bets: every candidate scored on the true hands over scenarios of the others'
@@ -439,6 +433,19 @@ impl OracleBot {
             _ => other_decision(&view, legal),
         }
     }
+}
+
+/// Every seat's cards in `game` (the Dummy's: its face-up cards). Only for what may see
+/// everything: the oracle and the solver benchmark, never a player's bot.
+pub fn true_hands(game: &Oh7Game) -> [CardSet; MAX_SEATS] {
+    let mut hands = [CardSet::EMPTY; MAX_SEATS];
+    for (p, h) in hands.iter_mut().enumerate().take(game.players()) {
+        *h = game.view(p).hand();
+    }
+    if let Some(d) = game.dummy() {
+        hands[d] = game.view(0).dummy_faceup();
+    }
+    hands
 }
 
 /// Expected tricks of a hand (re-exported for tests and the heuristic's users).

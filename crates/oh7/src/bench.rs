@@ -6,11 +6,10 @@ use anyhow::Result;
 use clap::Subcommand;
 use oh7_bots::{Bot, RandomBot, play_game, random_oh7_game};
 use oh7_core::oh7::Oh7Game;
+use oh7_core::ruleset::Preset;
 use oh7_core::seven::{MAX_PLAYERS, MIN_PLAYERS, SevenGame, SevenRules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-
-use oh7_core::ruleset::Preset;
 
 use crate::RulesArgs;
 use crate::sim::{GameKind, game_seed};
@@ -41,7 +40,7 @@ pub enum BenchCommand {
         threads: u16,
         /// Only this preset (with --players); default: en with 4 players and kod7 with 6.
         #[arg(long, value_parser = crate::parse_preset, requires = "players")]
-        preset: Option<oh7_core::ruleset::Preset>,
+        preset: Option<Preset>,
         /// Players at the table (with --preset).
         #[arg(long, requires = "preset")]
         players: Option<usize>,

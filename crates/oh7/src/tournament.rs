@@ -10,9 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use oh7_bots::pi::{Position, Scorer, Solver};
 use oh7_bots::tournament::{self, Summary, TournamentGame, deal_seed};
 use oh7_bots::{OH7_LEVELS, SEVEN_LEVELS, oh7_bot};
-use oh7_core::card::CardSet;
 use oh7_core::game::Game;
-use oh7_core::oh7::{Action, MAX_SEATS, Oh7Game, PhaseView};
+use oh7_core::oh7::{Action, Oh7Game, PhaseView};
 use oh7_core::ruleset::{Preset, Ruleset};
 use serde_json::json;
 
@@ -212,13 +211,7 @@ pub fn bench_deal(rules: Ruleset, players: usize, seed: u64, tricks: u8) -> Resu
         // The first decision once enough tricks are done: a leader's, or with the Dummy leading,
         // the first player's after its card (the position then holds the trick in progress).
         if view.phase() == PhaseView::Playing && 7 - view.tricks().len() <= tricks as usize {
-            let mut hands = [CardSet::EMPTY; MAX_SEATS];
-            for (p, h) in hands.iter_mut().enumerate().take(players) {
-                *h = g.view(p).hand();
-            }
-            if let Some(d) = g.dummy() {
-                hands[d] = view.dummy_faceup();
-            }
+            let hands = oh7_bots::expert::true_hands(&g);
             let pos = oh7_bots::sample::position_from_view(&view, &hands, g.dummy_pile());
             let scorer = Scorer::new(&rules, view.bet_cards().expect("bets are known in play"));
             return Ok((pos, scorer));
