@@ -11,6 +11,7 @@
 
 pub mod expert;
 pub mod heuristic;
+pub mod outcomes;
 pub mod pi;
 pub mod random;
 pub mod sample;

@@ -5,19 +5,25 @@
 //! The Dummy (§8) is modelled exactly: its face-up cards are its "hand", its face-down pile is
 //! an ordered array, and it plays through [`trick::dummy_choice`] like the engine.
 //!
-//! Solver: every player maximises their own round score (max^n). Hands are bitsets; equivalent
-//! cards (same suit, no live card between them, no live ★ that ranks between them) are searched
-//! once; the last trick is read off, not searched; a transposition table keyed at trick
-//! boundaries (the hands up to relabelling of values, the leader, the tricks won or, with the
-//! `bga` scoring, what each player still needs, the Dummy's pile position) holds the tricks each
-//! seat still wins; children are searched in the order the seat's wish suggests, and a player's
-//! search stops as soon as a child reaches the best score that player could possibly get, with
-//! the tricks each seat can still win bounded by sure winners (a sound cut-off for max^n).
+//! Solver: every player maximises their own round score (max^n), keeping the first move with
+//! its highest score. Hands are bitsets; equivalent cards (same suit, no live card between them,
+//! no live ★ that ranks between them) are searched once; the last trick is read off, not
+//! searched; a transposition table keyed at trick boundaries (the hands up to relabelling of
+//! values, the leader, the tricks won or, with the `bga` scoring, what each player still needs,
+//! the Dummy's pile position) holds the tricks each seat still wins; children are searched in
+//! the order the seat's wish suggests. Every final tricks vector still possible is a bit of an
+//! outcome set ([`crate::outcomes`]), bounded seat by seat by sure winners: a seat stops as soon
+//! as no feasible outcome is better for it (the cut-off), and abandons a move as soon as no
+//! outcome it would still switch to is better for the seat before it (shallow max^n pruning;
+//! the abandoned search is kept in the table and resumed by a later visit). Both are sound:
+//! they change no result.
 
 use oh7_core::card::{Card, CardSet, Kind, Suit};
 use oh7_core::oh7::trick;
 use oh7_core::oh7::{HAND, MAX_SEATS, TRICKS};
 use oh7_core::ruleset::{DummyFollower, Ruleset, Scoring};
+
+use crate::outcomes::{Outcomes, Set};
 
 /// Largest Dummy pile (3-player deck of 24 cards minus two hands of 7).
 pub const PILE: usize = 10;
@@ -278,6 +284,14 @@ impl Position {
     /// card is a trump. `p` wins at least its sure winners, and none of the tricks the others'
     /// sure winners take. The Dummy's cards are not counted.
     pub fn trick_range(&self, p: usize, live: CardSet) -> (u8, u8) {
+        let sure = self.sure_winners(live);
+        let others: u8 = sure.iter().sum::<u8>() - sure[p];
+        let left = self.tricks_left();
+        (sure[p], left - others.min(left))
+    }
+
+    /// Each seat's sure winners (see [`Position::trick_range`]); the Dummy's are not counted.
+    pub fn sure_winners(&self, live: CardSet) -> [u8; MAX_SEATS] {
         let mut sure = [0u8; MAX_SEATS];
         let holder = |c: Card| (0..self.seats as usize).find(|&q| self.hands[q].contains(c) && q as u8 != self.dummy);
         let trumps = live.and(self.trump.mask());
@@ -300,9 +314,7 @@ impl Position {
                 sure[q] += 1;
             }
         }
-        let others: u8 = sure.iter().sum::<u8>() - sure[p];
-        let left = self.tricks_left();
-        (sure[p], left - others.min(left))
+        sure
     }
 
     /// The seat currently winning the trick in progress.
@@ -398,7 +410,7 @@ impl Scorer {
     /// sum is largest at a vertex of the simplex of distributions), or to the Dummy; every
     /// formula is non-decreasing in the others' losses.
     ///
-    /// `p` wins between `lo` and `hi` of the `left` tricks ([`Position::sure_tricks`]).
+    /// `p` wins between `lo` and `hi` of the `left` tricks ([`Position::trick_range`]).
     fn best_possible(&self, p: usize, won: &Won, left: u8, (lo, hi): (u8, u8), dummy: bool) -> i32 {
         let n = self.players as usize;
         let mut d = [0i32; MAX_SEATS];
@@ -434,9 +446,11 @@ impl Scorer {
     }
 }
 
-/// A table entry (16 bytes): the position's check bits, the search it belongs to, and the
-/// tricks each seat still wins from there (3 bits a seat) with the tricks left (bits 27..30, its worth
-/// when an entry must be replaced).
+/// A table entry (16 bytes): the position's check bits (the low four: the tricks left, its
+/// worth when an entry must be replaced), the search it belongs to, and the tricks each seat
+/// still wins from there (3 bits a seat). An entry is **exact**, or **partial** (bits 27..31:
+/// how many of the position's moves were searched before its search was abandoned, the tricks
+/// being those of the best of them): a later visit resumes with the next move.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     check: u64,
@@ -445,8 +459,8 @@ struct Entry {
 }
 
 impl Entry {
-    fn pack(won: &Won, left: u8) -> u32 {
-        let mut x = (left as u32) << 27;
+    fn pack(won: &Won, next: usize) -> u32 {
+        let mut x = (next as u32) << 27;
         for (s, &w) in won.iter().enumerate() {
             x |= (w as u32 & 7) << (3 * s);
         }
@@ -461,9 +475,22 @@ impl Entry {
         w
     }
 
-    fn left(&self) -> u32 {
-        self.packed >> 27
+    /// Moves searched for a partial entry; 0 for an exact one.
+    fn next(&self) -> usize {
+        (self.packed >> 27) as usize
     }
+
+    fn left(&self) -> u64 {
+        self.check & 0xf
+    }
+}
+
+/// What the search of a seat's moves came to.
+enum Outcome {
+    /// The position's result.
+    Exact(Won),
+    /// Abandoned after this many moves, with the best result among them.
+    Pruned(usize, Won),
 }
 
 /// The exact solver; owns its transposition table (allocated once).
@@ -474,13 +501,20 @@ pub struct Solver {
     scorer: Scorer,
     /// Nodes visited since the last [`Solver::reset_nodes`].
     pub nodes: u64,
-    /// Stop searching a seat's moves once one reaches the best score it could get (on by
-    /// default; off, ties are broken canonically everywhere, as in the brute-force tests).
+    /// Keep a seat's first move with its highest score, and stop searching its moves once one
+    /// reaches the best score it could get (on by default; off, every move is searched and ties
+    /// are broken canonically by [`Scorer::better`], as in the brute-force tests).
     pub cutoff: bool,
     /// Stop (and set [`Solver::aborted`]) once `nodes` passes this; results are then garbage.
     pub node_limit: u64,
     /// Whether the node limit was hit since the last [`Solver::reset_nodes`].
     pub aborted: bool,
+    /// Prune with the outcome sets (with the cut-off on): a seat's move is abandoned as soon as
+    /// no outcome still feasible below it is both what that seat would switch to and better
+    /// for the seat before it (on by default; results are the same either way).
+    pub prune: bool,
+    /// The outcome space of the current root, when it is small enough to index.
+    space: Option<Outcomes>,
 }
 
 #[inline]
@@ -563,6 +597,8 @@ impl Solver {
             cutoff: true,
             node_limit: u64::MAX,
             aborted: false,
+            prune: true,
+            space: None,
         }
     }
 
@@ -588,13 +624,15 @@ impl Solver {
         if pos.is_over() {
             return pos.won;
         }
-        self.search(pos)
+        self.ensure_space(pos);
+        self.search(pos, None).expect("a root is never pruned")
     }
 
     /// The result of each legal move of the seat to play (equivalent cards share a result):
     /// `out` gets `(card, final tricks won)`.
     pub fn evaluate_moves(&mut self, pos: &Position, out: &mut Vec<(Card, Won)>) {
         out.clear();
+        self.ensure_space(pos);
         let legal = pos.legal();
         let reps = representatives(pos, legal);
         for c in reps.iter() {
@@ -610,6 +648,19 @@ impl Solver {
                 out.push((c, r));
             }
         }
+    }
+
+    /// Index the outcomes below `pos` unless the current space already holds them (a space
+    /// serves every position below its root, so the children of one root share it).
+    fn ensure_space(&mut self, pos: &Position) {
+        if !(self.cutoff && self.prune) {
+            return;
+        }
+        let seats = pos.seats as usize;
+        if self.space.as_ref().is_some_and(|o| o.covers(&self.scorer, seats, &pos.won)) {
+            return;
+        }
+        self.space = Outcomes::new(&self.scorer, seats, &pos.won);
     }
 
     /// The table key of a position at a trick boundary: what decides the rest of the search,
@@ -651,16 +702,15 @@ impl Solver {
         let extra = (pos.order[0] as u64) | (pos.pile_next as u64) << 8 | (pos.last_player_leader as u64) << 16;
         h = mix(h ^ w.rotate_left(24) ^ extra);
         let idx = mix(h ^ 0x5555) as usize & self.mask & !1;
-        (idx, h | 1)
+        (idx, h & !0xf | left as u64)
     }
 
     /// Store in the bucket at `i` (two entries): over an entry of an older search, else over
-    /// the one with fewer tricks left (the cheaper to find again).
+    /// the one with fewer tricks left (the cheaper to find again). `pos` is the position
+    /// stored, `won` its final tricks won (the entry keeps the tricks still to win), `next` 0
+    /// for an exact result, else the moves searched for a partial one.
     #[inline]
-    /// `pos` is the position stored, `won` its final tricks won (the entry keeps the tricks
-    /// still to win).
-    fn store(&mut self, i: usize, check: u64, pos: &Position, won: &Won) {
-        let left = pos.tricks_left();
+    fn store(&mut self, i: usize, check: u64, pos: &Position, won: &Won, next: usize) {
         let mut future = *won;
         for (x, w) in future.iter_mut().zip(pos.won) {
             *x -= w;
@@ -673,23 +723,30 @@ impl Solver {
         } else {
             i
         };
-        self.table[j] = Entry { check, stamp: self.stamp, packed: Entry::pack(&future, left) };
+        self.table[j] = Entry { check, stamp: self.stamp, packed: Entry::pack(&future, next) };
     }
 
-    fn search(&mut self, pos: &Position) -> Won {
+    /// The final tricks won from `pos` under max^n, or `None` when the search of `pos` was
+    /// abandoned because its result cannot matter to the seat before it: `parent` is that
+    /// seat and the score of the best move it has found so far. A seat keeps the first move
+    /// with its highest score (with the cut-off off: the canonical tie-break of
+    /// [`Scorer::better`]), so a move whose every possible result leaves the parent's score no
+    /// higher is never chosen, and need not be searched to the end.
+    fn search(&mut self, pos: &Position, parent: Option<(usize, i32)>) -> Option<Won> {
         self.nodes += 1;
         if pos.is_over() {
-            return pos.won;
+            return Some(pos.won);
         }
         if self.nodes > self.node_limit {
             self.aborted = true;
-            return pos.won;
+            return Some(pos.won);
         }
         if pos.tricks_left() == 1 && pos.dummy == NONE {
-            return pos.last_trick();
+            return Some(pos.last_trick());
         }
         let boundary = pos.trick_len == 0 || pos.order[0] == pos.dummy && pos.trick_len == 1;
         let mut slot = None;
+        let mut resume = (0, None);
         if boundary && pos.tricks_left() > 1 {
             let (i, check) = self.key(pos);
             for e in &self.table[i..i + 2] {
@@ -698,7 +755,10 @@ impl Solver {
                     for (x, w) in r.iter_mut().zip(pos.won) {
                         *x += w;
                     }
-                    return r;
+                    if e.next() == 0 {
+                        return Some(r);
+                    }
+                    resume = (e.next(), Some(r));
                 }
             }
             slot = Some((i, check));
@@ -706,39 +766,146 @@ impl Solver {
         let s = pos.to_move();
         let legal = pos.legal();
         if legal.len() == 1 {
+            // A forced move: its result is this position's, so the parent's bound applies.
             let mut child = *pos;
             child.play(legal.first().expect("one"));
-            let r = self.search(&child);
+            let r = self.search(&child, parent)?;
             if let Some((i, check)) = slot {
-                self.store(i, check, pos, &r);
+                self.store(i, check, pos, &r, 0);
             }
-            return r;
+            return Some(r);
         }
         let live = pos.live();
         let reps = representatives_in(pos, legal, live);
         let mut moves = [Card::INTERROBANG; HAND + 2];
         let n = order_moves(pos, reps, pos.won[s] < self.scorer.bets[s], &mut moves);
-        let left = pos.tricks_left();
-        let cap = self.scorer.best_possible(s, &pos.won, left, pos.trick_range(s, live), pos.dummy != NONE);
+        let r = if !self.cutoff {
+            self.search_canonical(pos, &moves[..n])
+        } else if let Some(space) = self.space.as_ref().filter(|_| self.prune) {
+            let f = feasible(space, pos, live);
+            if let Some((p, bp)) = parent
+                && !space.any_better(&f, p, bp)
+            {
+                return None;
+            }
+            match self.search_pruned(pos, &moves[..n], parent, &f, resume) {
+                Outcome::Exact(r) => r,
+                Outcome::Pruned(next, r) => {
+                    if let Some((i, check)) = slot {
+                        self.store(i, check, pos, &r, next);
+                    }
+                    return None;
+                }
+            }
+        } else {
+            let left = pos.tricks_left();
+            let cap = self.scorer.best_possible(s, &pos.won, left, pos.trick_range(s, live), pos.dummy != NONE);
+            self.search_capped(pos, &moves[..n], cap)
+        };
+        if let Some((i, check)) = slot {
+            self.store(i, check, pos, &r, 0);
+        }
+        Some(r)
+    }
+
+    /// Every move, the canonical tie-break: the same result as a plain max^n search.
+    fn search_canonical(&mut self, pos: &Position, moves: &[Card]) -> Won {
+        let s = pos.to_move();
         let mut best: Option<(i32, Won)> = None;
-        for &c in &moves[..n] {
+        for &c in moves {
             let mut child = *pos;
             child.play(c);
-            let r = self.search(&child);
+            let r = self.search(&child, None).expect("never pruned without a parent");
             let v = self.scorer.score(&r, s);
             if best.is_none_or(|(bv, br)| self.scorer.better(s, v, &r, bv, &br)) {
                 best = Some((v, r));
-                if self.cutoff && v >= cap {
+            }
+        }
+        best.expect("a legal move").1
+    }
+
+    /// The first move with the highest score, stopping once a move reaches `cap`, the best the
+    /// seat could get (used where the outcomes are too many to index).
+    fn search_capped(&mut self, pos: &Position, moves: &[Card], cap: i32) -> Won {
+        let s = pos.to_move();
+        let mut best: Option<(i32, Won)> = None;
+        for &c in moves {
+            let mut child = *pos;
+            child.play(c);
+            let r = self.search(&child, None).expect("never pruned without a parent");
+            let v = self.scorer.score(&r, s);
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, r));
+                if v >= cap {
                     break;
                 }
             }
         }
-        let r = best.expect("a legal move").1;
-        if let Some((i, check)) = slot {
-            self.store(i, check, pos, &r);
-        }
-        r
+        best.expect("a legal move").1
     }
+
+    /// The first move with the highest score, over the outcomes `f` still feasible: stop once
+    /// no outcome of `f` is better for the seat (the cut-off), and give up once none that the
+    /// seat would switch to is better for the parent too. `resume`: the moves already searched
+    /// by an earlier, abandoned visit and the best result among them.
+    fn search_pruned(
+        &mut self,
+        pos: &Position,
+        moves: &[Card],
+        parent: Option<(usize, i32)>,
+        f: &Set,
+        resume: (usize, Option<Won>),
+    ) -> Outcome {
+        let s = pos.to_move();
+        let (start, mut best) = match resume {
+            (k, Some(r)) if k < moves.len() => (k, Some((self.scorer.score(&r, s), r))),
+            _ => (0, None),
+        };
+        let mut fresh = best;
+        for (k, &c) in moves.iter().enumerate().skip(start) {
+            if let Some((v, r)) = fresh.take() {
+                // A new best: is anything better still possible for the seat, and for the
+                // parent among what the seat would switch to?
+                let sets = self.space.as_ref().expect("a space");
+                if !sets.any_better(f, s, v) {
+                    return Outcome::Exact(r);
+                }
+                if let Some((p, bp)) = parent
+                    && self.scorer.score(&r, p) <= bp
+                    && !sets.any_better_both(f, s, v, p, bp)
+                {
+                    return Outcome::Pruned(k, r);
+                }
+            }
+            let mut child = *pos;
+            child.play(c);
+            let Some(r) = self.search(&child, best.map(|(bv, _)| (s, bv))) else {
+                continue;
+            };
+            let v = self.scorer.score(&r, s);
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, r));
+                fresh = best;
+            }
+        }
+        Outcome::Exact(best.expect("a legal move").1)
+    }
+}
+
+/// The outcomes still feasible below `pos`: each seat wins at least its sure winners and at
+/// most the tricks the others' sure winners leave (the Dummy's bounded by the tricks left).
+#[inline]
+fn feasible(space: &Outcomes, pos: &Position, live: CardSet) -> Set {
+    let sure = pos.sure_winners(live);
+    let total: u8 = sure.iter().sum();
+    let left = pos.tricks_left();
+    let mut lo = pos.won;
+    let mut hi = [TRICKS as u8; MAX_SEATS];
+    for q in 0..pos.seats as usize {
+        lo[q] += sure[q];
+        hi[q] = pos.won[q] + left - (total - sure[q]).min(left);
+    }
+    space.feasible(&lo, &hi)
 }
 
 /// Search order: the seat's wish decides, so that the move that reaches the seat's best score
@@ -932,9 +1099,9 @@ mod tests {
     }
 
     /// The solver equals brute force on random small endings (every preset's kind of deck, the
-    /// Dummy included) with the cut-off off. With it on, a seat keeps the first move that
-    /// reaches its best possible score, so ties may go another way than brute force's
-    /// tie-break; the root's result must still be a max^n choice among its moves' results.
+    /// Dummy included) with the cut-off off. With it on, a seat keeps the first move with its
+    /// highest score, so ties may go another way than brute force's tie-break; the root's
+    /// result must still be a max^n choice among its moves' results.
     #[test]
     fn solver_matches_brute_force_on_small_endings() {
         use rand::{SeedableRng, seq::IndexedRandom};
@@ -998,6 +1165,54 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 60);
+    }
+
+    /// Pruning with the outcome sets changes no result: on random endings of every kind of
+    /// table (the Dummy, two decks, five and six seats), the solver with pruning gives the same
+    /// result for every move as without it (both keep the first move with the highest score),
+    /// and it visits fewer nodes in all, or the test would prove nothing.
+    #[test]
+    fn pruning_changes_no_result() {
+        use rand::{SeedableRng, seq::IndexedRandom};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+        let (mut plain, mut pruned) = (Solver::new(14), Solver::new(14));
+        plain.prune = false;
+        let cases = [
+            (Preset::Kod7, 6, 1),
+            (Preset::Kod7, 5, 1),
+            (Preset::En, 4, 1),
+            (Preset::FrAdvanced, 6, 1),
+            (Preset::Fr, 5, 1),
+            (Preset::Bga, 5, 2),
+            (Preset::En, 2, 1),
+            (Preset::Kod7, 2, 1),
+        ];
+        let (mut nodes_plain, mut nodes_pruned) = (0, 0);
+        for round in 0..80 {
+            let (preset, players, decks) = cases[round % cases.len()];
+            let rules = Ruleset { decks, ..Ruleset::preset(preset) };
+            let suits = rules.suits(players);
+            let (mut pos, deck) = deal(&rules, players, suits[round % suits.len()], round % players, &mut rng);
+            let left = if players >= 5 { 3 } else { 4 };
+            while pos.tricks_left() > left || (round % 3 == 1 && pos.trick_len < 2 && pos.tricks_left() > 2) {
+                let l: Vec<Card> = pos.legal().iter().collect();
+                pos.play(*l.choose(&mut rng).unwrap());
+            }
+            let bet_cards: Vec<Card> = (0..players).map(|p| deck[p * 7 + round % 7]).collect();
+            let sc = Scorer::new(&rules, &bet_cards);
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for (solver, out) in [(&mut plain, &mut a), (&mut pruned, &mut b)] {
+                solver.set_scorer(sc);
+                solver.reset_nodes();
+                solver.evaluate_moves(&pos, out);
+                let root = solver.solve(&pos);
+                out.push((Card::INTERROBANG, root));
+            }
+            nodes_plain += plain.nodes;
+            nodes_pruned += pruned.nodes;
+            assert_eq!(a, b, "{preset} {players} round {round}: {pos:?}");
+        }
+        assert!(nodes_pruned < nodes_plain, "pruning saved nothing: {nodes_pruned} nodes against {nodes_plain}");
     }
 
     /// Every final tricks-won vector reachable from `pos`.

@@ -44,6 +44,9 @@ pub enum BenchCommand {
         /// Players at the table (with --preset).
         #[arg(long, requires = "preset")]
         players: Option<usize>,
+        /// Search without the outcome-set pruning (the same results; to measure what it saves).
+        #[arg(long)]
+        no_prune: bool,
     },
     /// Time per decision of an Oh 7 bot (median and p95, one thread).
     Bot {
@@ -141,13 +144,14 @@ fn fmt(x: f64) -> String {
 /// Run a benchmark.
 pub fn run(what: &BenchCommand) -> Result<()> {
     match what {
-        BenchCommand::Solver { deals, tricks, max_nodes, table_bits, threads, preset, players } => {
+        BenchCommand::Solver { deals, tricks, max_nodes, table_bits, threads, preset, players, no_prune } => {
             let bench = crate::tournament::SolverBench {
                 deals: *deals,
                 tricks: *tricks,
                 max_nodes: *max_nodes,
                 table_bits: *table_bits,
                 threads: *threads as usize,
+                prune: !*no_prune,
             };
             let tables = match (preset, players) {
                 (Some(p), Some(n)) => vec![(*p, *n)],

@@ -193,6 +193,8 @@ pub struct SolverBench {
     pub table_bits: u32,
     /// Deals solved at once (each on one thread with its own table).
     pub threads: usize,
+    /// Prune with the outcome sets ([`Solver::prune`]).
+    pub prune: bool,
 }
 
 /// A deal as a real round reaches `tricks` tricks left: heuristic bots bet through the real
@@ -257,6 +259,7 @@ pub fn bench_solver(b: SolverBench, tables: &[(Preset, usize)]) -> Result<()> {
                     solver.set_scorer(scorer);
                     solver.reset_nodes();
                     solver.node_limit = b.max_nodes;
+                    solver.prune = b.prune;
                     let t = Instant::now();
                     let _ = solver.solve(&pos);
                     let ms = t.elapsed().as_secs_f64() * 1e3;

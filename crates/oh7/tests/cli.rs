@@ -229,6 +229,10 @@ fn bench_solver_solves_the_table_asked_for() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("kod7 5 players: 3 of 3 solved"), "{text}");
     assert!(!text.contains("en 4 players"), "{text}");
+    // Without the pruning: the same deals, solved too.
+    let out =
+        oh7(&["bench", "solver", "--deals", "3", "--tricks", "3", "--preset", "kod7", "--players", "5", "--no-prune"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("kod7 5 players: 3 of 3 solved"), "{out:?}");
     fails_with(&["bench", "solver", "--preset", "kod7", "--players", "9"], "9 players");
     fails_with(&["bench", "solver", "--preset", "kod7"], "required arguments");
     fails_with(&["bench", "solver", "--deals", "0"], "at least 1");
