@@ -780,7 +780,7 @@ impl Solver {
         let mut moves = [Card::INTERROBANG; HAND + 2];
         let n = order_moves(pos, reps, pos.won[s] < self.scorer.bets[s], &mut moves);
         let r = if !self.cutoff {
-            self.search_canonical(pos, &moves[..n])
+            self.search_all(pos, &moves[..n], None)
         } else if let Some(space) = self.space.as_ref().filter(|_| self.prune) {
             let f = feasible(space, pos, live);
             if let Some((p, bp)) = parent
@@ -800,7 +800,7 @@ impl Solver {
         } else {
             let left = pos.tricks_left();
             let cap = self.scorer.best_possible(s, &pos.won, left, pos.trick_range(s, live), pos.dummy != NONE);
-            self.search_capped(pos, &moves[..n], cap)
+            self.search_all(pos, &moves[..n], Some(cap))
         };
         if let Some((i, check)) = slot {
             self.store(i, check, pos, &r, 0);
@@ -808,8 +808,11 @@ impl Solver {
         Some(r)
     }
 
-    /// Every move, the canonical tie-break: the same result as a plain max^n search.
-    fn search_canonical(&mut self, pos: &Position, moves: &[Card]) -> Won {
+    /// Without a `cap`: every move, the canonical tie-break of [`Scorer::better`] (the same
+    /// result as a plain max^n search). With one: the first move with the highest score,
+    /// stopping once a move reaches `cap`, the best the seat could get (where the outcomes are
+    /// too many to index).
+    fn search_all(&mut self, pos: &Position, moves: &[Card], cap: Option<i32>) -> Won {
         let s = pos.to_move();
         let mut best: Option<(i32, Won)> = None;
         for &c in moves {
@@ -817,26 +820,13 @@ impl Solver {
             child.play(c);
             let r = self.search(&child, None).expect("never pruned without a parent");
             let v = self.scorer.score(&r, s);
-            if best.is_none_or(|(bv, br)| self.scorer.better(s, v, &r, bv, &br)) {
+            let improves = match cap {
+                None => best.is_none_or(|(bv, br)| self.scorer.better(s, v, &r, bv, &br)),
+                Some(_) => best.is_none_or(|(bv, _)| v > bv),
+            };
+            if improves {
                 best = Some((v, r));
-            }
-        }
-        best.expect("a legal move").1
-    }
-
-    /// The first move with the highest score, stopping once a move reaches `cap`, the best the
-    /// seat could get (used where the outcomes are too many to index).
-    fn search_capped(&mut self, pos: &Position, moves: &[Card], cap: i32) -> Won {
-        let s = pos.to_move();
-        let mut best: Option<(i32, Won)> = None;
-        for &c in moves {
-            let mut child = *pos;
-            child.play(c);
-            let r = self.search(&child, None).expect("never pruned without a parent");
-            let v = self.scorer.score(&r, s);
-            if best.is_none_or(|(bv, _)| v > bv) {
-                best = Some((v, r));
-                if v >= cap {
+                if cap.is_some_and(|cap| v >= cap) {
                     break;
                 }
             }
