@@ -40,6 +40,17 @@ pub struct Outcomes {
     offset: [usize; MAX_SEATS],
     /// `better[offset[p] + (t - floor[p]) * words..][..words]`: `p` scores more than `t`.
     better: Vec<u64>,
+    /// Outcomes in all.
+    count: usize,
+    /// `index[s][rem][f]`: what seat `s` ending with `f` tricks of the `rem` not yet given to
+    /// the seats before it adds to an outcome's index.
+    index: [[[u16; TRICKS + 1]; TRICKS + 1]; MAX_SEATS],
+    /// `rank[p * count + k]`: the place of outcome `k` in player `p`'s preference
+    /// ([`Scorer::better`]: its score, then the lowest total for the others, then the smaller
+    /// tricks vector), 0 the worst.
+    rank: Vec<u16>,
+    /// `above[(p * count + r) * words..][..words]`: the outcomes `p` prefers to its `r`-th.
+    above: Vec<u64>,
 }
 
 /// Number of ways to share `m` tricks among `k` seats.
@@ -108,7 +119,83 @@ impl Outcomes {
                 better.extend_from_slice(&set);
             }
         }
-        Some(Outcomes { scorer: *scorer, seats, base: *base, words, ge, le, floor, top, offset, better })
+        let mut index = [[[0u16; TRICKS + 1]; TRICKS + 1]; MAX_SEATS];
+        for (s, table) in index.iter_mut().enumerate().take(seats) {
+            for (rem, row) in table.iter_mut().enumerate().take(left + 1) {
+                for f in 1..=rem {
+                    row[f] = row[f - 1] + ways(rem - (f - 1), seats - s - 1) as u16;
+                }
+            }
+        }
+        let mut rank = vec![0u16; players * n];
+        let mut above = vec![0u64; players * n * words];
+        let mut order: Vec<usize> = (0..n).collect();
+        for p in 0..players {
+            let own = |o: &Won| scorer.score(o, p);
+            let others = |o: &Won| (0..players).filter(|&q| q != p).map(|q| scorer.score(o, q)).sum::<i32>();
+            order.sort_by_cached_key(|&k| (own(&all[k]), -others(&all[k]), std::cmp::Reverse(all[k])));
+            for (r, &k) in order.iter().enumerate() {
+                rank[p * n + k] = r as u16;
+            }
+            // From the best down: each set is the one above it plus the outcome it passes.
+            for r in (0..n.saturating_sub(1)).rev() {
+                let (lower, upper) = above.split_at_mut((p * n + r + 1) * words);
+                let (to, from) = (&mut lower[(p * n + r) * words..], &upper[..words]);
+                to.copy_from_slice(from);
+                let k = order[r + 1];
+                to[k / 64] |= 1 << (k % 64);
+            }
+        }
+        Some(Outcomes {
+            scorer: *scorer,
+            seats,
+            base: *base,
+            words,
+            ge,
+            le,
+            floor,
+            top,
+            offset,
+            better,
+            count: n,
+            index,
+            rank,
+            above,
+        })
+    }
+
+    /// The index of outcome `o` (final tricks won, at least `base` seat by seat).
+    #[inline]
+    pub fn index_of(&self, o: &Won) -> usize {
+        let mut rem: usize = (0..self.seats).map(|s| (o[s] - self.base[s]) as usize).sum();
+        let mut k = 0;
+        for s in 0..self.seats - 1 {
+            let f = (o[s] - self.base[s]) as usize;
+            k += self.index[s][rem][f] as usize;
+            rem -= f;
+        }
+        k
+    }
+
+    /// The place of outcome `o` in player `p`'s preference, 0 the worst.
+    #[inline]
+    pub fn rank(&self, p: usize, o: &Won) -> u16 {
+        self.rank[p * self.count + self.index_of(o)]
+    }
+
+    /// Whether some outcome of `f` is preferred by `p` to its `r`-th.
+    #[inline]
+    pub fn any_above(&self, f: &Set, p: usize, r: u16) -> bool {
+        let at = (p * self.count + r as usize) * self.words;
+        self.above[at..at + self.words].iter().zip(f).any(|(x, y)| x & y != 0)
+    }
+
+    /// Whether some outcome of `f` is preferred by `p` to its `r`-th and by `q` to its `u`-th.
+    #[inline]
+    pub fn any_above_both(&self, f: &Set, p: usize, r: u16, q: usize, u: u16) -> bool {
+        let (a, b) = ((p * self.count + r as usize) * self.words, (q * self.count + u as usize) * self.words);
+        let (a, b) = (&self.above[a..a + self.words], &self.above[b..b + self.words]);
+        a.iter().zip(b).zip(f).any(|((x, y), z)| x & y & z != 0)
     }
 
     /// Whether this space serves a solve from a position with `won` under `scorer`.
@@ -157,15 +244,6 @@ impl Outcomes {
     #[inline]
     pub fn any_better(&self, f: &Set, p: usize, t: i32) -> bool {
         self.better(p, t).is_some_and(|b| b.iter().zip(f).any(|(x, y)| x & y != 0))
-    }
-
-    /// Whether some outcome of `f` gives `p` more than `t` and `q` more than `u`.
-    #[inline]
-    pub fn any_better_both(&self, f: &Set, p: usize, t: i32, q: usize, u: i32) -> bool {
-        match (self.better(p, t), self.better(q, u)) {
-            (Some(a), Some(b)) => a.iter().zip(b).zip(f).any(|((x, y), z)| x & y & z != 0),
-            _ => false,
-        }
     }
 }
 
@@ -233,6 +311,43 @@ mod tests {
         let top = all.iter().filter(|o| o[2] >= 2 && o[0] <= 2).map(|o| sc.score(o, 0)).max().unwrap();
         assert!(out.any_better(&f, 0, top - 1));
         assert!(!out.any_better(&f, 0, top));
+    }
+
+    /// Indices and preference places: every outcome finds its own index, and `p` places `a`
+    /// above `b` exactly when the scorer's tie-break says `a` is better for `p`.
+    #[test]
+    fn places_follow_the_scorers_preference() {
+        for (preset, bets) in [
+            (Preset::En, &["1S", "2H", "0C", "1D"][..]),
+            (Preset::Fr, &["1S", "2H", "0C", "1D", "3F"][..]),
+            (Preset::Bga, &["1S", "0H", "2C"][..]),
+        ] {
+            let sc = scorer(preset, bets);
+            let seats = bets.len();
+            let mut base = [0u8; MAX_SEATS];
+            base[1] = 1;
+            let out = Outcomes::new(&sc, seats, &base).unwrap();
+            let mut all = Vec::new();
+            share(&mut base.clone(), 0, seats, TRICKS - 1, &mut all);
+            for (k, o) in all.iter().enumerate() {
+                assert_eq!(out.index_of(o), k);
+            }
+            let mut only = [0u64; WORDS];
+            for p in 0..seats {
+                for a in &all {
+                    for b in &all {
+                        let better = sc.better(p, sc.score(a, p), a, sc.score(b, p), b);
+                        assert_eq!(out.rank(p, a) > out.rank(p, b), better, "{preset} seat {p}: {a:?} {b:?}");
+                    }
+                    // The set above `a` holds exactly the outcomes ranked above it.
+                    for (k, b) in all.iter().enumerate() {
+                        only.fill(0);
+                        only[k / 64] |= 1 << (k % 64);
+                        assert_eq!(out.any_above(&only, p, out.rank(p, a)), out.rank(p, b) > out.rank(p, a));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -5,18 +5,18 @@
 //! The Dummy (§8) is modelled exactly: its face-up cards are its "hand", its face-down pile is
 //! an ordered array, and it plays through [`trick::dummy_choice`] like the engine.
 //!
-//! Solver: every player maximises their own round score (max^n), keeping the first move with
-//! its highest score. Hands are bitsets; equivalent cards (same suit, no live card between them,
-//! no live ★ that ranks between them) are searched once; the last trick is read off, not
+//! Solver: every player maximises their own round score (max^n; ties broken by
+//! [`Scorer::better`]). Hands are bitsets; equivalent cards (same suit, no live card between
+//! them, no live ★ that ranks between them) are searched once; the last trick is read off, not
 //! searched; a transposition table keyed at trick boundaries (the hands up to relabelling of
 //! values, the leader, the tricks won or, with the `bga` scoring, what each player still needs,
 //! the Dummy's pile position) holds the tricks each seat still wins; children are searched in
 //! the order the seat's wish suggests. Every final tricks vector still possible is a bit of an
 //! outcome set ([`crate::outcomes`]), bounded seat by seat by sure winners: a seat stops as soon
-//! as no feasible outcome is better for it (the cut-off), and abandons a move as soon as no
-//! outcome it would still switch to is better for the seat before it (shallow max^n pruning;
-//! the abandoned search is kept in the table and resumed by a later visit). Both are sound:
-//! they change no result.
+//! as no feasible outcome scores more for it (the cut-off), and abandons a move as soon as no
+//! outcome it would still switch to is one the seat before it prefers (shallow max^n pruning;
+//! the abandoned search is kept in the table and resumed by a later visit). Pruning changes
+//! no result.
 
 use oh7_core::card::{Card, CardSet, Kind, Suit};
 use oh7_core::oh7::trick;
@@ -501,17 +501,17 @@ pub struct Solver {
     scorer: Scorer,
     /// Nodes visited since the last [`Solver::reset_nodes`].
     pub nodes: u64,
-    /// Keep a seat's first move with its highest score, and stop searching its moves once one
-    /// reaches the best score it could get (on by default; off, every move is searched and ties
-    /// are broken canonically by [`Scorer::better`], as in the brute-force tests).
+    /// Stop searching a seat's moves once one reaches the best score it could get (on by
+    /// default; off, every move is searched, as in the brute-force tests; either way a seat
+    /// keeps the best move by [`Scorer::better`] among those it searched).
     pub cutoff: bool,
     /// Stop (and set [`Solver::aborted`]) once `nodes` passes this; results are then garbage.
     pub node_limit: u64,
     /// Whether the node limit was hit since the last [`Solver::reset_nodes`].
     pub aborted: bool,
     /// Prune with the outcome sets (with the cut-off on): a seat's move is abandoned as soon as
-    /// no outcome still feasible below it is both what that seat would switch to and better
-    /// for the seat before it (on by default; results are the same either way).
+    /// no outcome still feasible below it is both one that seat would switch to and one the
+    /// seat before it prefers (on by default; results are the same either way).
     pub prune: bool,
     /// The outcome space of the current root, when it is small enough to index.
     space: Option<Outcomes>,
@@ -653,7 +653,7 @@ impl Solver {
     /// Index the outcomes below `pos` unless the current space already holds them (a space
     /// serves every position below its root, so the children of one root share it).
     fn ensure_space(&mut self, pos: &Position) {
-        if !(self.cutoff && self.prune) {
+        if !self.cutoff {
             return;
         }
         let seats = pos.seats as usize;
@@ -728,11 +728,11 @@ impl Solver {
 
     /// The final tricks won from `pos` under max^n, or `None` when the search of `pos` was
     /// abandoned because its result cannot matter to the seat before it: `parent` is that
-    /// seat and the score of the best move it has found so far. A seat keeps the first move
-    /// with its highest score (with the cut-off off: the canonical tie-break of
-    /// [`Scorer::better`]), so a move whose every possible result leaves the parent's score no
-    /// higher is never chosen, and need not be searched to the end.
-    fn search(&mut self, pos: &Position, parent: Option<(usize, i32)>) -> Option<Won> {
+    /// seat and the place, in its preference, of the best result it has found so far. A seat
+    /// switches only to a result it prefers ([`Scorer::better`]), so a move none of whose
+    /// possible results the parent prefers is never chosen, and need not be searched to the
+    /// end.
+    fn search(&mut self, pos: &Position, parent: Option<(usize, u16)>) -> Option<Won> {
         self.nodes += 1;
         if pos.is_over() {
             return Some(pos.won);
@@ -781,14 +781,14 @@ impl Solver {
         let n = order_moves(pos, reps, pos.won[s] < self.scorer.bets[s], &mut moves);
         let r = if !self.cutoff {
             self.search_all(pos, &moves[..n], None)
-        } else if let Some(space) = self.space.as_ref().filter(|_| self.prune) {
+        } else if let Some(space) = self.space.as_ref() {
             let f = feasible(space, pos, live);
             if let Some((p, bp)) = parent
-                && !space.any_better(&f, p, bp)
+                && !space.any_above(&f, p, bp)
             {
                 return None;
             }
-            match self.search_pruned(pos, &moves[..n], parent, &f, resume) {
+            match self.search_sets(pos, &moves[..n], parent, &f, resume) {
                 Outcome::Exact(r) => r,
                 Outcome::Pruned(next, r) => {
                     if let Some((i, check)) = slot {
@@ -808,10 +808,9 @@ impl Solver {
         Some(r)
     }
 
-    /// Without a `cap`: every move, the canonical tie-break of [`Scorer::better`] (the same
-    /// result as a plain max^n search). With one: the first move with the highest score,
-    /// stopping once a move reaches `cap`, the best the seat could get (where the outcomes are
-    /// too many to index).
+    /// A seat's moves, keeping the best by [`Scorer::better`]. Without a `cap`: every move
+    /// (the same result as a plain max^n search). With one: stop once a move reaches `cap`, the
+    /// best score the seat could get (where the outcomes are too many to index).
     fn search_all(&mut self, pos: &Position, moves: &[Card], cap: Option<i32>) -> Won {
         let s = pos.to_move();
         let mut best: Option<(i32, Won)> = None;
@@ -820,11 +819,7 @@ impl Solver {
             child.play(c);
             let r = self.search(&child, None).expect("never pruned without a parent");
             let v = self.scorer.score(&r, s);
-            let improves = match cap {
-                None => best.is_none_or(|(bv, br)| self.scorer.better(s, v, &r, bv, &br)),
-                Some(_) => best.is_none_or(|(bv, _)| v > bv),
-            };
-            if improves {
+            if best.is_none_or(|(bv, br)| self.scorer.better(s, v, &r, bv, &br)) {
                 best = Some((v, r));
                 if cap.is_some_and(|cap| v >= cap) {
                     break;
@@ -834,47 +829,51 @@ impl Solver {
         best.expect("a legal move").1
     }
 
-    /// The first move with the highest score, over the outcomes `f` still feasible: stop once
-    /// no outcome of `f` is better for the seat (the cut-off), and give up once none that the
-    /// seat would switch to is better for the parent too. `resume`: the moves already searched
-    /// by an earlier, abandoned visit and the best result among them.
-    fn search_pruned(
+    /// A seat's moves over the outcomes `f` still feasible, keeping the best by
+    /// [`Scorer::better`]: stop once no outcome of `f` scores more for the seat (the cut-off),
+    /// and (pruning) give up once none that the seat would still switch to is preferred by the
+    /// parent too. `parent`: the seat before and the place of its best result so far in its
+    /// preference. `resume`: the moves already searched by an earlier, abandoned visit and the
+    /// best result among them.
+    fn search_sets(
         &mut self,
         pos: &Position,
         moves: &[Card],
-        parent: Option<(usize, i32)>,
+        parent: Option<(usize, u16)>,
         f: &Set,
         resume: (usize, Option<Won>),
     ) -> Outcome {
         let s = pos.to_move();
+        let place = |solver: &Solver, r: &Won| solver.space.as_ref().expect("a space").rank(s, r);
         let (start, mut best) = match resume {
-            (k, Some(r)) if k < moves.len() => (k, Some((self.scorer.score(&r, s), r))),
+            (k, Some(r)) if k < moves.len() => (k, Some((place(self, &r), r))),
             _ => (0, None),
         };
         let mut fresh = best;
         for (k, &c) in moves.iter().enumerate().skip(start) {
-            if let Some((v, r)) = fresh.take() {
-                // A new best: is anything better still possible for the seat, and for the
-                // parent among what the seat would switch to?
+            if let Some((rank, r)) = fresh.take() {
+                // A new best: can the seat still score more, and would the parent prefer any
+                // outcome the seat would still switch to?
                 let sets = self.space.as_ref().expect("a space");
-                if !sets.any_better(f, s, v) {
+                if !sets.any_better(f, s, self.scorer.score(&r, s)) {
                     return Outcome::Exact(r);
                 }
                 if let Some((p, bp)) = parent
-                    && self.scorer.score(&r, p) <= bp
-                    && !sets.any_better_both(f, s, v, p, bp)
+                    && sets.rank(p, &r) <= bp
+                    && !sets.any_above_both(f, s, rank, p, bp)
                 {
                     return Outcome::Pruned(k, r);
                 }
             }
             let mut child = *pos;
             child.play(c);
-            let Some(r) = self.search(&child, best.map(|(bv, _)| (s, bv))) else {
+            let bound = if self.prune { best.map(|(rank, _)| (s, rank)) } else { None };
+            let Some(r) = self.search(&child, bound) else {
                 continue;
             };
-            let v = self.scorer.score(&r, s);
-            if best.is_none_or(|(bv, _)| v > bv) {
-                best = Some((v, r));
+            let rank = place(self, &r);
+            if best.is_none_or(|(b, _)| rank > b) {
+                best = Some((rank, r));
                 fresh = best;
             }
         }
@@ -1089,9 +1088,9 @@ mod tests {
     }
 
     /// The solver equals brute force on random small endings (every preset's kind of deck, the
-    /// Dummy included) with the cut-off off. With it on, a seat keeps the first move with its
-    /// highest score, so ties may go another way than brute force's tie-break; the root's
-    /// result must still be a max^n choice among its moves' results.
+    /// Dummy included) with the cut-off off. With it on, a seat stops at the first move that
+    /// reaches its best possible score, so ties may go another way than brute force's
+    /// tie-break; the root's result must still be a max^n choice among its moves' results.
     #[test]
     fn solver_matches_brute_force_on_small_endings() {
         use rand::{SeedableRng, seq::IndexedRandom};
