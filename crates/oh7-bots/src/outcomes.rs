@@ -42,6 +42,8 @@ pub struct Outcomes {
     better: Vec<u64>,
     /// Outcomes in all.
     count: usize,
+    /// Tricks left at the root.
+    left: usize,
     /// `index[s][rem][f]`: what seat `s` ending with `f` tricks of the `rem` not yet given to
     /// the seats before it adds to an outcome's index.
     index: [[[u16; TRICKS + 1]; TRICKS + 1]; MAX_SEATS],
@@ -158,6 +160,7 @@ impl Outcomes {
             offset,
             better,
             count: n,
+            left,
             index,
             rank,
             above,
@@ -167,7 +170,7 @@ impl Outcomes {
     /// The index of outcome `o` (final tricks won, at least `base` seat by seat).
     #[inline]
     pub fn index_of(&self, o: &Won) -> usize {
-        let mut rem: usize = (0..self.seats).map(|s| (o[s] - self.base[s]) as usize).sum();
+        let mut rem = self.left;
         let mut k = 0;
         for s in 0..self.seats - 1 {
             let f = (o[s] - self.base[s]) as usize;
@@ -180,7 +183,13 @@ impl Outcomes {
     /// The place of outcome `o` in player `p`'s preference, 0 the worst.
     #[inline]
     pub fn rank(&self, p: usize, o: &Won) -> u16 {
-        self.rank[p * self.count + self.index_of(o)]
+        self.rank_at(p, self.index_of(o))
+    }
+
+    /// The place of the outcome of index `k` in player `p`'s preference.
+    #[inline]
+    pub fn rank_at(&self, p: usize, k: usize) -> u16 {
+        self.rank[p * self.count + k]
     }
 
     /// Whether some outcome of `f` is preferred by `p` to its `r`-th.

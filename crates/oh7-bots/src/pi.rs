@@ -844,14 +844,19 @@ impl Solver {
         resume: (usize, Option<Won>),
     ) -> Outcome {
         let s = pos.to_move();
-        let place = |solver: &Solver, r: &Won| solver.space.as_ref().expect("a space").rank(s, r);
+        // The outcome's index in the space, and its place in the seat's preference.
+        let place = |solver: &Solver, r: &Won| {
+            let sets = solver.space.as_ref().expect("a space");
+            let k = sets.index_of(r);
+            (sets.rank_at(s, k), k)
+        };
         let (start, mut best) = match resume {
             (k, Some(r)) if k < moves.len() => (k, Some((place(self, &r), r))),
             _ => (0, None),
         };
         let mut fresh = best;
         for (k, &c) in moves.iter().enumerate().skip(start) {
-            if let Some((rank, r)) = fresh.take() {
+            if let Some(((rank, index), r)) = fresh.take() {
                 // A new best: can the seat still score more, and would the parent prefer any
                 // outcome the seat would still switch to?
                 let sets = self.space.as_ref().expect("a space");
@@ -859,7 +864,7 @@ impl Solver {
                     return Outcome::Exact(r);
                 }
                 if let Some((p, bp)) = parent
-                    && sets.rank(p, &r) <= bp
+                    && sets.rank_at(p, index) <= bp
                     && !sets.any_above_both(f, s, rank, p, bp)
                 {
                     return Outcome::Pruned(k, r);
@@ -867,13 +872,13 @@ impl Solver {
             }
             let mut child = *pos;
             child.play(c);
-            let bound = if self.prune { best.map(|(rank, _)| (s, rank)) } else { None };
+            let bound = if self.prune { best.map(|((rank, _), _)| (s, rank)) } else { None };
             let Some(r) = self.search(&child, bound) else {
                 continue;
             };
-            let rank = place(self, &r);
-            if best.is_none_or(|(b, _)| rank > b) {
-                best = Some((rank, r));
+            let at = place(self, &r);
+            if best.is_none_or(|((b, _), _)| at.0 > b) {
+                best = Some((at, r));
                 fresh = best;
             }
         }
@@ -889,10 +894,13 @@ fn feasible(space: &Outcomes, pos: &Position, live: CardSet) -> Set {
     let total: u8 = sure.iter().sum();
     let left = pos.tricks_left();
     let mut lo = pos.won;
+    // Without others' sure winners, the tricks won by the others bound a seat's already.
     let mut hi = [TRICKS as u8; MAX_SEATS];
     for q in 0..pos.seats as usize {
         lo[q] += sure[q];
-        hi[q] = pos.won[q] + left - (total - sure[q]).min(left);
+        if total > sure[q] {
+            hi[q] = pos.won[q] + left - (total - sure[q]).min(left);
+        }
     }
     space.feasible(&lo, &hi)
 }
