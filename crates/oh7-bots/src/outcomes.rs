@@ -195,16 +195,28 @@ impl Outcomes {
     /// Whether some outcome of `f` is preferred by `p` to its `r`-th.
     #[inline]
     pub fn any_above(&self, f: &Set, p: usize, r: u16) -> bool {
+        self.above(p, r).iter().zip(f).any(|(x, y)| x & y != 0)
+    }
+
+    /// The outcomes `p` prefers to its `r`-th.
+    #[inline]
+    fn above(&self, p: usize, r: u16) -> &[u64] {
         let at = (p * self.count + r as usize) * self.words;
-        self.above[at..at + self.words].iter().zip(f).any(|(x, y)| x & y != 0)
+        &self.above[at..at + self.words]
     }
 
     /// Whether some outcome of `f` is preferred by `p` to its `r`-th and by `q` to its `u`-th.
     #[inline]
     pub fn any_above_both(&self, f: &Set, p: usize, r: u16, q: usize, u: u16) -> bool {
-        let (a, b) = ((p * self.count + r as usize) * self.words, (q * self.count + u as usize) * self.words);
-        let (a, b) = (&self.above[a..a + self.words], &self.above[b..b + self.words]);
+        let (a, b) = (self.above(p, r), self.above(q, u));
         a.iter().zip(b).zip(f).any(|((x, y), z)| x & y & z != 0)
+    }
+
+    /// Whether some outcome of `f` is preferred by each of three players to the place given.
+    #[inline]
+    pub fn any_above_all(&self, f: &Set, [(p, r), (q, u), (t, v)]: [(usize, u16); 3]) -> bool {
+        let (a, b, c) = (self.above(p, r), self.above(q, u), self.above(t, v));
+        a.iter().zip(b).zip(c).zip(f).any(|(((x, y), z), w)| x & y & z & w != 0)
     }
 
     /// Whether this space serves a solve from a position with `won` under `scorer`.

@@ -485,12 +485,36 @@ impl Entry {
     }
 }
 
-/// What the search of a seat's moves came to.
-enum Outcome {
-    /// The position's result.
+/// The seats above a node that may give up on it: its parent's and its grandparent's, each
+/// with the place of its best result so far in its preference.
+#[derive(Clone, Copy, Default)]
+struct Bounds {
+    parent: Option<(usize, u16)>,
+    grand: Option<(usize, u16)>,
+}
+
+/// What the search of a position came to.
+#[derive(Clone, Copy)]
+enum Found {
+    /// Its result.
     Exact(Won),
-    /// Abandoned after this many moves, with the best result among them.
-    Pruned(usize, Won),
+    /// Abandoned: the parent never chooses it.
+    Pruned,
+    /// Abandoned by speculation: the parent never chooses it, or if it does, the grandparent
+    /// never chooses the parent. The parent decides which (and searches it again if needed).
+    Spec,
+    /// Not searched yet (in a list of a seat's moves).
+    Unknown,
+}
+
+/// How one pass over a seat's moves ended.
+enum Pass {
+    /// Every move searched, or the cut-off reached; `true` if some move's search was
+    /// abandoned by speculation.
+    Done(Won, bool),
+    /// Abandoned (`Found::Pruned` or `Found::Spec`) before move `k`, with the best result of
+    /// the moves before it; `true` if all of these are settled (none abandoned by speculation).
+    Abandoned(Found, usize, Won, bool),
 }
 
 /// The exact solver; owns its transposition table (allocated once).
@@ -515,6 +539,9 @@ pub struct Solver {
     pub prune: bool,
     /// The outcome space of the current root, when it is small enough to index.
     space: Option<Outcomes>,
+    /// Searches abandoned by pruning, and by speculation, since the last
+    /// [`Solver::reset_nodes`].
+    pub abandoned: [u64; 2],
 }
 
 #[inline]
@@ -599,6 +626,7 @@ impl Solver {
             aborted: false,
             prune: true,
             space: None,
+            abandoned: [0; 2],
         }
     }
 
@@ -616,6 +644,7 @@ impl Solver {
     /// Zero the node counter.
     pub fn reset_nodes(&mut self) {
         self.nodes = 0;
+        self.abandoned = [0; 2];
         self.aborted = false;
     }
 
@@ -625,7 +654,10 @@ impl Solver {
             return pos.won;
         }
         self.ensure_space(pos);
-        self.search(pos, None).expect("a root is never pruned")
+        match self.search(pos, Bounds::default()) {
+            Found::Exact(r) => r,
+            _ => unreachable!("a root is never abandoned"),
+        }
     }
 
     /// The result of each legal move of the seat to play (equivalent cards share a result):
@@ -726,23 +758,23 @@ impl Solver {
         self.table[j] = Entry { check, stamp: self.stamp, packed: Entry::pack(&future, next) };
     }
 
-    /// The final tricks won from `pos` under max^n, or `None` when the search of `pos` was
-    /// abandoned because its result cannot matter to the seat before it: `parent` is that
-    /// seat and the place, in its preference, of the best result it has found so far. A seat
-    /// switches only to a result it prefers ([`Scorer::better`]), so a move none of whose
-    /// possible results the parent prefers is never chosen, and need not be searched to the
-    /// end.
-    fn search(&mut self, pos: &Position, parent: Option<(usize, u16)>) -> Option<Won> {
+    /// The final tricks won from `pos` under max^n, or why the search of `pos` was abandoned:
+    /// its result cannot matter to the seat before it (`bounds.parent`: that seat and the
+    /// place, in its preference, of the best result it has found so far), or, speculatively,
+    /// to the seat before that. A seat switches only to a result it prefers
+    /// ([`Scorer::better`]), so a move none of whose possible results the parent prefers is
+    /// never chosen, and need not be searched to the end.
+    fn search(&mut self, pos: &Position, bounds: Bounds) -> Found {
         self.nodes += 1;
         if pos.is_over() {
-            return Some(pos.won);
+            return Found::Exact(pos.won);
         }
         if self.nodes > self.node_limit {
             self.aborted = true;
-            return Some(pos.won);
+            return Found::Exact(pos.won);
         }
         if pos.tricks_left() == 1 && pos.dummy == NONE {
-            return Some(pos.last_trick());
+            return Found::Exact(pos.last_trick());
         }
         let boundary = pos.trick_len == 0 || pos.order[0] == pos.dummy && pos.trick_len == 1;
         let mut slot = None;
@@ -756,7 +788,7 @@ impl Solver {
                         *x += w;
                     }
                     if e.next() == 0 {
-                        return Some(r);
+                        return Found::Exact(r);
                     }
                     resume = (e.next(), Some(r));
                 }
@@ -766,14 +798,14 @@ impl Solver {
         let s = pos.to_move();
         let legal = pos.legal();
         if legal.len() == 1 {
-            // A forced move: its result is this position's, so the parent's bound applies.
+            // A forced move: its result is this position's, so the same bounds apply.
             let mut child = *pos;
             child.play(legal.first().expect("one"));
-            let r = self.search(&child, parent)?;
-            if let Some((i, check)) = slot {
+            let found = self.search(&child, bounds);
+            if let (Found::Exact(r), Some((i, check))) = (found, slot) {
                 self.store(i, check, pos, &r, 0);
             }
-            return Some(r);
+            return found;
         }
         let live = pos.live();
         let reps = representatives_in(pos, legal, live);
@@ -783,18 +815,33 @@ impl Solver {
             self.search_all(pos, &moves[..n], None)
         } else if let Some(space) = self.space.as_ref() {
             let f = feasible(space, pos, live);
-            if let Some((p, bp)) = parent
-                && !space.any_above(&f, p, bp)
-            {
-                return None;
+            let mut found = None;
+            if let Some((p, bp)) = bounds.parent {
+                if !space.any_above(&f, p, bp) {
+                    found = Some(Found::Pruned);
+                } else if let Some((g, bg)) = bounds.grand
+                    && !space.any_above_both(&f, p, bp, g, bg)
+                {
+                    found = Some(Found::Spec);
+                }
             }
-            match self.search_sets(pos, &moves[..n], parent, &f, resume) {
-                Outcome::Exact(r) => r,
-                Outcome::Pruned(next, r) => {
-                    if let Some((i, check)) = slot {
-                        self.store(i, check, pos, &r, next);
+            let found = match found {
+                Some(found) => found,
+                None => match self.search_sets(pos, &moves[..n], bounds, &f, resume) {
+                    Ok(r) => Found::Exact(r),
+                    Err((found, keep)) => {
+                        if let (Some((next, r)), Some((i, check))) = (keep, slot) {
+                            self.store(i, check, pos, &r, next);
+                        }
+                        found
                     }
-                    return None;
+                },
+            };
+            match found {
+                Found::Exact(r) => r,
+                _ => {
+                    self.abandoned[matches!(found, Found::Spec) as usize] += 1;
+                    return found;
                 }
             }
         } else {
@@ -805,7 +852,7 @@ impl Solver {
         if let Some((i, check)) = slot {
             self.store(i, check, pos, &r, 0);
         }
-        Some(r)
+        Found::Exact(r)
     }
 
     /// A seat's moves, keeping the best by [`Scorer::better`]. Without a `cap`: every move
@@ -817,7 +864,9 @@ impl Solver {
         for &c in moves {
             let mut child = *pos;
             child.play(c);
-            let r = self.search(&child, None).expect("never pruned without a parent");
+            let Found::Exact(r) = self.search(&child, Bounds::default()) else {
+                unreachable!("never abandoned without a parent")
+            };
             let v = self.scorer.score(&r, s);
             if best.is_none_or(|(bv, br)| self.scorer.better(s, v, &r, bv, &br)) {
                 best = Some((v, r));
@@ -832,17 +881,53 @@ impl Solver {
     /// A seat's moves over the outcomes `f` still feasible, keeping the best by
     /// [`Scorer::better`]: stop once no outcome of `f` scores more for the seat (the cut-off),
     /// and (pruning) give up once none that the seat would still switch to is preferred by the
-    /// parent too. `parent`: the seat before and the place of its best result so far in its
-    /// preference. `resume`: the moves already searched by an earlier, abandoned visit and the
-    /// best result among them.
+    /// parent too, or (speculation) by both the parent and the grandparent. `resume`: the
+    /// moves already searched by an earlier, abandoned visit and the best result among them.
+    /// `Err`: why it was abandoned, and what a later visit may resume from.
+    ///
+    /// A first pass lets the children speculate. If one did and the seat's best result is one
+    /// the parent prefers, a second pass settles the speculative children in order (the others'
+    /// results are reused), so the result is the one a search without pruning finds.
     fn search_sets(
         &mut self,
         pos: &Position,
         moves: &[Card],
-        parent: Option<(usize, u16)>,
+        bounds: Bounds,
         f: &Set,
         resume: (usize, Option<Won>),
-    ) -> Outcome {
+    ) -> Result<Won, (Found, Option<(usize, Won)>)> {
+        let mut known = [Found::Unknown; HAND + 2];
+        let mut speculate = self.prune && bounds.parent.is_some();
+        loop {
+            match self.pass(pos, moves, bounds, f, resume, &mut known, speculate) {
+                Pass::Done(r, false) => return Ok(r),
+                Pass::Done(r, true) => {
+                    // The true result is `r` or one of a speculative child's, which the parent
+                    // does not prefer: if it does not prefer `r` either, it never chooses this.
+                    let (p, bp) = bounds.parent.expect("speculation needs a parent");
+                    if self.space.as_ref().expect("a space").rank(p, &r) <= bp {
+                        return Err((Found::Pruned, None));
+                    }
+                    speculate = false;
+                }
+                Pass::Abandoned(found, k, r, settled) => return Err((found, settled.then_some((k, r)))),
+            }
+        }
+    }
+
+    /// One pass over a seat's moves for [`Solver::search_sets`]; `known` holds the moves'
+    /// results from an earlier pass.
+    #[allow(clippy::too_many_arguments)]
+    fn pass(
+        &mut self,
+        pos: &Position,
+        moves: &[Card],
+        bounds: Bounds,
+        f: &Set,
+        resume: (usize, Option<Won>),
+        known: &mut [Found],
+        speculate: bool,
+    ) -> Pass {
         let s = pos.to_move();
         // The outcome's index in the space, and its place in the seat's preference.
         let place = |solver: &Solver, r: &Won| {
@@ -855,34 +940,53 @@ impl Solver {
             _ => (0, None),
         };
         let mut fresh = best;
+        let mut speculated = false;
         for (k, &c) in moves.iter().enumerate().skip(start) {
             if let Some(((rank, index), r)) = fresh.take() {
-                // A new best: can the seat still score more, and would the parent prefer any
-                // outcome the seat would still switch to?
+                // A new best: can the seat still score more, and would the parent (and the
+                // grandparent) prefer any outcome the seat would still switch to?
                 let sets = self.space.as_ref().expect("a space");
                 if !sets.any_better(f, s, self.scorer.score(&r, s)) {
-                    return Outcome::Exact(r);
+                    return Pass::Done(r, speculated);
                 }
-                if let Some((p, bp)) = parent
-                    && sets.rank_at(p, index) <= bp
-                    && !sets.any_above_both(f, s, rank, p, bp)
-                {
-                    return Outcome::Pruned(k, r);
+                if let Some((p, bp)) = bounds.parent {
+                    let parent_prefers = sets.rank_at(p, index) > bp;
+                    if !parent_prefers && !sets.any_above_both(f, s, rank, p, bp) {
+                        return Pass::Abandoned(Found::Pruned, k, r, !speculated);
+                    }
+                    if speculate
+                        && let Some((g, bg)) = bounds.grand
+                        && !(parent_prefers && sets.rank_at(g, index) > bg)
+                        && !sets.any_above_all(f, [(s, rank), (p, bp), (g, bg)])
+                    {
+                        return Pass::Abandoned(Found::Spec, k, r, !speculated);
+                    }
                 }
             }
-            let mut child = *pos;
-            child.play(c);
-            let bound = if self.prune { best.map(|((rank, _), _)| (s, rank)) } else { None };
-            let Some(r) = self.search(&child, bound) else {
-                continue;
-            };
-            let at = place(self, &r);
-            if best.is_none_or(|((b, _), _)| at.0 > b) {
-                best = Some((at, r));
-                fresh = best;
+            if matches!(known[k], Found::Unknown | Found::Spec) {
+                let child_bounds = match best {
+                    Some(((rank, _), _)) if self.prune => {
+                        Bounds { parent: Some((s, rank)), grand: if speculate { bounds.parent } else { None } }
+                    }
+                    _ => Bounds::default(),
+                };
+                let mut child = *pos;
+                child.play(c);
+                known[k] = self.search(&child, child_bounds);
+            }
+            match known[k] {
+                Found::Exact(r) => {
+                    let at = place(self, &r);
+                    if best.is_none_or(|((b, _), _)| at.0 > b) {
+                        best = Some((at, r));
+                        fresh = best;
+                    }
+                }
+                Found::Spec => speculated = true,
+                Found::Pruned | Found::Unknown => {}
             }
         }
-        Outcome::Exact(best.expect("a legal move").1)
+        Pass::Done(best.expect("a legal move").1, speculated)
     }
 }
 
@@ -1184,13 +1288,13 @@ mod tests {
             (Preset::En, 2, 1),
             (Preset::Kod7, 2, 1),
         ];
-        let (mut nodes_plain, mut nodes_pruned) = (0, 0);
+        let (mut nodes_plain, mut nodes_pruned, mut abandoned) = (0, 0, [0, 0]);
         for round in 0..80 {
             let (preset, players, decks) = cases[round % cases.len()];
             let rules = Ruleset { decks, ..Ruleset::preset(preset) };
             let suits = rules.suits(players);
             let (mut pos, deck) = deal(&rules, players, suits[round % suits.len()], round % players, &mut rng);
-            let left = if players >= 5 { 3 } else { 4 };
+            let left = if players == 5 { 3 } else { 4 };
             while pos.tricks_left() > left || (round % 3 == 1 && pos.trick_len < 2 && pos.tricks_left() > 2) {
                 let l: Vec<Card> = pos.legal().iter().collect();
                 pos.play(*l.choose(&mut rng).unwrap());
@@ -1207,9 +1311,14 @@ mod tests {
             }
             nodes_plain += plain.nodes;
             nodes_pruned += pruned.nodes;
+            assert_eq!(plain.abandoned, [0, 0]);
+            abandoned[0] += pruned.abandoned[0];
+            abandoned[1] += pruned.abandoned[1];
             assert_eq!(a, b, "{preset} {players} round {round}: {pos:?}");
         }
         assert!(nodes_pruned < nodes_plain, "pruning saved nothing: {nodes_pruned} nodes against {nodes_plain}");
+        // Both ways of giving up were taken, so both were checked.
+        assert!(abandoned[0] > 100 && abandoned[1] > 100, "searches abandoned: {abandoned:?}");
     }
 
     /// Every final tricks-won vector reachable from `pos`.
