@@ -507,6 +507,16 @@ enum Found {
     Unknown,
 }
 
+/// A seat's moves to search: the position, its moves in order, the outcomes still feasible
+/// below it, and what an earlier, abandoned visit left (the moves searched, the best result).
+#[derive(Clone, Copy)]
+struct Node<'a> {
+    pos: &'a Position,
+    moves: &'a [Card],
+    f: &'a Set,
+    resume: (usize, Option<Won>),
+}
+
 /// How one pass over a seat's moves ended.
 enum Pass {
     /// Every move searched, or the cut-off reached; `true` if some move's search was
@@ -827,7 +837,7 @@ impl Solver {
             }
             let found = match found {
                 Some(found) => found,
-                None => match self.search_sets(pos, &moves[..n], bounds, &f, resume) {
+                None => match self.search_sets(&Node { pos, moves: &moves[..n], f: &f, resume }, bounds) {
                     Ok(r) => Found::Exact(r),
                     Err((found, keep)) => {
                         if let (Some((next, r)), Some((i, check))) = (keep, slot) {
@@ -881,25 +891,17 @@ impl Solver {
     /// A seat's moves over the outcomes `f` still feasible, keeping the best by
     /// [`Scorer::better`]: stop once no outcome of `f` scores more for the seat (the cut-off),
     /// and (pruning) give up once none that the seat would still switch to is preferred by the
-    /// parent too, or (speculation) by both the parent and the grandparent. `resume`: the
-    /// moves already searched by an earlier, abandoned visit and the best result among them.
-    /// `Err`: why it was abandoned, and what a later visit may resume from.
+    /// parent too, or (speculation) by both the parent and the grandparent. `Err`: why it was
+    /// abandoned, and what a later visit may resume from.
     ///
     /// A first pass lets the children speculate. If one did and the seat's best result is one
     /// the parent prefers, a second pass settles the speculative children in order (the others'
     /// results are reused), so the result is the one a search without pruning finds.
-    fn search_sets(
-        &mut self,
-        pos: &Position,
-        moves: &[Card],
-        bounds: Bounds,
-        f: &Set,
-        resume: (usize, Option<Won>),
-    ) -> Result<Won, (Found, Option<(usize, Won)>)> {
+    fn search_sets(&mut self, node: &Node, bounds: Bounds) -> Result<Won, (Found, Option<(usize, Won)>)> {
         let mut known = [Found::Unknown; HAND + 2];
         let mut speculate = self.prune && bounds.parent.is_some();
         loop {
-            match self.pass(pos, moves, bounds, f, resume, &mut known, speculate) {
+            match self.pass(node, bounds, &mut known, speculate) {
                 Pass::Done(r, false) => return Ok(r),
                 Pass::Done(r, true) => {
                     // The true result is `r` or one of a speculative child's, which the parent
@@ -917,17 +919,8 @@ impl Solver {
 
     /// One pass over a seat's moves for [`Solver::search_sets`]; `known` holds the moves'
     /// results from an earlier pass.
-    #[allow(clippy::too_many_arguments)]
-    fn pass(
-        &mut self,
-        pos: &Position,
-        moves: &[Card],
-        bounds: Bounds,
-        f: &Set,
-        resume: (usize, Option<Won>),
-        known: &mut [Found],
-        speculate: bool,
-    ) -> Pass {
+    fn pass(&mut self, node: &Node, bounds: Bounds, known: &mut [Found], speculate: bool) -> Pass {
+        let Node { pos, moves, f, resume } = *node;
         let s = pos.to_move();
         // The outcome's index in the space, and its place in the seat's preference.
         let place = |solver: &Solver, r: &Won| {
