@@ -15,8 +15,9 @@
 //! outcome set ([`crate::outcomes`]), bounded seat by seat by sure winners: a seat stops as soon
 //! as no feasible outcome scores more for it (the cut-off), and abandons a move as soon as no
 //! outcome it would still switch to is one the seat before it prefers (shallow max^n pruning;
-//! the abandoned search is kept in the table and resumed by a later visit). Pruning changes
-//! no result.
+//! the abandoned search is kept in the table and resumed by a later visit), or, speculatively,
+//! one both the seat before it and the seat before that prefer (the parent then settles it).
+//! Pruning changes no result.
 
 use oh7_core::card::{Card, CardSet, Kind, Suit};
 use oh7_core::oh7::trick;
