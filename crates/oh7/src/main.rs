@@ -5,6 +5,7 @@ mod bench;
 mod play;
 mod replay;
 mod rules_text;
+mod serve;
 mod sim;
 mod tournament;
 
@@ -27,6 +28,8 @@ struct Cli {
 enum Command {
     /// Play in the terminal against bots (full screen, or line by line with --plain).
     Play(play::PlayArgs),
+    /// Serve online tables (browser and WebSocket) with an embedded SQLite database.
+    Serve(serve::ServeArgs),
     /// Print a readable summary of a preset's rules (deck, bets, leader, scoring, end).
     Rules {
         /// en, fr, fr-advanced, kod7, bga or seven (all the Oh 7 presets if left out).
@@ -154,6 +157,7 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Play(args) => play::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Simulate(args) => sim::simulate(&args),
         Command::Stats { file, json, csv, plot } => sim::stats_command(&file, json, csv, plot.as_deref()),
         Command::Compare(args) => sim::compare(&args),

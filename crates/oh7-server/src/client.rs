@@ -1,0 +1,220 @@
+//! A small client of the server, for the tests and `oh7 bench server`: plain HTTP/1.1 for the
+//! few HTTP calls, and a WebSocket that tracks the version, the view and the legal actions.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Why a client call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The connection.
+    #[error("io: {0}")]
+    Io(#[from] std::io::Error),
+    /// The WebSocket.
+    #[error("websocket: {0}")]
+    Ws(#[from] tokio_tungstenite::tungstenite::Error),
+    /// The answer.
+    #[error("bad answer: {0}")]
+    Answer(String),
+    /// Nothing came in time.
+    #[error("timed out")]
+    Timeout,
+    /// The server closed the connection.
+    #[error("closed")]
+    Closed,
+}
+
+/// One HTTP request; returns the status and the body.
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), ClientError> {
+    let mut s = TcpStream::connect(addr).await?;
+    let body = body.unwrap_or("");
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await?;
+    let text = String::from_utf8_lossy(&out).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").ok_or_else(|| ClientError::Answer("no HTTP head".into()))?;
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| ClientError::Answer("no status".into()))?;
+    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
+    Ok((status, body))
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// Create a table: `POST /api/tables`; returns the answer (invite, watch, token).
+pub async fn create_table(addr: SocketAddr, req: &Value) -> Result<Value, ClientError> {
+    let (status, body) = http(addr, "POST", "/api/tables", Some(&req.to_string())).await?;
+    let v: Value = serde_json::from_str(&body).map_err(|e| ClientError::Answer(format!("{e}: {body}")))?;
+    if status != 201 {
+        return Err(ClientError::Answer(format!("{status}: {body}")));
+    }
+    Ok(v)
+}
+
+/// A WebSocket client that keeps what its last messages said.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The last version seen.
+    pub version: u64,
+    /// The seat, once seated.
+    pub seat: Option<usize>,
+    /// The last view received.
+    pub view: Value,
+    /// The last table information received.
+    pub table: Value,
+    /// The legal actions in the last message.
+    pub legal: Vec<String>,
+    /// Every frame received, as text, when recording.
+    pub frames: Option<Vec<String>>,
+    /// Bytes received.
+    pub bytes: u64,
+    next_id: u64,
+}
+
+impl Client {
+    /// Connect to `ws://addr/ws`.
+    pub async fn connect(addr: SocketAddr) -> Result<Client, ClientError> {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await?;
+        Ok(Client {
+            ws,
+            version: 0,
+            seat: None,
+            view: Value::Null,
+            table: Value::Null,
+            legal: Vec::new(),
+            frames: None,
+            bytes: 0,
+            next_id: 0,
+        })
+    }
+
+    /// Send a raw text frame.
+    pub async fn send_text(&mut self, text: String) -> Result<(), ClientError> {
+        self.ws.send(Message::Text(text.into())).await?;
+        Ok(())
+    }
+
+    /// Send a message.
+    pub async fn send(&mut self, v: &Value) -> Result<(), ClientError> {
+        self.send_text(v.to_string()).await
+    }
+
+    /// A fresh command id.
+    pub fn id(&mut self) -> String {
+        self.next_id += 1;
+        format!("c{}", self.next_id)
+    }
+
+    /// The next message (within `wait`), after updating version, view and legal actions.
+    pub async fn recv_within(&mut self, wait: Duration) -> Result<Value, ClientError> {
+        loop {
+            let m = tokio::time::timeout(wait, self.ws.next()).await.map_err(|_| ClientError::Timeout)?;
+            let text = match m {
+                Some(Ok(Message::Text(t))) => t.to_string(),
+                Some(Ok(Message::Close(_))) | None => return Err(ClientError::Closed),
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e.into()),
+            };
+            self.bytes += text.len() as u64;
+            let v: Value = serde_json::from_str(&text).map_err(|e| ClientError::Answer(e.to_string()))?;
+            if let Some(f) = &mut self.frames {
+                f.push(text);
+            }
+            self.absorb(&v);
+            return Ok(v);
+        }
+    }
+
+    /// The next message (within 20 s).
+    pub async fn recv(&mut self) -> Result<Value, ClientError> {
+        self.recv_within(Duration::from_secs(20)).await
+    }
+
+    fn absorb(&mut self, v: &Value) {
+        match v["type"].as_str() {
+            Some("snapshot") => {
+                self.version = v["version"].as_u64().unwrap_or(0);
+                self.seat = v["you"].as_u64().map(|s| s as usize);
+                self.view = v["view"].clone();
+                self.table = v["table"].clone();
+                self.legal = strings(&v["legal"]);
+            }
+            Some("event") => {
+                self.version = v["version"].as_u64().unwrap_or(self.version);
+                self.table = v["table"].clone();
+                if !v["view"].is_null() {
+                    self.view = v["view"].clone();
+                }
+                if !v["legal"].is_null() {
+                    self.legal = strings(&v["legal"]);
+                }
+            }
+            Some("presence") => self.table = v["table"].clone(),
+            Some("ack") => {
+                if let Some(s) = v["seat"].as_u64() {
+                    self.seat = Some(s as usize);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Wait for a message for which `f` holds (others are absorbed on the way).
+    pub async fn until(&mut self, mut f: impl FnMut(&Value) -> bool) -> Result<Value, ClientError> {
+        loop {
+            let v = self.recv().await?;
+            if f(&v) {
+                return Ok(v);
+            }
+        }
+    }
+
+    /// `hello` and the snapshot that answers it (or the error).
+    pub async fn hello(&mut self, code: &str, token: Option<&str>) -> Result<Value, ClientError> {
+        self.send(&json!({"type": "hello", "table": code, "token": token})).await?;
+        self.until(|v| v["type"] == "snapshot" || v["type"] == "error").await
+    }
+
+    /// Send a command with a fresh id and wait for its ack or error.
+    pub async fn command(&mut self, mut cmd: Value) -> Result<Value, ClientError> {
+        let id = self.id();
+        cmd["id"] = Value::String(id.clone());
+        self.send(&cmd).await?;
+        self.until(|v| (v["type"] == "ack" || v["type"] == "error") && v["id"] == id.as_str()).await
+    }
+
+    /// Close the connection.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// The strings of a JSON array.
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}

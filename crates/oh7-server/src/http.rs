@@ -1,0 +1,263 @@
+//! HTTP routes (axum): health, table creation and information, record download, and the
+//! WebSocket of each client. Handlers only translate between the wire and the lobby or a table
+//! task; they never hold game state.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::Settings;
+use crate::lobby::{CreateTable, Lobby};
+use crate::protocol::{ClientMsg, ErrorCode, MAX_ID_LEN, Refusal};
+use crate::table::{ConnId, Frame, TableHandle, TableMsg};
+
+/// What every handler shares.
+pub struct App {
+    /// The tables.
+    pub lobby: Lobby,
+    /// Limits and timings.
+    pub settings: Arc<Settings>,
+    next_conn: AtomicU64,
+    /// Set when the server is stopping: new commands are refused.
+    pub stopping: tokio::sync::watch::Receiver<bool>,
+}
+
+impl App {
+    /// The shared state.
+    pub fn new(lobby: Lobby, settings: Arc<Settings>, stopping: tokio::sync::watch::Receiver<bool>) -> App {
+        App { lobby, settings, next_conn: AtomicU64::new(1), stopping }
+    }
+}
+
+/// The routes.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/api/tables", post(create))
+        .route("/api/tables/{code}", get(info))
+        .route("/api/tables/{code}/record", get(record))
+        .route("/ws", get(ws))
+        .merge(crate::web::routes())
+        .layer(DefaultBodyLimit::max(16 * 1024))
+        .with_state(app)
+}
+
+fn refusal_response(status: StatusCode, r: &Refusal) -> Response {
+    (status, Json(json!({"code": r.code.as_str(), "message": r.message}))).into_response()
+}
+
+async fn index() -> Response {
+    crate::web::index()
+}
+
+async fn create(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    body: axum::body::Bytes,
+) -> Response {
+    let req: CreateTable = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => {
+            return refusal_response(
+                StatusCode::BAD_REQUEST,
+                &Refusal::new(ErrorCode::Malformed, format!("Not a table request: {e}")),
+            );
+        }
+    };
+    match app.lobby.create(req, addr.ip()).await {
+        Ok(v) => (StatusCode::CREATED, Json(v)).into_response(),
+        Err(r) => {
+            let status = match r.code {
+                ErrorCode::TooMany => StatusCode::TOO_MANY_REQUESTS,
+                ErrorCode::Storage => StatusCode::SERVICE_UNAVAILABLE,
+                _ => StatusCode::BAD_REQUEST,
+            };
+            refusal_response(status, &r)
+        }
+    }
+}
+
+fn unknown_table() -> Response {
+    refusal_response(StatusCode::NOT_FOUND, &Refusal::new(ErrorCode::UnknownTable, "No table has this link."))
+}
+
+async fn info(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
+    match app.lobby.info(&code).await {
+        Some(v) => Json(v).into_response(),
+        None => unknown_table(),
+    }
+}
+
+async fn record(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
+    match app.lobby.record(&code).await {
+        Some(Some(rec)) => {
+            let mut body = rec.to_string();
+            body.push('\n');
+            (
+                [
+                    (header::CONTENT_TYPE, "application/json"),
+                    (header::CONTENT_DISPOSITION, "attachment; filename=\"oh7-game.json\""),
+                ],
+                body,
+            )
+                .into_response()
+        }
+        Some(None) => refusal_response(
+            StatusCode::NOT_FOUND,
+            &Refusal::new(ErrorCode::NotOver, "No game at this table has finished yet."),
+        ),
+        None => unknown_table(),
+    }
+}
+
+async fn ws(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let ip = addr.ip();
+    if let Err(r) = app.lobby.connect(ip) {
+        return refusal_response(StatusCode::TOO_MANY_REQUESTS, &r);
+    }
+    // Frames up to 64 KiB are read so that one over 16 KiB gets an error, not a dropped socket.
+    upgrade.max_message_size(64 * 1024).max_frame_size(64 * 1024).on_upgrade(move |socket| async move {
+        connection(socket, app.clone()).await;
+        app.lobby.disconnect(ip);
+    })
+}
+
+/// A token bucket: `rate` commands a second, up to `burst` at once.
+struct Bucket {
+    level: f64,
+    at: Instant,
+    rate: f64,
+    burst: f64,
+}
+
+impl Bucket {
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.level = (self.level + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+        if self.level >= 1.0 {
+            self.level -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+fn frame(v: &Value) -> Frame {
+    Frame::from(v.to_string())
+}
+
+async fn connection(socket: WebSocket, app: Arc<App>) {
+    let conn: ConnId = app.next_conn.fetch_add(1, Ordering::Relaxed);
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<Frame>(app.settings.outbox);
+    let writer = tokio::spawn(async move {
+        while let Some(f) = rx.recv().await {
+            if sink.send(Message::Text(f.as_ref().into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let s = &app.settings;
+    let mut bucket = Bucket { level: s.burst, at: Instant::now(), rate: s.commands_per_s, burst: s.burst };
+    let mut table: Option<TableHandle> = None;
+    let mut stopping = app.stopping.clone();
+    let err = |r: Refusal, id: Option<&str>| frame(&r.to_msg(id, None));
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => m,
+            _ = stopping.changed() => break,
+        };
+        let text = match msg {
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(Message::Binary(_))) => {
+                let _ = tx.send(err(Refusal::new(ErrorCode::Malformed, "Send text frames of JSON."), None)).await;
+                continue;
+            }
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+        };
+        if text.len() > s.max_message {
+            let r = Refusal::new(ErrorCode::TooLarge, format!("A message has at most {} bytes.", s.max_message));
+            let _ = tx.send(err(r, None)).await;
+            continue;
+        }
+        if !bucket.take() {
+            let r = Refusal::new(ErrorCode::RateLimited, "Too many commands: slow down.");
+            let _ = tx.send(err(r, None)).await;
+            continue;
+        }
+        let msg: ClientMsg = match serde_json::from_str(&text) {
+            Ok(m) => m,
+            Err(e) => {
+                let r = Refusal::new(ErrorCode::Malformed, format!("Not a message of the protocol: {e}."));
+                let _ = tx.send(err(r, None)).await;
+                continue;
+            }
+        };
+        if msg.id().is_some_and(|id| id.is_empty() || id.len() > MAX_ID_LEN) {
+            let r = Refusal::new(ErrorCode::Malformed, format!("A command id has 1 to {MAX_ID_LEN} characters."));
+            let _ = tx.send(err(r, None)).await;
+            continue;
+        }
+        match (msg, &table) {
+            (ClientMsg::Hello { table: code, token }, None) => {
+                let Some((handle, access)) = app.lobby.find(&code).await else {
+                    let r = Refusal::new(ErrorCode::UnknownTable, "No table has this link.");
+                    let _ = tx.send(err(r, None)).await;
+                    continue;
+                };
+                let (reply, wait) = oneshot::channel();
+                let attach = TableMsg::Attach { conn, tx: tx.clone(), access, token, reply };
+                if handle.tx.send(attach).await.is_err() {
+                    let r = Refusal::new(ErrorCode::ShuttingDown, "The server is stopping; try again soon.");
+                    let _ = tx.send(err(r, None)).await;
+                    continue;
+                }
+                match wait.await {
+                    Ok(Ok(_)) => table = Some(handle),
+                    Ok(Err(r)) => {
+                        let _ = tx.send(err(r, None)).await;
+                    }
+                    Err(_) => {}
+                }
+            }
+            (ClientMsg::Hello { .. }, Some(_)) => {
+                let r = Refusal::new(ErrorCode::AlreadyJoined, "This connection has joined a table already.");
+                let _ = tx.send(err(r, None)).await;
+            }
+            (msg, None) => {
+                let r = Refusal::new(ErrorCode::NoHello, "Say hello with the table's link first.");
+                let _ = tx.send(err(r, msg.id())).await;
+            }
+            (msg, Some(h)) => {
+                if h.tx.send(TableMsg::Command { conn, msg }).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(h) = table {
+        let _ = h.tx.send(TableMsg::Detach { conn }).await;
+    }
+    drop(tx);
+    let _ = writer.await;
+}

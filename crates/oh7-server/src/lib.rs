@@ -1,0 +1,160 @@
+//! oh7 online: the game server behind `oh7 serve`.
+//!
+//! What it is for: tables that people join by link, play over one WebSocket each, with bots in
+//! the empty seats and for those who dropped out; every change committed to an append-only log
+//! in SQLite before anyone is told; every message built from one viewer's seat view
+//! ([`project`]), so nobody peeks.
+//!
+//! What it is not: it knows no rules. The engine (`oh7-core`) decides what is legal and what each
+//! seat may see; the bots (`oh7-bots`) decide for bot seats.
+//!
+//! Shape: [`http`] (axum routes and the WebSocket of each client) → [`lobby`] (tables by code,
+//! secrets, limits per address) → one [`table`] task per table (owns the game, commits through
+//! [`store`], broadcasts through [`project`]).
+
+pub mod client;
+pub mod game;
+pub mod http;
+pub mod lobby;
+pub mod project;
+pub mod protocol;
+pub mod store;
+pub mod table;
+pub mod web;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::{oneshot, watch};
+
+/// Limits and timings of a server.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Pause before each bot decision when a person sits at the table.
+    pub bot_pause: Duration,
+    /// How long an away person's seat waits before a bot plays for them.
+    pub grace: Duration,
+    /// Largest message a client may send, in bytes.
+    pub max_message: usize,
+    /// Commands per second per connection (sustained).
+    pub commands_per_s: f64,
+    /// Commands at once per connection.
+    pub burst: f64,
+    /// Connections per address.
+    pub max_conns_per_ip: usize,
+    /// Tables created per address per hour.
+    pub max_tables_per_ip: usize,
+    /// Longest chat line, in characters.
+    pub chat_len: usize,
+    /// Shortest time between two chat lines of a seat.
+    pub chat_interval: Duration,
+    /// Messages waiting for a slow client before it is dropped (it then reconnects).
+    pub outbox: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            bot_pause: Duration::from_millis(700),
+            grace: Duration::from_secs(30),
+            max_message: 16 * 1024,
+            commands_per_s: 10.0,
+            burst: 30.0,
+            max_conns_per_ip: 64,
+            max_tables_per_ip: 60,
+            chat_len: 300,
+            chat_interval: Duration::from_millis(1000),
+            outbox: 512,
+        }
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The database.
+    #[error("{0}")]
+    Store(#[from] store::StoreError),
+    /// Restoring a table from its log.
+    #[error("restoring the tables: {0}")]
+    Restore(String),
+    /// The address.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// A running server.
+pub struct Running {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Tables restored from the log at start.
+    pub restored: usize,
+    stop: Option<oneshot::Sender<()>>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+impl Running {
+    /// Stop cleanly: tell every client, let every table finish its commit, close the database.
+    pub async fn stop(mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        let _ = self.done.await;
+    }
+
+    /// Wait until the server has stopped (after [`Running::stop`] or a signal given to `serve`).
+    pub async fn wait(self) {
+        let _ = self.done.await;
+    }
+}
+
+/// Open the database at `db`, restore every unfinished table, and listen on `addr`. The server
+/// runs until [`Running::stop`] or until `shutdown` completes.
+pub async fn start(
+    addr: SocketAddr,
+    db: PathBuf,
+    settings: Settings,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<Running, ServeError> {
+    let settings = Arc::new(settings);
+    let store = store::Store::open(&db).await?;
+    let lobby = lobby::Lobby::new(store.clone(), settings.clone());
+    let restored = lobby.restore().await.map_err(ServeError::Restore)?;
+    let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
+    let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+    let (stopping_tx, stopping_rx) = watch::channel(false);
+    let app = Arc::new(http::App::new(lobby, settings, stopping_rx));
+    let (stop_tx, stop_rx) = oneshot::channel::<()>();
+    let routes = http::router(app.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    let done = tokio::spawn(async move {
+        let signal = async move {
+            tokio::select! {
+                _ = stop_rx => {},
+                _ = shutdown => {},
+            }
+            tracing::info!("stopping: telling the tables");
+            // Tables first: each answers after its last commit and tells its clients.
+            for h in app.lobby.handles().await {
+                let (tx, rx) = oneshot::channel();
+                if h.tx.send(table::TableMsg::Shutdown { reply: tx }).await.is_ok() {
+                    let _ = rx.await;
+                }
+            }
+            let _ = stopping_tx.send(true);
+        };
+        if let Err(e) = axum::serve(listener, routes).with_graceful_shutdown(signal).await {
+            tracing::error!(error = %e, "server error");
+        }
+        store.close().await;
+        tracing::info!("stopped; the database is closed");
+    });
+    Ok(Running { addr, restored, stop: Some(stop_tx), done })
+}

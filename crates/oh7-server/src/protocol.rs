@@ -1,0 +1,196 @@
+//! The wire messages, JSON over one WebSocket per client. `docs/protocol.md` mirrors this file.
+//!
+//! Every message a client receives carries the table's `version`. Messages that hold any part of
+//! a game are built only by [`crate::project`].
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The protocol's version, sent in every snapshot.
+pub const PROTOCOL: u32 = 1;
+
+/// A command from a client. `id` is the client's command id (at most 64 characters): the reply
+/// (`ack` or `error`) carries it, and a repeated id is answered again, never applied twice.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// The first message: which table (an invite or a spectator code) and, to take back a seat,
+    /// the seat's token.
+    Hello {
+        /// The invite code (may sit) or the spectator code (may only watch).
+        table: String,
+        /// The seat token given when the seat was taken.
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// Take a free seat by name (invite code only).
+    Sit {
+        /// Command id.
+        id: String,
+        /// Display name, 1 to 24 characters.
+        name: String,
+    },
+    /// Start the game (the host, seat 0); free seats are filled with bots of `fill` if given.
+    Start {
+        /// Command id.
+        id: String,
+        /// Bot level for free seats.
+        #[serde(default)]
+        fill: Option<String>,
+    },
+    /// One decision of the seat, in the engine's notation (`bet 7H`, `play *2`, `draw`).
+    Act {
+        /// Command id.
+        id: String,
+        /// The action.
+        action: String,
+    },
+    /// A new game at the same seats, once the game is over (the host).
+    Rematch {
+        /// Command id.
+        id: String,
+    },
+    /// A chat line (text only, at most 300 characters).
+    Chat {
+        /// Command id.
+        id: String,
+        /// The text.
+        text: String,
+    },
+    /// What the strongest bot would do for this seat now (answered to this client only).
+    Hint {
+        /// Command id.
+        id: String,
+    },
+    /// Ask for a snapshot (after a gap).
+    Sync,
+}
+
+impl ClientMsg {
+    /// The command id, if the message has one.
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            ClientMsg::Sit { id, .. }
+            | ClientMsg::Start { id, .. }
+            | ClientMsg::Act { id, .. }
+            | ClientMsg::Rematch { id }
+            | ClientMsg::Chat { id, .. }
+            | ClientMsg::Hint { id } => Some(id),
+            ClientMsg::Hello { .. } | ClientMsg::Sync => None,
+        }
+    }
+}
+
+/// Why a command was refused. Every refusal leaves the table, its log and the connection as
+/// they were.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// Not JSON, or not a message of the protocol.
+    Malformed,
+    /// Over 16 KiB.
+    TooLarge,
+    /// Too many commands per second (or chat lines) from this connection.
+    RateLimited,
+    /// A command before `hello`.
+    NoHello,
+    /// `hello` twice on one connection.
+    AlreadyJoined,
+    /// No table has this code.
+    UnknownTable,
+    /// The token is not this table's (or the seat's).
+    BadToken,
+    /// Spectators watch; they cannot act.
+    Spectator,
+    /// The command needs a seat.
+    NotSeated,
+    /// The connection holds a seat already.
+    AlreadySeated,
+    /// No free seat for a person.
+    TableFull,
+    /// A name that is empty, too long or has control characters.
+    BadName,
+    /// Only the host (seat 0) may do this.
+    NotHost,
+    /// The game has not started.
+    NotStarted,
+    /// The game has started already.
+    AlreadyStarted,
+    /// Seats are still free and no bot level was given to fill them.
+    SeatsFree,
+    /// The seat owes no decision now.
+    NotYourTurn,
+    /// The engine refused the action (the message says why).
+    Illegal,
+    /// The game is over.
+    GameOver,
+    /// The game is not over yet.
+    NotOver,
+    /// A chat line that is empty or over 300 characters.
+    ChatTooLong,
+    /// Bad table settings (create).
+    BadRequest,
+    /// Too many connections or tables from this address.
+    TooMany,
+    /// The database refused the write; nothing was applied.
+    Storage,
+    /// The server is shutting down.
+    ShuttingDown,
+}
+
+impl ErrorCode {
+    /// The code's name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Malformed => "malformed",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::NoHello => "no_hello",
+            ErrorCode::AlreadyJoined => "already_joined",
+            ErrorCode::UnknownTable => "unknown_table",
+            ErrorCode::BadToken => "bad_token",
+            ErrorCode::Spectator => "spectator",
+            ErrorCode::NotSeated => "not_seated",
+            ErrorCode::AlreadySeated => "already_seated",
+            ErrorCode::TableFull => "table_full",
+            ErrorCode::BadName => "bad_name",
+            ErrorCode::NotHost => "not_host",
+            ErrorCode::NotStarted => "not_started",
+            ErrorCode::AlreadyStarted => "already_started",
+            ErrorCode::SeatsFree => "seats_free",
+            ErrorCode::NotYourTurn => "not_your_turn",
+            ErrorCode::Illegal => "illegal",
+            ErrorCode::GameOver => "game_over",
+            ErrorCode::NotOver => "not_over",
+            ErrorCode::ChatTooLong => "chat_too_long",
+            ErrorCode::BadRequest => "bad_request",
+            ErrorCode::TooMany => "too_many",
+            ErrorCode::Storage => "storage",
+            ErrorCode::ShuttingDown => "shutting_down",
+        }
+    }
+}
+
+/// A refusal: a code and a sentence for people.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    /// The code.
+    pub code: ErrorCode,
+    /// What was wrong and what to do.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal { code, message: message.into() }
+    }
+
+    /// The `error` message for a command `id` at table `version` (`None` when the connection
+    /// refused the message before it reached a table).
+    pub fn to_msg(&self, id: Option<&str>, version: Option<u64>) -> Value {
+        json!({"type": "error", "id": id, "code": self.code.as_str(), "message": self.message, "version": version})
+    }
+}
+
+/// Command ids longer than this are refused as malformed.
+pub const MAX_ID_LEN: usize = 64;

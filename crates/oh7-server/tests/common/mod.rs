@@ -1,0 +1,318 @@
+//! Helpers of the server's integration tests: a real server on an ephemeral loopback port with a
+//! temporary SQLite file, clients that play every seat, and the independent leak check.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use oh7_core::game::{Game, Seat};
+use oh7_core::oh7::Oh7Game;
+use oh7_core::seven::SevenGame;
+use oh7_server::client::{Client, create_table, http};
+use oh7_server::{Running, Settings};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh temporary database path.
+pub fn temp_db() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oh7-server-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("t{}.db", NEXT.fetch_add(1, Ordering::Relaxed)))
+}
+
+/// Settings for tests: no bot pause, generous limits.
+pub fn fast() -> Settings {
+    Settings {
+        bot_pause: Duration::ZERO,
+        grace: Duration::from_millis(300),
+        commands_per_s: 10_000.0,
+        burst: 10_000.0,
+        max_conns_per_ip: 100_000,
+        max_tables_per_ip: 100_000,
+        chat_interval: Duration::ZERO,
+        ..Settings::default()
+    }
+}
+
+/// Start a server on `db`.
+pub async fn start(db: PathBuf, settings: Settings) -> Running {
+    oh7_server::start("127.0.0.1:0".parse().unwrap(), db, settings, std::future::pending()).await.unwrap()
+}
+
+/// Everything a played table left: each client's frames, the tokens, the acts, the record.
+pub struct GameRun {
+    /// The table request.
+    pub request: Value,
+    /// Per seat client: (seat, frames).
+    pub seats: Vec<(Seat, Vec<String>)>,
+    /// The spectator's frames.
+    pub spectator: Vec<String>,
+    /// Each seat's token.
+    pub tokens: Vec<String>,
+    /// (version, seat, action) of every act, from the actors' own acks.
+    pub acts: Vec<(u64, Seat, String)>,
+    /// The downloaded record.
+    pub record: Value,
+    /// The spectator code.
+    pub watch: String,
+}
+
+/// Seat every player with a client, start, and play to the end with random legal actions
+/// (seeded), a spectator watching; record every frame.
+pub async fn play_table(addr: SocketAddr, request: Value, seed: u64) -> GameRun {
+    let players = request["players"].as_u64().unwrap() as usize;
+    let created = create_table(addr, &request).await.unwrap();
+    let invite = created["invite"].as_str().unwrap().to_string();
+    let watch = created["watch"].as_str().unwrap().to_string();
+    let mut tokens = vec![created["token"].as_str().unwrap().to_string()];
+    let mut spectator = Client::connect(addr).await.unwrap();
+    spectator.frames = Some(Vec::new());
+    assert_eq!(spectator.hello(&watch, None).await.unwrap()["type"], "snapshot");
+    let mut clients = Vec::new();
+    let mut host = Client::connect(addr).await.unwrap();
+    host.frames = Some(Vec::new());
+    let snap = host.hello(&invite, Some(&tokens[0])).await.unwrap();
+    assert_eq!(snap["you"], 0);
+    clients.push(host);
+    for s in 1..players {
+        let mut c = Client::connect(addr).await.unwrap();
+        c.frames = Some(Vec::new());
+        c.hello(&invite, None).await.unwrap();
+        let ack = c.command(json!({"type": "sit", "name": format!("P{s}")})).await.unwrap();
+        assert_eq!(ack["type"], "ack", "{ack}");
+        assert_eq!(ack["seat"], s);
+        tokens.push(ack["token"].as_str().unwrap().to_string());
+        clients.push(c);
+    }
+    let ack = clients[0].command(json!({"type": "start"})).await.unwrap();
+    assert_eq!(ack["type"], "ack", "{ack}");
+    let mut tasks = Vec::new();
+    for (i, mut c) in clients.into_iter().enumerate() {
+        tasks.push(tokio::spawn(async move {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (i as u64 + 1) * 0x9E37);
+            let mut acts = Vec::new();
+            let mut pending: Option<(String, String)> = None;
+            let mut acted_at = 0;
+            let mut msg = Value::Null;
+            loop {
+                if msg["type"] == "ack" {
+                    if let Some((id, action)) = pending.take_if(|(id, _)| msg["id"] == id.as_str()) {
+                        acts.push((msg["version"].as_u64().unwrap(), i, action));
+                        let _ = id;
+                    }
+                }
+                assert_ne!(msg["type"], "error", "seat {i}: {msg}");
+                if c.table["state"] == "over" {
+                    break;
+                }
+                let legal = oh7_server::client::strings(&msg["legal"]);
+                if pending.is_none() && !legal.is_empty() && c.version > acted_at {
+                    acted_at = c.version;
+                    let action = legal[rng.random_range(0..legal.len())].clone();
+                    let id = c.id();
+                    c.send(&json!({"type": "act", "id": id, "action": action})).await.unwrap();
+                    pending = Some((id, action));
+                }
+                msg = c.recv().await.unwrap();
+            }
+            (i, c.frames.take().unwrap(), acts)
+        }));
+    }
+    let mut seats = Vec::new();
+    let mut acts = Vec::new();
+    for t in tasks {
+        let (i, frames, a) = t.await.unwrap();
+        seats.push((i, frames));
+        acts.extend(a);
+    }
+    acts.sort();
+    spectator.until(|_| false).await.ok();
+    let _ = &spectator;
+    let (status, body) = http(addr, "GET", &format!("/api/tables/{watch}/record"), None).await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    let record: Value = serde_json::from_str(&body).unwrap();
+    GameRun { request, seats, spectator: spectator.frames.take().unwrap(), tokens, acts, record, watch }
+}
+
+/// Collect every string of a JSON value, leaving out the keys that hold finished history
+/// (earlier rounds' cards, whose ids are dealt again).
+fn strings_of(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| strings_of(x, out)),
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == "past_rounds" || k == "played" || k == "penalty" {
+                    continue;
+                }
+                strings_of(x, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn tokens_of(v: &Value) -> Vec<String> {
+    let mut s = Vec::new();
+    strings_of(v, &mut s);
+    s.iter()
+        .flat_map(|x| x.split(|c: char| c.is_whitespace() || c == ':' || c == '!').map(str::to_string).collect::<Vec<_>>())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// The cards `seat` cannot know at this moment of an Oh 7 game (the others' hands less what
+/// was revealed, the Dummy's face-down pile, cards not dealt), as text.
+fn oh7_unknown(g: &Oh7Game, seat: Option<Seat>) -> Vec<String> {
+    let n = g.players();
+    let mut known = oh7_core::CardSet::EMPTY;
+    let v0 = g.view(0);
+    let played = v0.played();
+    let faceup = v0.dummy_faceup();
+    for c in played.iter().chain(faceup.iter()) {
+        known.insert(c);
+    }
+    for t in 0..n {
+        for c in v0.public_bet_cards(t).iter() {
+            known.insert(c);
+        }
+    }
+    if v0.revealed_interrobang().is_some() {
+        known.insert(oh7_core::Card::INTERROBANG);
+    }
+    if let Some(s) = seat {
+        let v = g.view(s);
+        for c in v.hand().iter() {
+            known.insert(c);
+        }
+        let (passed, _) = v.my_passes();
+        for c in passed.iter() {
+            known.insert(c);
+        }
+    }
+    g.rules().deck(n).into_iter().filter(|c| !known.contains(*c)).map(|c| c.to_string()).collect()
+}
+
+/// The cards `seat` cannot know in a Seven game: the others' hands and the draw pile.
+fn seven_unknown(g: &SevenGame, seat: Option<Seat>) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in 0..g.players() {
+        if Some(t) != seat {
+            out.extend(g.hand(t).iter().map(|c| c.to_string()));
+        }
+    }
+    out.extend(g.draw_pile_set().iter().map(|c| c.to_string()));
+    out
+}
+
+enum Truth {
+    Oh7(Oh7Game),
+    Seven(SevenGame),
+}
+
+impl Truth {
+    fn apply(&mut self, seat: Seat, action: &str) {
+        match self {
+            Truth::Oh7(g) => {
+                let a = g.parse_action(seat, action).unwrap();
+                g.apply(seat, a).unwrap();
+            }
+            Truth::Seven(g) => {
+                let a = g.parse_action(seat, action).unwrap();
+                g.apply(seat, a).unwrap();
+            }
+        }
+    }
+    fn unknown(&self, seat: Option<Seat>) -> Vec<String> {
+        match self {
+            Truth::Oh7(g) => oh7_unknown(g, seat),
+            Truth::Seven(g) => seven_unknown(g, seat),
+        }
+    }
+    fn record(&self) -> Value {
+        match self {
+            Truth::Oh7(g) => g.record(),
+            Truth::Seven(g) => g.record(),
+        }
+    }
+}
+
+/// The independent check: rebuild the game from the record's seed and the acts, step by step;
+/// at every version, no frame any viewer received may hold a card that viewer cannot know,
+/// nor the seed, nor another person's token (a token appears only in its owner's `sit` ack).
+/// Returns the number of frames checked.
+pub fn check_leaks(run: &GameRun) -> usize {
+    let seed_hex = run.record["seed"].as_str().unwrap().to_string();
+    let seed = u64::from_str_radix(&seed_hex, 16).unwrap();
+    let seed_texts = [seed_hex.clone(), seed.to_string()];
+    let players = run.record["players"].as_u64().unwrap() as usize;
+    let names: Vec<String> = oh7_server::client::strings(&run.record["seats"]);
+    let mut truth = if run.record["game"] == "seven" {
+        let rules = serde_json::from_value(run.record["ruleset"].clone()).unwrap();
+        let mut g = SevenGame::new(rules, players, seed).unwrap();
+        g.set_seat_names(names).unwrap();
+        Truth::Seven(g)
+    } else {
+        let rules: oh7_core::ruleset::Ruleset = serde_json::from_value(run.record["ruleset"].clone()).unwrap();
+        let mut g = Oh7Game::new(rules, players, seed).unwrap();
+        g.set_seat_names(names);
+        Truth::Oh7(g)
+    };
+    // Frames of every viewer, by version: (viewer seat, frame text, parsed).
+    let mut frames: Vec<(u64, Option<Seat>, usize, &String)> = Vec::new();
+    for (seat, fs) in &run.seats {
+        for (i, f) in fs.iter().enumerate() {
+            let v: Value = serde_json::from_str(f).unwrap();
+            frames.push((v["version"].as_u64().unwrap_or(0), Some(*seat), i, f));
+        }
+    }
+    for (i, f) in run.spectator.iter().enumerate() {
+        let v: Value = serde_json::from_str(f).unwrap();
+        frames.push((v["version"].as_u64().unwrap_or(0), None, i, f));
+    }
+    frames.sort_by_key(|f| f.0);
+    let mut acts = run.acts.iter().peekable();
+    let mut checked = 0;
+    for (version, viewer, _, text) in &frames {
+        while let Some((v, seat, action)) = acts.peek() {
+            if v > version {
+                break;
+            }
+            truth.apply(*seat, action);
+            acts.next();
+        }
+        for seed in &seed_texts {
+            assert!(!text.contains(seed.as_str()), "the seed reached seat {viewer:?}: {text}");
+        }
+        for (owner, token) in run.tokens.iter().enumerate() {
+            if text.contains(token.as_str()) {
+                let v: Value = serde_json::from_str(text).unwrap();
+                assert!(
+                    *viewer == Some(owner) && v["type"] == "ack" && v["token"] == token.as_str(),
+                    "seat {owner}'s token reached {viewer:?}: {text}"
+                );
+            }
+        }
+        let v: Value = serde_json::from_str(text).unwrap();
+        if v["view"].is_null() && v["event"]["action"].is_null() {
+            checked += 1;
+            continue;
+        }
+        let unknown = truth.unknown(*viewer);
+        for tok in tokens_of(&v) {
+            assert!(
+                !unknown.contains(&tok),
+                "frame at version {version} for {viewer:?} holds `{tok}`, which that viewer cannot know: {text}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(acts.next().is_none(), "acts after the last frame");
+    assert_eq!(truth.record(), run.record, "the acts replay to the downloaded record");
+    checked
+}

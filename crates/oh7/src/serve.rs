@@ -1,0 +1,94 @@
+//! `oh7 serve`: the game server (`oh7-server`) with its embedded SQLite database.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+/// `oh7 serve` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The address to listen on (put a reverse proxy in front to serve others than this machine).
+    #[arg(long, default_value = "127.0.0.1:7777")]
+    pub addr: SocketAddr,
+    /// The SQLite database file (created if absent; every table and game is kept there).
+    #[arg(long, default_value = "oh7.db")]
+    pub db: PathBuf,
+    /// Pause before each bot decision when a person sits at the table, in milliseconds.
+    #[arg(long, default_value_t = 700)]
+    pub bot_pause_ms: u64,
+    /// Seconds a person who dropped out keeps the seat before a bot plays for them.
+    #[arg(long, default_value_t = 30)]
+    pub grace_s: u64,
+    /// Connections from one address.
+    #[arg(long, default_value_t = 64)]
+    pub max_conns_per_ip: usize,
+    /// Tables created by one address per hour.
+    #[arg(long, default_value_t = 60)]
+    pub max_tables_per_ip: usize,
+    /// Commands per second per connection (sustained; bursts of three times that pass).
+    #[arg(long, default_value_t = 10.0)]
+    pub commands_per_s: f64,
+}
+
+impl ServeArgs {
+    /// The server's settings.
+    pub fn settings(&self) -> oh7_server::Settings {
+        oh7_server::Settings {
+            bot_pause: Duration::from_millis(self.bot_pause_ms),
+            grace: Duration::from_secs(self.grace_s),
+            max_conns_per_ip: self.max_conns_per_ip,
+            max_tables_per_ip: self.max_tables_per_ip,
+            commands_per_s: self.commands_per_s,
+            burst: (self.commands_per_s * 3.0).max(1.0),
+            ..oh7_server::Settings::default()
+        }
+    }
+}
+
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+/// Run `oh7 serve` until Ctrl-C or SIGTERM.
+pub fn run(args: &ServeArgs) -> Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let rt = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    rt.block_on(async {
+        let running = oh7_server::start(args.addr, args.db.clone(), args.settings(), stop_signal())
+            .await
+            .with_context(|| format!("cannot serve with the database {}", args.db.display()))?;
+        println!("oh7 is serving at http://{}/  (database {}; Ctrl-C stops)", running.addr, args.db.display());
+        if running.restored > 0 {
+            println!("restored {} unfinished table(s) from the database", running.restored);
+        }
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        running.wait().await;
+        Ok(())
+    })
+}
