@@ -32,7 +32,12 @@ pub enum ClientError {
 }
 
 /// One HTTP request; returns the status and the body.
-pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), ClientError> {
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> Result<(u16, String), ClientError> {
     let mut s = TcpStream::connect(addr).await?;
     let body = body.unwrap_or("");
     let req = format!(
@@ -49,7 +54,8 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>
         .nth(1)
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| ClientError::Answer("no status".into()))?;
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
+    let body =
+        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
     Ok((status, body))
 }
 

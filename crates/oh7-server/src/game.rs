@@ -239,7 +239,8 @@ mod tests {
             for seed in 0..3 {
                 let mut g = spec.new_game(players, seed).unwrap();
                 let mut replayed = spec.new_game(players, seed).unwrap();
-                let mut bots: Vec<AnyBot> = (0..players).map(|s| spec.bot("random", seed + s as u64).unwrap()).collect();
+                let mut bots: Vec<AnyBot> =
+                    (0..players).map(|s| spec.bot("random", seed + s as u64).unwrap()).collect();
                 let mut steps = 0;
                 while let Some(seat) = g.to_move().lowest() {
                     let text = g.decide(&mut bots[seat], seat).unwrap();

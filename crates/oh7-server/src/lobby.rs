@@ -200,7 +200,10 @@ impl Lobby {
                     (p, None) => {
                         let p = p.as_deref().unwrap_or("en");
                         let preset: oh7_core::ruleset::Preset = p.parse().map_err(|_| {
-                            bad(format!("Unknown preset `{}`: choose en, fr, fr-advanced, kod7 or bga.", p.chars().take(20).collect::<String>()))
+                            bad(format!(
+                                "Unknown preset `{}`: choose en, fr, fr-advanced, kod7 or bga.",
+                                p.chars().take(20).collect::<String>()
+                            ))
                         })?;
                         oh7_core::ruleset::Ruleset::preset(preset)
                     }

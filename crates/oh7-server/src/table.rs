@@ -431,7 +431,10 @@ impl Table {
         let mut seat = None;
         if let Some(token) = token {
             if access == Access::Watch {
-                return Err(Refusal::new(ErrorCode::BadToken, "A spectator link cannot take a seat: use the invite link."));
+                return Err(Refusal::new(
+                    ErrorCode::BadToken,
+                    "A spectator link cannot take a seat: use the invite link.",
+                ));
             }
             let h = hash_token(&token);
             seat = self.core.seats.iter().position(|s| s.token_hash.is_some_and(|t| token_matches(&t, &h)));
@@ -504,12 +507,17 @@ impl Table {
                 self.send_snapshot(conn);
                 Ok(None)
             }
-            ClientMsg::Hello { .. } => Err(Refusal::new(ErrorCode::AlreadyJoined, "This connection has joined a table already.")),
+            ClientMsg::Hello { .. } => {
+                Err(Refusal::new(ErrorCode::AlreadyJoined, "This connection has joined a table already."))
+            }
             _ if access == Access::Watch => {
                 Err(Refusal::new(ErrorCode::Spectator, "Spectators watch the game; they cannot act at the table."))
             }
             ClientMsg::Sit { id, name } => self.sit(conn, seat, &id, &name).await,
-            ClientMsg::Act { ref id, .. } | ClientMsg::Start { ref id, .. } | ClientMsg::Rematch { ref id } | ClientMsg::Chat { ref id, .. }
+            ClientMsg::Act { ref id, .. }
+            | ClientMsg::Start { ref id, .. }
+            | ClientMsg::Rematch { ref id }
+            | ClientMsg::Chat { ref id, .. }
                 if seat.is_some_and(|s| self.core.acted.contains_key(&(s, id.clone()))) =>
             {
                 let v = seat.and_then(|s| self.core.acted.get(&(s, id.clone()))).copied().unwrap_or_default();
@@ -555,7 +563,10 @@ impl Table {
         if let Err(e) = self.store.append(rows).await {
             tracing::error!(table = %self.id, error = %e, "commit failed; the change is dropped");
             self.core = backup;
-            return Err(Refusal::new(ErrorCode::Storage, "The server could not save this; nothing changed. Try again."));
+            return Err(Refusal::new(
+                ErrorCode::Storage,
+                "The server could not save this; nothing changed. Try again.",
+            ));
         }
         tracing::debug!(table = %self.id, version = self.core.version, kind = %ev["kind"], "committed");
         Ok(happened)
@@ -613,7 +624,11 @@ impl Table {
     }
 
     fn is_host(&self, seat: Option<Seat>) -> Result<(), Refusal> {
-        if seat == Some(0) { Ok(()) } else { Err(Refusal::new(ErrorCode::NotHost, "Only the host (seat 0) can do this.")) }
+        if seat == Some(0) {
+            Ok(())
+        } else {
+            Err(Refusal::new(ErrorCode::NotHost, "Only the host (seat 0) can do this."))
+        }
     }
 
     async fn start(&mut self, id: &str, seat: Option<Seat>, fill: Option<String>) -> Result<Option<Value>, Refusal> {
@@ -695,7 +710,8 @@ impl Table {
         }
         let g = g.clone();
         let level = self.config.spec.strongest();
-        let mut bot = self.config.spec.bot(level, self.core.version).map_err(|e| Refusal::new(ErrorCode::BadRequest, e))?;
+        let mut bot =
+            self.config.spec.bot(level, self.core.version).map_err(|e| Refusal::new(ErrorCode::BadRequest, e))?;
         let tx = self.conns.get(&conn).map(|c| c.tx.clone());
         let version = self.core.version;
         tokio::spawn(async move {
