@@ -100,6 +100,7 @@ pub struct Client {
     /// Bytes received.
     pub bytes: u64,
     next_id: u64,
+    prefix: String,
 }
 
 impl Client {
@@ -116,6 +117,7 @@ impl Client {
             frames: None,
             bytes: 0,
             next_id: 0,
+            prefix: crate::lobby::new_code()[..8].to_string(),
         })
     }
 
@@ -130,10 +132,11 @@ impl Client {
         self.send_text(v.to_string()).await
     }
 
-    /// A fresh command id.
+    /// A fresh command id, unique across this client's reconnections (a random prefix per
+    /// client, then a count): the server answers a repeated id with its first answer.
     pub fn id(&mut self) -> String {
         self.next_id += 1;
-        format!("c{}", self.next_id)
+        format!("{}-{}", self.prefix, self.next_id)
     }
 
     /// The next message (within `wait`), after updating version, view and legal actions.

@@ -85,8 +85,13 @@ async fn ten_thousand_bad_commands_change_nothing() {
             0 => (&mut a, junk(&mut rng), &["malformed"]),
             1 => {
                 let t = [
-                    "{", "[]", "null", "{\"type\":\"act\"}", "{\"type\":\"fly\",\"id\":\"x\"}",
-                    "{\"type\":\"act\",\"id\":5,\"action\":\"x\"}", "{\"type\":\"act\",\"id\":\"x\",\"action\":\"bet 3H\",\"extra\":1}",
+                    "{",
+                    "[]",
+                    "null",
+                    "{\"type\":\"act\"}",
+                    "{\"type\":\"fly\",\"id\":\"x\"}",
+                    "{\"type\":\"act\",\"id\":5,\"action\":\"x\"}",
+                    "{\"type\":\"act\",\"id\":\"x\",\"action\":\"bet 3H\",\"extra\":1}",
                 ];
                 (&mut a, t[rng.random_range(0..t.len())].to_string(), &["malformed"])
             }
@@ -101,7 +106,11 @@ async fn ten_thousand_bad_commands_change_nothing() {
                 (&mut b, json!({"type": "act", "id": format!("o{i}"), "action": act}).to_string(), &["not_your_turn"])
             }
             5 => {
-                let mut act = format!("{} {}", ["bet", "play", "pass"][rng.random_range(0..3)], cards[rng.random_range(0..cards.len())]);
+                let mut act = format!(
+                    "{} {}",
+                    ["bet", "play", "pass"][rng.random_range(0..3)],
+                    cards[rng.random_range(0..cards.len())]
+                );
                 // The engine reads the card whatever the verb: keep only cards A cannot bet.
                 let card = act.split_whitespace().last().unwrap_or("").to_string();
                 if a.legal.iter().any(|l| l.split_whitespace().last() == Some(card.as_str())) {
@@ -109,7 +118,11 @@ async fn ten_thousand_bad_commands_change_nothing() {
                 }
                 (&mut a, json!({"type": "act", "id": format!("i{i}"), "action": act}).to_string(), &["illegal"])
             }
-            6 => (&mut spectator, json!({"type": "act", "id": format!("s{i}"), "action": "bet 3H"}).to_string(), &["spectator"]),
+            6 => (
+                &mut spectator,
+                json!({"type": "act", "id": format!("s{i}"), "action": "bet 3H"}).to_string(),
+                &["spectator"],
+            ),
             7 => {
                 let code = if rng.random_bool(0.5) { "0".repeat(32) } else { junk(&mut rng) };
                 (&mut stranger, json!({"type": "hello", "table": code}).to_string(), &["unknown_table"])
@@ -123,7 +136,11 @@ async fn ten_thousand_bad_commands_change_nothing() {
                 if rng.random_bool(0.5) {
                     (&mut b, json!({"type": "act", "id": "once", "action": bet}).to_string(), &["repeated"])
                 } else {
-                    (&mut guest, json!({"type": "act", "id": format!("g{i}"), "action": "bet 3H"}).to_string(), &["not_seated"])
+                    (
+                        &mut guest,
+                        json!({"type": "act", "id": format!("g{i}"), "action": "bet 3H"}).to_string(),
+                        &["not_seated"],
+                    )
                 }
             }
         };

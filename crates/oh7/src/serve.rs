@@ -82,10 +82,17 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         let running = oh7_server::start(args.addr, args.db.clone(), args.settings(), stop_signal())
             .await
             .with_context(|| format!("cannot serve with the database {}", args.db.display()))?;
-        println!("oh7 is serving at http://{}/  (database {}; Ctrl-C stops)", running.addr, args.db.display());
-        if running.restored > 0 {
-            println!("restored {} unfinished table(s) from the database", running.restored);
-        }
+        // One write, then nothing more on stdout (logs go to stderr), so a reader may stop
+        // reading after the address.
+        let restored = match running.restored {
+            0 => String::new(),
+            n => format!("\nrestored {n} unfinished table(s) from the database"),
+        };
+        println!(
+            "oh7 is serving at http://{}/  (database {}; Ctrl-C stops){restored}",
+            running.addr,
+            args.db.display()
+        );
         use std::io::Write;
         let _ = std::io::stdout().flush();
         running.wait().await;

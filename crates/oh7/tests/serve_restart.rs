@@ -1,0 +1,132 @@
+//! The real `oh7 serve` binary: play part of several games, `kill -9` it, start it again on the
+//! same database; every table continues at the version its clients were acked, and each game's
+//! record at the end is exactly what the acked actions make.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use oh7_core::game::Game;
+use oh7_core::oh7::Oh7Game;
+use oh7_server::client::{Client, create_table, http, strings};
+use serde_json::{Value, json};
+
+fn serve(db: &Path) -> (Child, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0", "--db"])
+        .arg(db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut line).unwrap();
+    // Keep reading whatever else it prints, so its stdout never closes under it.
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("{line}"));
+    (child, addr.parse().unwrap())
+}
+
+struct Seat {
+    client: Client,
+    token: String,
+}
+
+/// One legal action of whichever seat owes one (acked); pushes (version, seat, action).
+async fn step(seats: &mut [Seat], acts: &mut Vec<(u64, usize, String)>, k: usize) -> u64 {
+    let s = (0..seats.len()).find(|&s| !seats[s].client.legal.is_empty()).expect("a seat owes a decision");
+    let legal = seats[s].client.legal.clone();
+    let action = legal[k % legal.len()].clone();
+    let ack = seats[s].client.command(json!({"type": "act", "action": action})).await.unwrap();
+    assert_eq!(ack["type"], "ack", "{ack}");
+    assert!(ack["repeated"].is_null(), "a fresh id is applied: {ack}");
+    let v = ack["version"].as_u64().unwrap();
+    acts.push((v, s, action));
+    for seat in seats.iter_mut() {
+        while seat.client.version < v {
+            seat.client.recv().await.unwrap();
+        }
+    }
+    v
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_loses_no_acknowledged_action() {
+    let dir = std::env::temp_dir().join(format!("oh7-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("oh7.db");
+    let _ = std::fs::remove_file(&db);
+    let (mut child, addr) = serve(&db);
+    let mut tables = Vec::new();
+    for (t, preset) in ["en", "kod7", "fr"].iter().enumerate() {
+        let created = create_table(addr, &json!({"preset": preset, "players": 3, "name": "P0"})).await.unwrap();
+        let invite = created["invite"].as_str().unwrap().to_string();
+        let watch = created["watch"].as_str().unwrap().to_string();
+        let mut c0 = Client::connect(addr).await.unwrap();
+        c0.hello(&invite, created["token"].as_str()).await.unwrap();
+        let mut seats = vec![Seat { client: c0, token: created["token"].as_str().unwrap().to_string() }];
+        for s in 1..3 {
+            let mut c = Client::connect(addr).await.unwrap();
+            c.hello(&invite, None).await.unwrap();
+            let ack = c.command(json!({"type": "sit", "name": format!("P{s}")})).await.unwrap();
+            seats.push(Seat { client: c, token: ack["token"].as_str().unwrap().to_string() });
+        }
+        let v = seats[0].client.command(json!({"type": "start"})).await.unwrap()["version"].as_u64().unwrap();
+        for seat in seats.iter_mut() {
+            while seat.client.version < v {
+                seat.client.recv().await.unwrap();
+            }
+        }
+        let mut acts = Vec::new();
+        let mut last = v;
+        for k in 0..(15 + 10 * t) {
+            last = step(&mut seats, &mut acts, k).await;
+        }
+        tables.push((invite, watch, seats, acts, last));
+    }
+    child.kill().unwrap(); // SIGKILL: no chance to flush anything
+    child.wait().unwrap();
+
+    let (mut child, addr) = serve(&db);
+    for (invite, watch, seats, acts, last) in &mut tables {
+        for (s, seat) in seats.iter_mut().enumerate() {
+            seat.client = Client::connect(addr).await.unwrap();
+            let snap = seat.client.hello(invite, Some(&seat.token)).await.unwrap();
+            assert_eq!(snap["type"], "snapshot", "{snap}");
+            assert_eq!(snap["version"], *last, "seat {s} continues at the acked version");
+        }
+        let mut k = 0;
+        while seats[0].client.table["state"] != "over" {
+            step(seats, acts, k).await;
+            k += 1;
+        }
+        let (status, body) = http(addr, "GET", &format!("/api/tables/{watch}/record"), None).await.unwrap();
+        assert_eq!(status, 200);
+        let record: Value = serde_json::from_str(&body).unwrap();
+        // The record is exactly what the acked actions make, from the game's seed.
+        let seed = u64::from_str_radix(record["seed"].as_str().unwrap(), 16).unwrap();
+        let rules = serde_json::from_value(record["ruleset"].clone()).unwrap();
+        let mut g = Oh7Game::new(rules, 3, seed).unwrap();
+        g.set_seat_names(strings(&record["seats"]));
+        for (i, (v, seat, action)) in acts.iter().enumerate() {
+            let a = g.parse_action(*seat, action).unwrap();
+            g.apply(*seat, a)
+                .unwrap_or_else(|e| panic!("act {i} (version {v}, seat {seat}, {action}): {e}; acts {acts:?}"));
+        }
+        assert_eq!(g.record(), record);
+        // And `oh7 replay` accepts the downloaded file.
+        let file = dir.join(format!("{watch}.json"));
+        std::fs::write(&file, &body).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_oh7")).arg("replay").arg(&file).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    // SIGTERM stops cleanly.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
