@@ -175,7 +175,9 @@ impl Client {
             }
             Some("event") => {
                 self.version = v["version"].as_u64().unwrap_or(self.version);
-                self.table = v["table"].clone();
+                if !v["table"].is_null() {
+                    self.table = v["table"].clone();
+                }
                 if !v["view"].is_null() {
                     self.view = v["view"].clone();
                 }

@@ -132,7 +132,14 @@ async fn ws(
         return refusal_response(StatusCode::TOO_MANY_REQUESTS, &r);
     }
     // Frames up to 64 KiB are read so that one over 16 KiB gets an error, not a dropped socket.
-    upgrade.max_message_size(64 * 1024).max_frame_size(64 * 1024).on_upgrade(move |socket| async move {
+    // Small buffers: a table's messages are a few KiB, and 10,000 connections should not each
+    // hold 128 KiB of read buffer.
+    upgrade
+        .max_message_size(64 * 1024)
+        .max_frame_size(64 * 1024)
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024)
+        .on_upgrade(move |socket| async move {
         connection(socket, app.clone()).await;
         app.lobby.disconnect(ip);
     })

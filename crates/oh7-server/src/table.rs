@@ -324,6 +324,8 @@ pub struct Table {
     /// Answers to guests' `sit` commands by connection and id.
     sat: HashMap<(ConnId, String), Value>,
     me: mpsc::Sender<TableMsg>,
+    /// The table information last broadcast (events leave it out while it is unchanged).
+    last_info: Value,
 }
 
 /// Sends to a table task.
@@ -365,6 +367,7 @@ impl Table {
             conns: HashMap::new(),
             sat: HashMap::new(),
             me: tx.clone(),
+            last_info: Value::Null,
         };
         tracing::info!(table = %t.id, version = t.core.version, "table ready");
         for s in 0..n {
@@ -884,7 +887,12 @@ impl Table {
 
     /// Tell every connection what happened, each through its own seat's projection.
     fn broadcast(&mut self, happened: &Happened) {
-        let info = self.info();
+        let mut info = self.info();
+        if info == self.last_info && !matches!(happened, Happened::Presence) {
+            info = Value::Null;
+        } else {
+            self.last_info = info.clone();
+        }
         let chat: Vec<Value> = Vec::new();
         let mut frames: HashMap<Option<Seat>, Frame> = HashMap::new();
         let mut dead = Vec::new();

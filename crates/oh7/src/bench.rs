@@ -63,6 +63,24 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 40)]
         rounds: u64,
     },
+    /// Load on `oh7 serve`: many four-seat tables whose clients answer each turn at once;
+    /// moves/s, send-to-broadcast latency, bytes per move, server memory.
+    Server {
+        /// Connections (four per table).
+        #[arg(long, default_value_t = 1000)]
+        connections: usize,
+        /// Seconds to measure (after seating everyone and one second of warm-up).
+        #[arg(long, default_value_t = 10.0)]
+        seconds: f64,
+        /// Offer this many moves per second in all (each client waits tables/rate seconds
+        /// before each move); without it clients answer at once and the server is saturated.
+        #[arg(long)]
+        rate: Option<f64>,
+        /// Print one JSON object (connections, moves_per_s, p50_ms, p99_ms, max_ms,
+        /// bytes_per_move, server_rss_mb, ...).
+        #[arg(long)]
+        json: bool,
+    },
     /// Single-thread random-play throughput of the engine (rounds/s, games/s, actions/s).
     Engine {
         /// The game: oh7 (the preset names the variant) or seven.
@@ -158,6 +176,9 @@ pub fn run(what: &BenchCommand) -> Result<()> {
                 _ => vec![(Preset::En, 4), (Preset::Kod7, 6)],
             };
             crate::tournament::bench_solver(bench, &tables)
+        }
+        BenchCommand::Server { connections, seconds, rate, json } => {
+            crate::bench_server::run(*connections, *seconds, *rate, *json)
         }
         BenchCommand::Bot { level, preset, players, rounds } => {
             crate::tournament::bench_bot(level, *preset, *players, *rounds)

@@ -2,6 +2,7 @@
 //! to the terminal and files.
 
 mod bench;
+mod bench_server;
 mod play;
 mod replay;
 mod rules_text;

@@ -12,7 +12,17 @@ use oh7_core::oh7::Oh7Game;
 use oh7_server::client::{Client, create_table, http, strings};
 use serde_json::{Value, json};
 
-fn serve(db: &Path) -> (Child, SocketAddr) {
+/// Kills the server if the test fails before it does.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve(db: &Path) -> (Guard, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
         .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0", "--db"])
         .arg(db)
@@ -26,7 +36,7 @@ fn serve(db: &Path) -> (Child, SocketAddr) {
     // Keep reading whatever else it prints, so its stdout never closes under it.
     std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("{line}"));
-    (child, addr.parse().unwrap())
+    (Guard(child), addr.parse().unwrap())
 }
 
 struct Seat {
@@ -86,8 +96,8 @@ async fn kill_9_loses_no_acknowledged_action() {
         }
         tables.push((invite, watch, seats, acts, last));
     }
-    child.kill().unwrap(); // SIGKILL: no chance to flush anything
-    child.wait().unwrap();
+    child.0.kill().unwrap(); // SIGKILL: no chance to flush anything
+    child.0.wait().unwrap();
 
     let (mut child, addr) = serve(&db);
     for (invite, watch, seats, acts, last) in &mut tables {
@@ -124,9 +134,9 @@ async fn kill_9_loses_no_acknowledged_action() {
     }
     // SIGTERM stops cleanly.
     unsafe {
-        libc::kill(child.id() as i32, libc::SIGTERM);
+        libc::kill(child.0.id() as i32, libc::SIGTERM);
     }
-    let status = child.wait().unwrap();
+    let status = child.0.wait().unwrap();
     assert!(status.success(), "{status}");
     let _ = std::fs::remove_dir_all(&dir);
 }
