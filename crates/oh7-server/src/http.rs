@@ -140,9 +140,9 @@ async fn ws(
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
-        connection(socket, app.clone()).await;
-        app.lobby.disconnect(ip);
-    })
+            connection(socket, app.clone()).await;
+            app.lobby.disconnect(ip);
+        })
 }
 
 /// A token bucket: `rate` commands a second, up to `burst` at once.

@@ -211,10 +211,15 @@ impl Lobby {
                 GameSpec::Oh7 { ruleset }
             }
             "seven" => {
-                if req.preset.is_some() || req.ruleset.is_some() {
-                    return Err(bad("Seven has no presets or ruleset files.".into()));
+                if req.preset.is_some() {
+                    return Err(bad("Seven has no presets: give its knobs as a ruleset (e.g. `limit = 50`).".into()));
                 }
-                GameSpec::Seven { rules: Default::default() }
+                let rules = match &req.ruleset {
+                    Some(text) if text.len() > 8192 => return Err(bad("A ruleset file has at most 8 KiB.".into())),
+                    Some(text) => toml::from_str(text).map_err(|e| bad(format!("Seven ruleset: {}", e.message())))?,
+                    None => Default::default(),
+                };
+                GameSpec::Seven { rules }
             }
             _ => return Err(bad("The game is `oh7` or `seven`.".into())),
         };

@@ -314,6 +314,10 @@ struct Conn {
 /// A table task's state.
 pub struct Table {
     id: String,
+    /// The invite code (told to those who came in with it).
+    join_code: String,
+    /// The spectator code.
+    watch_code: String,
     config: TableConfig,
     store: Store,
     settings: Arc<Settings>,
@@ -358,6 +362,8 @@ impl Table {
         let n = config.players;
         let mut t = Table {
             id: stored.id,
+            join_code: stored.join_code,
+            watch_code: stored.watch_code,
             config,
             store,
             settings,
@@ -879,7 +885,12 @@ impl Table {
         let Some(c) = self.conns.get(&conn) else { return };
         let info = self.info();
         let chat: Vec<Value> = self.core.chat.iter().cloned().collect();
-        let msg = project(&self.facts(&info, &chat), &Happened::Snapshot, c.seat);
+        let mut msg = project(&self.facts(&info, &chat), &Happened::Snapshot, c.seat);
+        // The links this connection may share: the invite link only to those who have it.
+        msg["links"] = match c.access {
+            Access::Invite => json!({"invite": self.join_code, "watch": self.watch_code}),
+            Access::Watch => json!({"watch": self.watch_code}),
+        };
         if c.tx.try_send(Frame::from(msg.to_string())).is_err() {
             self.conns.remove(&conn);
         }

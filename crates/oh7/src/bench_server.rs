@@ -212,8 +212,12 @@ pub fn run(connections: usize, seconds: f64, rate: Option<f64>, json_out: bool) 
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let report = rt.block_on(async move {
         let setup = Instant::now();
-        let shared =
-            Arc::new(Shared { measuring: AtomicBool::new(false), stop: AtomicBool::new(false), moves: AtomicU64::new(0), bytes: AtomicU64::new(0) });
+        let shared = Arc::new(Shared {
+            measuring: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+            moves: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+        });
         let mut seated = Vec::with_capacity(tables);
         for chunk in (0..tables).collect::<Vec<_>>().chunks(100) {
             let mut tasks = Vec::new();

@@ -356,6 +356,11 @@ impl SeatViewLike for SeatView<'_> {
                 "plays": t.plays().map(|(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
                 "winner": t.winner(),
             })).collect::<Vec<_>>(),
+            "last_trick": self.tricks().last().or_else(|| self.last_round_tricks().last()).map(|t| json!({
+                "leader": t.leader(),
+                "plays": t.plays().map(|(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
+                "winner": t.winner(),
+            })),
             "won": self.won(),
             "totals": self.totals(),
             "made_bets": self.made_bets(),

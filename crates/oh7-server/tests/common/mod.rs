@@ -319,6 +319,12 @@ pub fn check_leaks(run: &GameRun) -> usize {
         {
             e.remove("action");
         }
+        // The last trick of the round before is history once a new round is dealt.
+        if v["view"]["tricks"].as_array().is_some_and(|t| t.is_empty())
+            && let Some(view) = v["view"].as_object_mut()
+        {
+            view.remove("last_trick");
+        }
         if v["view"].is_null() && v["event"]["action"].is_null() {
             checked += 1;
             continue;
