@@ -287,7 +287,7 @@ function seatName(s) {
   if (v && v.dummy === s) return T().dummy;
   const seat = S.table?.seats?.[s];
   if (seat?.name) return seat.name;
-  if (seat?.bot) return T().botLevel(T().levels[seat.bot] || seat.bot);
+  if (seat?.bot) return T().botName(s + 1, T().levels[seat.bot] || seat.bot);
   const names = v?.names || v?.seats;
   return names?.[s] ?? `#${s + 1}`;
 }
@@ -420,7 +420,7 @@ function oh7Table(v) {
     if (isDummy && v.dummy_faceup?.length) info.push(h("div", { class: "faceup" }, ...v.dummy_faceup.map((c) => cardEl(c))));
     if (isDummy) info.push(h("div", { class: "count" }, t.dummyPile(v.dummy_pile_left)));
     const pub = v.public_bet_cards?.[s];
-    if (pub?.length) info.push(h("div", { class: "faceup" }, ...pub.map((c) => cardEl(c))));
+    if (pub?.length) info.push(h("div", { class: "faceup" }, h("small", {}, t.betCard), " ", ...pub.map((c) => cardEl(c))));
     const played = trick.get(s);
     panels.push(
       h(

@@ -79,6 +79,9 @@ impl GameSpec {
 }
 
 /// A game of either kind.
+// One per table, owned by its task and moved only when a bot is asked: the size difference
+// costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum AnyGame {
     /// The Oh 7 family.

@@ -193,7 +193,7 @@ async fn seat_table(addr: SocketAddr) -> Result<Vec<(Client, usize)>> {
 /// `rate`, each client waits `tables / rate` seconds before each move (a steady offered load);
 /// without, it answers at once (the server's saturation throughput, where latency is queueing).
 pub fn run(connections: usize, seconds: f64, rate: Option<f64>, json_out: bool) -> Result<()> {
-    if connections < 4 || connections % 4 != 0 {
+    if connections < 4 || !connections.is_multiple_of(4) {
         bail!("--connections must be a positive multiple of 4 (four seats a table); got {connections}");
     }
     if seconds <= 0.0 {

@@ -144,17 +144,20 @@ async fn play_until(c: &Client, what: &str, limit: u64, done: impl Fn(&Value) ->
     }
 }
 
-/// Create a table from the home page by hand: game, rules, players, the other seats' bots.
-async fn create(
-    c: &Client,
-    base: &str,
-    lang: &str,
-    game: &str,
-    preset: &str,
+/// A table to create from the home page.
+struct NewTable<'a> {
+    lang: &'a str,
+    game: &'a str,
+    preset: &'a str,
     players: u32,
-    seats: &[&str],
-    ruleset: &str,
-) {
+    /// The other seats: `human` or a bot level.
+    seats: &'a [&'a str],
+    ruleset: &'a str,
+}
+
+/// Create a table from the home page by hand: game, rules, players, the other seats' bots.
+async fn create(c: &Client, base: &str, t: NewTable<'_>) {
+    let NewTable { lang, game, preset, players, seats, ruleset } = t;
     c.goto(&format!("{base}/")).await.unwrap();
     wait_for(c, "#create").await;
     c.find(Locator::Css("#lang")).await.unwrap().select_by_value(lang).await.unwrap();
@@ -216,7 +219,19 @@ fn the_browser_table() {
         let a = session(&driver, 1200, 900).await;
 
         eprintln!("scenario: three bots, a whole round of en by clicking");
-        create(&a, &base, "en", "oh7", "en", 4, &["random", "random", "random"], "").await;
+        create(
+            &a,
+            &base,
+            NewTable {
+                lang: "en",
+                game: "oh7",
+                preset: "en",
+                players: 4,
+                seats: &["random", "random", "random"],
+                ruleset: "",
+            },
+        )
+        .await;
         shot(&a, "lobby").await;
         start(&a).await;
         let mut shot_taken = false;
@@ -254,7 +269,19 @@ fn the_browser_table() {
         assert_eq!(imgs, json!(0), "the chat line became HTML");
 
         eprintln!("scenario: two browsers, joined by the invite link: bets and a trick between them");
-        create(&a, &base, "en", "oh7", "en", 4, &["human", "random", "random"], "").await;
+        create(
+            &a,
+            &base,
+            NewTable {
+                lang: "en",
+                game: "oh7",
+                preset: "en",
+                players: 4,
+                seats: &["human", "random", "random"],
+                ruleset: "",
+            },
+        )
+        .await;
         let invite: String = a
             .execute(
                 "return [...document.querySelectorAll('.links input')].map(i => i.value).find(v => v.includes('/t/'))",
@@ -322,7 +349,12 @@ fn the_browser_table() {
         b.close().await.ok();
 
         eprintln!("scenario: a French table shows French words only");
-        create(&a, &base, "fr", "oh7", "fr", 3, &["random", "random"], "").await;
+        create(
+            &a,
+            &base,
+            NewTable { lang: "fr", game: "oh7", preset: "fr", players: 3, seats: &["random", "random"], ruleset: "" },
+        )
+        .await;
         start(&a).await;
         play_until(&a, "a trick", 60, |s| !s["view"]["last_trick"].is_null()).await;
         let body = text(&a).await;
@@ -346,7 +378,12 @@ fn the_browser_table() {
         }
 
         eprintln!("scenario: the Dummy, a game of two played to its end");
-        create(&a, &base, "en", "oh7", "en", 2, &["random"], "").await;
+        create(
+            &a,
+            &base,
+            NewTable { lang: "en", game: "oh7", preset: "en", players: 2, seats: &["random"], ruleset: "" },
+        )
+        .await;
         start(&a).await;
         let s = state(&a).await;
         assert!(s["view"]["dummy"].is_number(), "two players play with the Dummy: {s}");
@@ -356,7 +393,12 @@ fn the_browser_table() {
         shot(&a, "end").await;
 
         eprintln!("scenario: Seven played to its end");
-        create(&a, &base, "en", "seven", "", 2, &["random"], "limit = 15").await;
+        create(
+            &a,
+            &base,
+            NewTable { lang: "en", game: "seven", preset: "", players: 2, seats: &["random"], ruleset: "limit = 15" },
+        )
+        .await;
         start(&a).await;
         play_until(&a, "the end of the Seven game", 240, |s| s["table"]["state"] == "over").await;
         wait_for(&a, "#end").await;
@@ -365,7 +407,12 @@ fn the_browser_table() {
 
         eprintln!("scenario: a phone-sized window plays a trick");
         let p = session(&driver, 375, 812).await;
-        create(&p, &base, "en", "oh7", "kod7", 3, &["random", "random"], "").await;
+        create(
+            &p,
+            &base,
+            NewTable { lang: "en", game: "oh7", preset: "kod7", players: 3, seats: &["random", "random"], ruleset: "" },
+        )
+        .await;
         start(&p).await;
         play_until(&p, "a trick on the phone", 60, |s| !s["view"]["last_trick"].is_null()).await;
         shot(&p, "phone").await;

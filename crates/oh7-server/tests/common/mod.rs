@@ -100,17 +100,17 @@ pub async fn play_table(addr: SocketAddr, request: Value, seed: u64) -> GameRun 
     let mut tasks = Vec::new();
     for (i, mut c) in clients.into_iter().enumerate() {
         tasks.push(tokio::spawn(async move {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (i as u64 + 1) * 0x9E37);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ ((i as u64 + 1) * 0x9E37));
             let mut acts = Vec::new();
             let mut pending: Option<(String, String)> = None;
             let mut acted_at = 0;
-            let mut msg = Value::Null;
+            // What the client knows now (the host's `start` command may have read the first event).
+            let mut msg = json!({"type": "event", "legal": c.legal.clone()});
             loop {
-                if msg["type"] == "ack" {
-                    if let Some((id, action)) = pending.take_if(|(id, _)| msg["id"] == id.as_str()) {
-                        acts.push((msg["version"].as_u64().unwrap(), i, action));
-                        let _ = id;
-                    }
+                if msg["type"] == "ack"
+                    && let Some((_, action)) = pending.take_if(|(id, _)| msg["id"] == id.as_str())
+                {
+                    acts.push((msg["version"].as_u64().unwrap(), i, action));
                 }
                 assert_ne!(msg["type"], "error", "seat {i}: {msg}");
                 if c.table["state"] == "over" {
@@ -223,6 +223,7 @@ fn seven_unknown(g: &SevenGame, seat: Option<Seat>) -> Vec<String> {
     out
 }
 
+#[allow(clippy::large_enum_variant)]
 enum Truth {
     Oh7(Oh7Game),
     Seven(SevenGame),
