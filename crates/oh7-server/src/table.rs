@@ -151,16 +151,26 @@ struct SeatState {
 }
 
 /// The state a log rebuilds: everything but connections and bots.
-#[derive(Clone)]
 struct Core {
     version: u64,
     seats: Vec<SeatState>,
     game: Option<AnyGame>,
     game_number: u32,
-    last_record: Option<Value>,
-    chat: VecDeque<Value>,
+    last_record: Option<Arc<Value>>,
+    chat: Arc<VecDeque<Value>>,
     /// Acks of acted commands, by seat and command id.
     acted: HashMap<(Seat, String), u64>,
+}
+
+/// What a commit restores if the database refuses it: all of [`Core`] but the acks (a
+/// refused event's ack is removed by its key), so a backup costs no more than the game.
+struct Saved {
+    version: u64,
+    seats: Vec<SeatState>,
+    game: Option<AnyGame>,
+    game_number: u32,
+    last_record: Option<Arc<Value>>,
+    chat: Arc<VecDeque<Value>>,
 }
 
 impl Core {
@@ -173,9 +183,29 @@ impl Core {
             game: None,
             game_number: 0,
             last_record: None,
-            chat: VecDeque::new(),
+            chat: Arc::new(VecDeque::new()),
             acted: HashMap::new(),
         }
+    }
+
+    fn save(&self) -> Saved {
+        Saved {
+            version: self.version,
+            seats: self.seats.clone(),
+            game: self.game.clone(),
+            game_number: self.game_number,
+            last_record: self.last_record.clone(),
+            chat: self.chat.clone(),
+        }
+    }
+
+    fn restore(&mut self, saved: Saved, ev: &Value) {
+        if let (Some(seat), Some(id)) = (ev["seat"].as_u64(), ev["id"].as_str()) {
+            self.acted.remove(&(seat as Seat, id.to_string()));
+        }
+        let Saved { version, seats, game, game_number, last_record, chat } = saved;
+        (self.version, self.seats, self.game, self.game_number, self.last_record, self.chat) =
+            (version, seats, game, game_number, last_record, chat);
     }
 
     fn names(&self) -> Vec<String> {
@@ -251,7 +281,7 @@ impl Core {
                 let g = self.game.as_mut().ok_or("no game")?;
                 let canonical = g.apply_text(seat, action)?;
                 if g.is_over() {
-                    self.last_record = Some(g.record());
+                    self.last_record = Some(Arc::new(g.record()));
                 }
                 self.seats[seat].forced = false;
                 self.update_owed();
@@ -261,9 +291,10 @@ impl Core {
                 let seat = seat_of(ev)?;
                 let text = ev["text"].as_str().ok_or("chat without text")?;
                 let entry = json!({"seat": seat, "name": self.names()[seat], "text": text});
-                self.chat.push_back(entry.clone());
-                while self.chat.len() > CHAT_KEPT {
-                    self.chat.pop_front();
+                let chat = Arc::make_mut(&mut self.chat);
+                chat.push_back(entry.clone());
+                while chat.len() > CHAT_KEPT {
+                    chat.pop_front();
                 }
                 Ok(Happened::Chat { entry })
             }
@@ -416,7 +447,7 @@ impl Table {
                     let _ = reply.send(self.info());
                 }
                 TableMsg::Record { reply } => {
-                    let _ = reply.send(self.core.last_record.clone());
+                    let _ = reply.send(self.core.last_record.as_deref().cloned());
                 }
                 TableMsg::Shutdown { reply } => {
                     let msg = json!({"type": "closing", "version": self.core.version,
@@ -552,11 +583,11 @@ impl Table {
     /// Commit one event: apply it, write it, and only then let the caller tell anyone. On any
     /// failure the table is as it was.
     async fn commit(&mut self, ev: Value) -> Result<Happened, Refusal> {
-        let backup = self.core.clone();
+        let backup = self.core.save();
         let happened = match self.core.apply_event(&self.config, &ev) {
             Ok(h) => h,
             Err(e) => {
-                self.core = backup;
+                self.core.restore(backup, &ev);
                 return Err(Refusal::new(ErrorCode::Illegal, e));
             }
         };
@@ -571,7 +602,7 @@ impl Table {
         }
         if let Err(e) = self.store.append(rows).await {
             tracing::error!(table = %self.id, error = %e, "commit failed; the change is dropped");
-            self.core = backup;
+            self.core.restore(backup, &ev);
             return Err(Refusal::new(
                 ErrorCode::Storage,
                 "The server could not save this; nothing changed. Try again.",

@@ -252,6 +252,19 @@ fn the_browser_table() {
         let body = text(&a).await;
         assert!(body.contains("Last trick") && body.contains("won by"), "{body}");
 
+        eprintln!("scenario: the hint button says what the expert would play");
+        play_until(&a, "a card of ours to play", 60, |s| {
+            s["view"]["phase"]["name"] == "playing" && s["legal"].as_array().is_some_and(|l| !l.is_empty())
+        })
+        .await;
+        wait_for(&a, "#hint-btn").await.click().await.unwrap();
+        let until = Instant::now() + Duration::from_secs(20);
+        while !text(&a).await.contains("The expert would play") {
+            assert!(Instant::now() < until, "no hint shown: {}", text(&a).await);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(a.find(Locator::Css(".hand .card.hinted")).await.is_ok(), "the hinted card is marked");
+
         eprintln!("scenario: a chat message is shown as text");
         let evil = "<img src=x onerror=alert(1)>";
         a.find(Locator::Css("#chat-input")).await.unwrap().send_keys(evil).await.unwrap();
