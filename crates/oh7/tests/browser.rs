@@ -5,41 +5,18 @@
 //! Without chromedriver on the PATH the test says so and passes, so `cargo test` works with the
 //! Rust toolchain alone; `.ci/run` installs chromium and sets `OH7_BROWSER_TESTS=require`.
 
-use std::io::{BufRead, BufReader};
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::{Guard, serve};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
-struct Guard(Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn find_driver() -> Option<PathBuf> {
     ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"].iter().map(PathBuf::from).find(|p| p.exists())
-}
-
-fn serve(db: &Path) -> (Guard, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0", "--db"])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
-    (Guard(child), url)
 }
 
 fn free_port() -> u16 {
@@ -197,7 +174,8 @@ fn the_browser_table() {
     };
     let dir = std::env::temp_dir().join(format!("oh7-browser-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (_server, base) = serve(&dir.join("oh7.db"));
+    let (_server, addr) = serve(&dir.join("oh7.db"));
+    let base = format!("http://{addr}");
     let port = free_port();
     let _driver = Guard(
         Command::new(driver_bin)

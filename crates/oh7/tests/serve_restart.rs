@@ -2,42 +2,16 @@
 //! same database; every table continues at the version its clients were acked, and each game's
 //! record at the end is exactly what the acked actions make.
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use std::process::Command;
+
+use common::serve;
 
 use oh7_core::game::Game;
 use oh7_core::oh7::Oh7Game;
 use oh7_server::client::{Client, create_table, http, strings};
 use serde_json::{Value, json};
-
-/// Kills the server if the test fails before it does.
-struct Guard(Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn serve(db: &Path) -> (Guard, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0", "--db"])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    out.read_line(&mut line).unwrap();
-    // Keep reading whatever else it prints, so its stdout never closes under it.
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("{line}"));
-    (Guard(child), addr.parse().unwrap())
-}
 
 struct Seat {
     client: Client,

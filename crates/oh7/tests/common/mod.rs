@@ -1,0 +1,36 @@
+//! Helpers shared by the tests that run the real `oh7 serve` binary.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// Kills the child process (server, driver) if the test ends before it does.
+pub struct Guard(pub Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Start `oh7 serve` on an ephemeral loopback port with the database `db` and no bot pause;
+/// returns it and the address it printed.
+pub fn serve(db: &Path) -> (Guard, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0", "--db"])
+        .arg(db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut line).unwrap();
+    // Keep reading whatever else it prints, so its stdout never closes under it.
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("{line}"));
+    (Guard(child), addr.parse().unwrap())
+}
