@@ -12,6 +12,7 @@
 
 pub mod card;
 pub mod game;
+pub mod glossary;
 pub mod oh7;
 pub mod ruleset;
 pub mod seven;

@@ -19,6 +19,7 @@ pub mod scores;
 pub mod session;
 pub mod seven_table;
 pub mod tui;
+pub mod typing;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

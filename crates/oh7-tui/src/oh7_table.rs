@@ -13,9 +13,14 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use serde_json::Value;
 
-use crate::lang::{Lang, oh7_error};
+use crate::lang::{Lang, Symbols, oh7_error};
 use crate::scores::{self, Cell, ScoreTable};
 use crate::session::{Ask, Choice, Next, Notice, Table, bots_first};
+
+/// The ruleset's card symbols.
+pub fn symbols(v: &SeatView<'_>) -> Symbols {
+    Symbols { fifth: v.rules().fifth_symbol(), mark: v.rules().mark_symbol() }
+}
 
 fn pretty(v: &SeatView<'_>, c: Card) -> String {
     c.pretty(v.rules().fifth_symbol(), v.rules().mark_symbol())
@@ -32,7 +37,7 @@ fn suit_sym(v: &SeatView<'_>, s: Suit) -> String {
 /// A seat's name: `You`, `P1`, `Dummy`.
 pub fn name(v: &SeatView<'_>, seat: Seat, human: Seat, lang: Lang) -> String {
     if Some(seat) == v.dummy() {
-        lang.t("Dummy", "Le Mort")
+        lang.t("Dummy", "Pantin")
     } else if seat == human {
         lang.t("You", "Vous")
     } else {
@@ -81,7 +86,7 @@ pub fn why_one_more_round(v: &SeatView<'_>, human: Seat, lang: Lang) -> Option<S
                 let p = tops[0];
                 lang.t(
                     format!("{} leads with {top} but failed the last bet: one more round.", who(p)),
-                    format!("{} mène avec {top} mais a raté sa dernière mise : une manche de plus.", who(p)),
+                    format!("{} mène avec {top} mais a échoué son dernier pari : une manche de plus.", who(p)),
                 )
             } else {
                 let list = tops.iter().map(|&p| who(p)).collect::<Vec<_>>().join(", ");
@@ -91,7 +96,7 @@ pub fn why_one_more_round(v: &SeatView<'_>, human: Seat, lang: Lang) -> Option<S
                         format!("Tie for the lead ({list}, {top}) and one of them failed the last bet: one more round.")
                     }
                     (true, Lang::Fr) => format!(
-                        "Égalité en tête ({list}, {top}) et l'un d'eux a raté sa dernière mise : une manche de plus."
+                        "Égalité en tête ({list}, {top}) et l'un d'eux a échoué son dernier pari : une manche de plus."
                     ),
                     (false, Lang::En) => format!("Tie for the lead ({list}, {top}): one more round."),
                     (false, Lang::Fr) => format!("Égalité en tête ({list}, {top}) : une manche de plus."),
@@ -102,7 +107,7 @@ pub fn why_one_more_round(v: &SeatView<'_>, human: Seat, lang: Lang) -> Option<S
             let target = rules.target.unwrap_or(35);
             Some(lang.t(
                 format!("Nobody reached {target} points with a made bet: one more round."),
-                format!("Personne n'a atteint {target} points en réussissant sa mise : une manche de plus."),
+                format!("Personne n'a atteint {target} points à la suite d'un pari réussi : une manche de plus."),
             ))
         }
         EndRule::FixedRounds => None,
@@ -128,11 +133,11 @@ pub fn why_over(v: &SeatView<'_>, human: Seat, lang: Lang) -> String {
             format!("{list} reached {} with a made bet ({score} points).", rules.target.unwrap_or(35))
         }
         (EndRule::Target, false, Lang::Fr) => {
-            format!("{list} a atteint {} en réussissant sa mise ({score} points).", rules.target.unwrap_or(35))
+            format!("{list} a atteint {} à la suite d'un pari réussi ({score} points).", rules.target.unwrap_or(35))
         }
         (_, false, Lang::En) if tie_break => format!("{list} wins the tie with the most made bets ({score} points)."),
         (_, false, Lang::Fr) if tie_break => {
-            format!("{list} gagne l'égalité avec le plus de mises réussies ({score} points).")
+            format!("{list} gagne l'égalité avec le plus de paris réussis ({score} points).")
         }
         (EndRule::FixedRounds, false, Lang::En) => {
             format!("{list} has the highest score after {} rounds ({score}).", rules.rounds)
@@ -141,7 +146,7 @@ pub fn why_over(v: &SeatView<'_>, human: Seat, lang: Lang) -> String {
             format!("{list} a le meilleur score après {} manches ({score}).", rules.rounds)
         }
         (_, false, Lang::En) => format!("{list} has the highest score ({score}) and made the last bet."),
-        (_, false, Lang::Fr) => format!("{list} a le meilleur score ({score}) et a réussi sa dernière mise."),
+        (_, false, Lang::Fr) => format!("{list} a le meilleur score ({score}) et a réussi son dernier pari."),
     }
 }
 
@@ -152,7 +157,7 @@ fn end_of_round_notice(v: &SeatView<'_>, human: Seat, lang: Lang) -> Option<Noti
     let fmt_trump = suit_sym(v, last.trump);
     lines.push(lang.t(
         format!("First leader {}, trump {fmt_trump}.", name(v, last.first_leader, human, lang)),
-        format!("Premier joueur {}, atout {fmt_trump}.", name(v, last.first_leader, human, lang)),
+        format!("Premier meneur : {}, atout {fmt_trump}.", name(v, last.first_leader, human, lang)),
     ));
     let basket: i32 = (0..n).map(|p| (last.bets[p] as i32 - last.won[p] as i32).abs()).sum();
     for p in 0..v.table_seats() {
@@ -161,7 +166,7 @@ fn end_of_round_notice(v: &SeatView<'_>, human: Seat, lang: Lang) -> Option<Noti
         if Some(p) == v.dummy() {
             lines.push(lang.t(
                 format!("  {nm:<8} bet {bet}, won {won} (the Dummy scores nothing)"),
-                format!("  {nm:<8} mise {bet}, gagné {won} (le Mort ne marque rien)"),
+                format!("  {nm:<8} pari {bet}, plis {won} (le Pantin ne marque rien)"),
             ));
             continue;
         }
@@ -176,11 +181,11 @@ fn end_of_round_notice(v: &SeatView<'_>, human: Seat, lang: Lang) -> Option<Noti
         };
         lines.push(lang.t(
             format!("  {nm:<8} bet {bet} ({card}), won {won}: {result}, {pts:+} → {}", v.totals()[p]),
-            format!("  {nm:<8} mise {bet} ({card}), gagné {won} : {result}, {pts:+} → {}", v.totals()[p]),
+            format!("  {nm:<8} pari {bet} ({card}), plis {won} : {result}, {pts:+} → {}", v.totals()[p]),
         ));
     }
     if v.rules().scoring != Scoring::BidPlusTwo {
-        lines.push(lang.t(format!("Basket: {basket}."), format!("Corbeille : {basket}.")));
+        lines.push(lang.t(format!("Basket: {basket}."), format!("Panier : {basket}.")));
     }
     if last.bonus.iter().any(|&b| b != 0) {
         let b: Vec<String> = (0..n)
@@ -210,7 +215,7 @@ fn end_of_game_notice(v: &SeatView<'_>, human: Seat, lang: Lang) -> Notice {
         lines.push(lang.t(
             format!("  {:<8} {:>4} points, {} made bet(s)", name(v, p, human, lang), v.totals()[p], v.made_bets()[p]),
             format!(
-                "  {:<8} {:>4} points, {} mise(s) réussie(s)",
+                "  {:<8} {:>4} points, {} pari(s) réussi(s)",
                 name(v, p, human, lang),
                 v.totals()[p],
                 v.made_bets()[p]
@@ -269,17 +274,17 @@ impl Table for Oh7Game {
     fn seat_name(&self, seat: Seat, human: Seat, lang: Lang) -> String {
         name(&self.view(human), seat, human, lang)
     }
-    fn error_text(e: &RuleError, lang: Lang) -> String {
-        oh7_error(e, lang)
+    fn error_text(&self, e: &RuleError, lang: Lang) -> String {
+        oh7_error(e, lang, symbols(&self.view(0)))
     }
-    fn parse(&self, seat: Seat, text: &str) -> Result<Action, RuleError> {
-        self.parse_action(seat, text)
+    fn parse(&self, seat: Seat, text: &str, lang: Lang) -> Result<Action, RuleError> {
+        self.parse_action(seat, &crate::typing::oh7(text, lang, self.view(seat).hand()))
     }
     fn action_label(&self, action: Action, lang: Lang) -> String {
         let v = self.view(0);
         match action {
             Action::Pass(s) => lang.t(format!("pass {}", pretty_set(&v, s)), format!("passer {}", pretty_set(&v, s))),
-            Action::Bet(c) => lang.t(format!("bet {}", pretty(&v, c)), format!("miser {}", pretty(&v, c))),
+            Action::Bet(c) => lang.t(format!("bet {}", pretty(&v, c)), format!("parier {}", pretty(&v, c))),
             Action::Play(c) => lang.t(format!("play {}", pretty(&v, c)), format!("jouer {}", pretty(&v, c))),
             Action::Reveal(b) => {
                 let mark = v.rules().mark_symbol();
@@ -361,11 +366,11 @@ impl Table for Oh7Game {
             }
             PhaseView::Betting { attempt } if attempt > 1 => lang.t(
                 format!("Attempt {attempt}: the bets summed to 7, bet again with a card not used before."),
-                format!("Tentative {attempt} : les mises faisaient 7, misez de nouveau avec une autre carte."),
+                format!("Tentative {attempt} : les paris faisaient 7, pariez de nouveau avec une autre carte."),
             ),
             PhaseView::Betting { .. } => lang.t(
                 "Your bet: choose a card; its value is the number of tricks you will win exactly.",
-                "Votre mise : choisissez une carte ; sa valeur est le nombre exact de plis à gagner.",
+                "Votre pari : choisissez une carte ; sa valeur est le nombre exact de plis à remporter.",
             ),
             PhaseView::Reveal { tied } => lang.t(
                 format!("Tie for first leader ({}): reveal {mark} to lead?", names(&v, tied, human, lang)),
@@ -376,15 +381,15 @@ impl Table for Oh7Game {
             ),
             PhaseView::ChooseLeader { among, .. } => lang.t(
                 format!("You hold {mark}: choose the first leader among {}.", names(&v, among, human, lang)),
-                format!("Vous avez {mark} : choisissez le premier joueur parmi {}.", names(&v, among, human, lang)),
+                format!("Vous avez {mark} : choisissez le premier meneur parmi {}.", names(&v, among, human, lang)),
             ),
             PhaseView::ChooseTrump { .. } => lang.t(
                 "You lead first with a ★ bet: choose the trump suit.",
-                "Vous commencez avec une mise ★ : choisissez l'atout.",
+                "Vous commencez avec un pari ★ : choisissez l'atout.",
             ),
             PhaseView::AnnounceTrump { tied } => lang.t(
                 format!("All bets are ★ and tied ({}): announce a trump suit.", names(&v, tied, human, lang)),
-                format!("Toutes les mises sont ★ et à égalité ({}) : annoncez un atout.", names(&v, tied, human, lang)),
+                format!("Tous les paris sont ★ et à égalité ({}) : annoncez un atout.", names(&v, tied, human, lang)),
             ),
             PhaseView::Playing => {
                 let t = v.trick();
@@ -392,7 +397,7 @@ impl Table for Oh7Game {
                     None if t.is_empty() => lang.t("Your lead: play any card.", "À vous d'entamer : jouez une carte."),
                     None => lang.t(
                         "Your turn: no lead suit yet, play any card.",
-                        "À vous : pas encore de couleur demandée, jouez une carte.",
+                        "À vous : pas encore de couleur appelée, jouez une carte.",
                     ),
                     Some(s) if !matches!(v.rules().deck, DeckStyle::Advanced | DeckStyle::Kod7) => lang.t(
                         format!("Your turn: follow {} if you can.", suit_sym(&v, s)),
@@ -427,10 +432,10 @@ impl Table for Oh7Game {
         match action {
             Action::Bet(c) if seat == human => out.push(lang.t(
                 format!("You bet {} (face down).", pretty(&va, c)),
-                format!("Vous misez {} (face cachée).", pretty(&va, c)),
+                format!("Vous pariez {} (face cachée).", pretty(&va, c)),
             )),
             Action::Bet(_) => {
-                out.push(lang.t(format!("{who} has chosen a bet card."), format!("{who} a choisi sa mise.")))
+                out.push(lang.t(format!("{who} has chosen a bet card."), format!("{who} a choisi sa carte de pari.")))
             }
             Action::Pass(_) if seat != human => out.push(
                 lang.t(format!("{who} has chosen cards to pass."), format!("{who} a choisi ses cartes à passer.")),
@@ -462,7 +467,7 @@ impl Table for Oh7Game {
             }
             out.push(lang.t(
                 "The bets summed to 7 once too often: the round is dealt again (scores unchanged).",
-                "Les mises ont fait 7 une fois de trop : la manche est redistribuée (scores inchangés).",
+                "Les paris ont fait 7 une fois de trop : la manche est redistribuée (scores inchangés).",
             ));
         } else if same_round || !va.past_rounds().is_empty() {
             let (ab, aa) = (vb.bet_attempts(), if same_round { va.bet_attempts() } else { Vec::new() });
@@ -471,7 +476,7 @@ impl Table for Oh7Game {
                 if matches!(va.phase(), PhaseView::Betting { .. }) {
                     out.push(lang.t(
                         "The bets sum to 7: everyone bets again with another card.",
-                        "Les mises font 7 : tout le monde mise de nouveau avec une autre carte.",
+                        "Les paris font 7 : tout le monde parie de nouveau avec une autre carte.",
                     ));
                 }
             }
@@ -481,7 +486,7 @@ impl Table for Oh7Game {
                 if va.bonus()[p] > vb.bonus()[p] {
                     out.push(lang.t(
                         format!("{} has the top bid of a sum of 7: +1 point.", name(&va, p, human, lang)),
-                        format!("{} a la plus forte mise d'un total de 7 : +1 point.", name(&va, p, human, lang)),
+                        format!("{} a le plus fort pari d'un total de 7 : +1 point.", name(&va, p, human, lang)),
                     ));
                 }
             }
@@ -515,14 +520,14 @@ impl Table for Oh7Game {
                 PhaseView::ChooseTrump { leader } => out.push(lang.t(
                     format!("All bets are ★: {} leads first and chooses the trump.", name(&va, leader, human, lang)),
                     format!(
-                        "Toutes les mises sont ★ : {} commence et choisit l'atout.",
+                        "Tous les paris sont ★ : {} commence et choisit l'atout.",
                         name(&va, leader, human, lang)
                     ),
                 )),
                 PhaseView::AnnounceTrump { tied } => out.push(lang.t(
                     format!("All bets are ★ and tied: {} announce a suit.", names(&va, tied, human, lang)),
                     format!(
-                        "Toutes les mises sont ★ et à égalité : {} annoncent une couleur.",
+                        "Tous les paris sont ★ et à égalité : {} annoncent une couleur.",
                         names(&va, tied, human, lang)
                     ),
                 )),
@@ -564,7 +569,7 @@ impl Table for Oh7Game {
                 if !up.is_empty() {
                     out.push(lang.t(
                         format!("The Dummy turns up {}.", pretty_set(&va, up)),
-                        format!("Le Mort retourne {}.", pretty_set(&va, up)),
+                        format!("Le Pantin retourne {}.", pretty_set(&va, up)),
                     ));
                 }
             }
@@ -630,12 +635,12 @@ impl Table for Oh7Game {
         if let Some((l, t)) = v.leader_and_trump() {
             head += &lang.t(
                 format!(", first leader {}, trump {}", name(&v, l, human, lang), suit_sym(&v, t)),
-                format!(", premier joueur {}, atout {}", name(&v, l, human, lang), suit_sym(&v, t)),
+                format!(", premier meneur {}, atout {}", name(&v, l, human, lang), suit_sym(&v, t)),
             );
         }
         if let Some(s) = v.trick().lead_suit() {
             head +=
-                &lang.t(format!(", lead suit {}", suit_sym(&v, s)), format!(", couleur demandée {}", suit_sym(&v, s)));
+                &lang.t(format!(", lead suit {}", suit_sym(&v, s)), format!(", couleur appelée {}", suit_sym(&v, s)));
         }
         out.push(head + ".");
         for (k, a) in v.bet_attempts().iter().enumerate() {
@@ -648,10 +653,10 @@ impl Table for Oh7Game {
                 Some(b) => {
                     l += &lang.t(
                         format!(" bet {}, won {}", b[p], v.won()[p]),
-                        format!(" mise {}, gagné {}", b[p], v.won()[p]),
+                        format!(" pari {}, plis {}", b[p], v.won()[p]),
                     )
                 }
-                None if Some(p) == v.dummy() => l += &lang.t(" bets 2", " mise 2"),
+                None if Some(p) == v.dummy() => l += &lang.t(" bets 2", " parie 2"),
                 None => {
                     if v.decided().contains(p) {
                         l += &lang.t(" has chosen", " a choisi");
@@ -669,7 +674,7 @@ impl Table for Oh7Game {
                 if !public.is_empty() && p != human {
                     l += &lang.t(
                         format!(", bet cards in hand: {}", pretty_set(&v, public)),
-                        format!(", cartes misées en main : {}", pretty_set(&v, public)),
+                        format!(", cartes pariées en main : {}", pretty_set(&v, public)),
                     );
                 }
             }
@@ -697,7 +702,7 @@ pub fn title(g: &Oh7Game, human: Seat, lang: Lang) -> String {
     t += &lang.t(format!("round {}", v.round_number()), format!("manche {}", v.round_number()));
     match v.phase() {
         PhaseView::Betting { attempt } => {
-            t += &lang.t(format!(" · bets, attempt {attempt}"), format!(" · mises, tentative {attempt}"))
+            t += &lang.t(format!(" · bets, attempt {attempt}"), format!(" · paris, tentative {attempt}"))
         }
         PhaseView::Passing { .. } => t += &lang.t(" · passing", " · passe"),
         PhaseView::Playing => {
@@ -710,7 +715,7 @@ pub fn title(g: &Oh7Game, human: Seat, lang: Lang) -> String {
         t += &lang.t(format!(" · trump {}", suit_sym(&v, trump)), format!(" · atout {}", suit_sym(&v, trump)));
     }
     if let Some(s) = v.trick().lead_suit() {
-        t += &lang.t(format!(" · lead {}", suit_sym(&v, s)), format!(" · demandée {}", suit_sym(&v, s)));
+        t += &lang.t(format!(" · lead {}", suit_sym(&v, s)), format!(" · appelée {}", suit_sym(&v, s)));
     }
     t
 }
@@ -738,7 +743,7 @@ pub fn draw_body(g: &Oh7Game, f: &mut Frame, area: Rect, human: Seat, lang: Lang
     let mut lines = vec![Line::styled(
         lang.t(
             format!("{:<8}{:>4}{:>5}{:>7}  {public}", "", "bet", "won", "total"),
-            format!("{:<8}{:>4}{:>5}{:>7}  {public}", "", "mise", "plis", "total"),
+            format!("{:<8}{:>4}{:>5}{:>7}  {public}", "", "pari", "plis", "total"),
         ),
         Style::default().fg(Color::DarkGray),
     )];
@@ -798,7 +803,7 @@ pub fn draw_body(g: &Oh7Game, f: &mut Frame, area: Rect, human: Seat, lang: Lang
         }
         if matches!(v.phase(), PhaseView::Betting { .. }) {
             tl.push(Line::styled(
-                lang.t("Sum 7: bet again.", "Total 7 : on remise."),
+                lang.t("Sum 7: bet again.", "Total 7 : on parie de nouveau."),
                 Style::default().fg(Color::Yellow),
             ));
         }
@@ -815,7 +820,7 @@ pub fn draw_body(g: &Oh7Game, f: &mut Frame, area: Rect, human: Seat, lang: Lang
             Style::default().fg(Color::DarkGray),
         ));
     }
-    let ttitle = if v.phase() == PhaseView::Playing { lang.t(" Trick ", " Pli ") } else { lang.t(" Bets ", " Mises ") };
+    let ttitle = if v.phase() == PhaseView::Playing { lang.t(" Trick ", " Pli ") } else { lang.t(" Bets ", " Paris ") };
     f.render_widget(Paragraph::new(tl).wrap(Wrap { trim: false }).block(block(ttitle)), trick);
 
     // Score table by round.

@@ -190,35 +190,7 @@ pub fn summary(r: &Ruleset) -> String {
             }
         );
     }
-    let _ = writeln!(s);
-    let _ = writeln!(s, "{}", glossary(r));
     s
-}
-
-/// The words of the French rules next to those of the screen, where they differ.
-fn glossary(r: &Ruleset) -> String {
-    let mut words = vec!["mise = pari", "premier joueur = premier meneur", "couleur demandée = couleur appelée"];
-    if r.scoring != Scoring::BidPlusTwo {
-        words.push("corbeille = panier");
-    }
-    if r.dummy {
-        words.push("le Mort = le Pantin");
-    }
-    // On lines of at most 92 characters, like the rest of the summary.
-    let mut out = "À l'écran :".to_string();
-    let mut line = out.chars().count();
-    for (k, w) in words.iter().enumerate() {
-        let w = if k + 1 == words.len() { format!("{w}.") } else { format!("{w},") };
-        let len = w.chars().count() + 1;
-        if line + len > 92 {
-            out += "\n ";
-            line = 1;
-        }
-        out += " ";
-        out += &w;
-        line += len;
-    }
-    out
 }
 
 /// The French summary of Seven (`rules/seven.md`).

@@ -77,10 +77,10 @@ pub trait Table: Game + Sized + 'static {
     fn seat_name(&self, seat: Seat, human: Seat, lang: Lang) -> String {
         if seat == human { lang.t("You", "Vous") } else { format!("P{seat}") }
     }
-    /// An error in `lang`.
-    fn error_text(e: &Self::Error, lang: Lang) -> String;
-    /// Read typed text (accepting French words too).
-    fn parse(&self, seat: Seat, text: &str) -> Result<Self::Action, Self::Error>;
+    /// An error in `lang`, in the words and card symbols a player reads.
+    fn error_text(&self, e: &Self::Error, lang: Lang) -> String;
+    /// Read typed text: English notation, and in a French game French letters and words too.
+    fn parse(&self, seat: Seat, text: &str, lang: Lang) -> Result<Self::Action, Self::Error>;
     /// An action as shown to people, with symbols.
     fn action_label(&self, action: Self::Action, lang: Lang) -> String;
     /// An action as typed in plain mode (what [`Table::parse`] reads).
@@ -239,14 +239,14 @@ impl<G: Table> Session<G> {
     /// Apply the human's action; on refusal, the reason in the session's language.
     pub fn human_action(&mut self, action: G::Action) -> Result<(), String> {
         let before = self.game.clone();
-        self.game.apply(self.human, action).map_err(|e| G::error_text(&e, self.lang))?;
+        self.game.apply(self.human, action).map_err(|e| self.game.error_text(&e, self.lang))?;
         self.after_action(before, self.human, action);
         Ok(())
     }
 
     /// Read and apply the human's typed action.
     pub fn human_text(&mut self, text: &str) -> Result<(), String> {
-        let action = self.game.parse(self.human, text).map_err(|e| G::error_text(&e, self.lang))?;
+        let action = self.game.parse(self.human, text, self.lang).map_err(|e| self.game.error_text(&e, self.lang))?;
         self.human_action(action)
     }
 

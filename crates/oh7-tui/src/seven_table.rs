@@ -185,11 +185,11 @@ impl Table for SevenGame {
     fn decline_action() -> Option<Action> {
         Some(Action::NoCall)
     }
-    fn error_text(e: &SevenError, lang: Lang) -> String {
+    fn error_text(&self, e: &SevenError, lang: Lang) -> String {
         seven_error(e, lang)
     }
-    fn parse(&self, seat: Seat, text: &str) -> Result<Action, SevenError> {
-        self.parse_action(seat, &english_words(text))
+    fn parse(&self, seat: Seat, text: &str, lang: Lang) -> Result<Action, SevenError> {
+        self.parse_action(seat, &crate::typing::seven(&english_words(text), lang))
     }
     fn action_label(&self, action: Action, lang: Lang) -> String {
         action_label(action, usize::MAX, lang)

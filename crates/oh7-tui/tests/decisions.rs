@@ -184,8 +184,8 @@ fn seven_french_words() {
     let mut legal = Vec::new();
     s.game.legal_actions(0, &mut legal);
     if legal.contains(&SevenAction::Draw) {
-        assert_eq!(s.game.parse(0, "pioche").unwrap(), SevenAction::Draw);
+        assert_eq!(s.game.parse(0, "pioche", Lang::Fr).unwrap(), SevenAction::Draw);
     }
-    assert_eq!(s.game.parse(0, "passe").unwrap(), SevenAction::Pass);
-    assert_eq!(s.game.parse(0, "non").unwrap(), SevenAction::NoCall);
+    assert_eq!(s.game.parse(0, "passe", Lang::Fr).unwrap(), SevenAction::Pass);
+    assert_eq!(s.game.parse(0, "non", Lang::Fr).unwrap(), SevenAction::NoCall);
 }

@@ -137,7 +137,8 @@ fn french_prompts_and_errors() {
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
-    assert!(text.contains("Votre mise"), "{text}");
+    assert!(text.contains("Votre pari"), "{text}");
+    assert!(!oh7_tui::lang::names_a_ruling(&text), "{text}");
     assert!(text.contains("Coups permis : "), "{text}");
     assert!(text.contains("Refusé : carte inconnue `zz`"), "{text}");
     assert!(text.contains("Partie enregistrée dans"), "{text}");

@@ -67,6 +67,29 @@ impl fmt::Display for Action {
     }
 }
 
+
+/// Why a card cannot be the bet card (the text names no ruling: players read it; the ruling
+/// id is [`BetBan::ruling`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BetBan {
+    /// The ‽/? card never bets (R-BET-1).
+    #[error("this card can never be used to bet")]
+    Never,
+    /// The card was bet in an earlier attempt of this round (R-BET-2).
+    #[error("it was bet in an earlier attempt of this round; use another card")]
+    UsedBefore,
+}
+
+impl BetBan {
+    /// The ruling of `rules/oh7.md` behind it.
+    pub fn ruling(self) -> &'static str {
+        match self {
+            BetBan::Never => "R-BET-1",
+            BetBan::UsedBefore => "R-BET-2",
+        }
+    }
+}
+
 /// Why an action was refused. The game is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
@@ -105,11 +128,11 @@ pub enum RuleError {
     CannotBet {
         /// The card.
         card: Card,
-        /// The rule, in words.
-        why: &'static str,
+        /// Which rule forbids it.
+        why: BetBan,
     },
     /// The following rule (§5).
-    #[error("cannot play {card}: you must follow {lead} (you hold {hold}) or play a special card")]
+    #[error("cannot play {card}: you must follow {lead} (you hold {hold})")]
     MustFollow {
         /// The card.
         card: Card,
@@ -309,6 +332,9 @@ impl Oh7Game {
     pub fn new(rules: Ruleset, players: usize, seed: u64) -> Result<Oh7Game, RulesetError> {
         rules.validate()?;
         rules.check_players(players)?;
+        // The derived knobs are stored as dealt, so that the ruleset (in the view and in the
+        // record) describes this game alone: `bga` at 5-9 players deals two decks.
+        let rules = Ruleset { decks: rules.copies(players), ..rules };
         let dummy = rules.uses_dummy(players).then_some(DUMMY_SEAT);
         let seats = players + dummy.is_some() as usize;
         let mut g = Oh7Game {
@@ -992,13 +1018,10 @@ impl Oh7Game {
                     return Err(RuleError::NotInHand(c));
                 }
                 if c == Card::INTERROBANG {
-                    return Err(RuleError::CannotBet { card: c, why: "this card can never be used to bet (R-BET-1)" });
+                    return Err(RuleError::CannotBet { card: c, why: BetBan::Never });
                 }
                 if self.round.used[seat].contains(c) {
-                    return Err(RuleError::CannotBet {
-                        card: c,
-                        why: "it was bet in an earlier attempt of this round; use another card (R-BET-2)",
-                    });
+                    return Err(RuleError::CannotBet { card: c, why: BetBan::UsedBefore });
                 }
             }
             (Action::Play(c), _) => {

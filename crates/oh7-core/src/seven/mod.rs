@@ -314,7 +314,7 @@ pub enum SevenError {
     #[error("announce the last card only with the play that leaves you one card")]
     BadAnnouncement,
     /// Drawing with a legal play in hand (S-TURN-1).
-    #[error("you can play, so you may not draw (S-TURN-1)")]
+    #[error("you can play, so you may not draw")]
     MustPlay,
     /// Drawing during a lock or the free play.
     #[error("no draw now: {0}")]
