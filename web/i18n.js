@@ -2,6 +2,12 @@
 // (bet / pari, trick / pli, round / manche, trump / atout, the Dummy / le Pantin, basket / panier).
 // Sentences are whole per language, never stitched from pieces.
 
+import { GLOSSARY } from "./glossary.js";
+
+// The terms come from the glossary the terminal game uses too (oh7_core::glossary).
+const cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
+const G = GLOSSARY;
+
 export const TEXT = {
   en: {
     title: "oh7 — Oh 7 and Seven with friends",
@@ -36,12 +42,12 @@ export const TEXT = {
     full: "Every seat is taken: you are watching.",
     statuses: { empty: "empty seat", here: "here", away: "away", bot_for_away: "away (a bot plays)", bot: "bot" },
     you: "you",
-    round: (n) => `Round ${n}`,
-    trick: (n) => `Trick ${n}`,
-    trump: "Trump",
+    round: (n) => `${cap(G.en.round)} ${n}`,
+    trick: (n) => `${cap(G.en.trick)} ${n}`,
+    trump: cap(G.en.trump),
     noTrump: "not chosen yet",
-    bet: "Bet",
-    won: "Tricks",
+    bet: cap(G.en.bet),
+    won: cap(G.en.tricks),
     score: "Score",
     hand: "Your hand",
     lastTrick: "Last trick",
@@ -65,7 +71,7 @@ export const TEXT = {
     passed: "You passed",
     received: "You received",
     attempts: "Bets revealed",
-    dummy: "the Dummy",
+    dummy: G.en.dummy,
     dummyPile: (n) => `${n} face down`,
     reveal: "Reveal",
     dontReveal: "Don't reveal",
@@ -139,12 +145,12 @@ export const TEXT = {
     full: "Toutes les places sont prises : vous regardez la partie.",
     statuses: { empty: "place libre", here: "présent", away: "absent", bot_for_away: "absent (un robot joue)", bot: "robot" },
     you: "vous",
-    round: (n) => `Manche ${n}`,
-    trick: (n) => `Pli ${n}`,
-    trump: "Atout",
+    round: (n) => `${cap(G.fr.round)} ${n}`,
+    trick: (n) => `${cap(G.fr.trick)} ${n}`,
+    trump: cap(G.fr.trump),
     noTrump: "pas encore choisi",
-    bet: "Pari",
-    won: "Plis",
+    bet: cap(G.fr.bet),
+    won: cap(G.fr.tricks),
     score: "Points",
     hand: "Votre main",
     lastTrick: "Dernier pli",
@@ -168,7 +174,7 @@ export const TEXT = {
     passed: "Vous avez donné",
     received: "Vous avez reçu",
     attempts: "Paris révélés",
-    dummy: "le Pantin",
+    dummy: G.fr.dummy,
     dummyPile: (n) => `${n} face cachée`,
     reveal: "Révéler",
     dontReveal: "Ne pas révéler",

@@ -25,6 +25,15 @@ fn file(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body).into_response()
 }
 
+/// The terms of the rule documents, from the glossary the terminal game uses
+/// (`oh7_core::glossary`), as an ES module.
+fn glossary() -> Response {
+    static JS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let body = JS.get_or_init(oh7_core::glossary::to_js).clone();
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], body)
+        .into_response()
+}
+
 /// The home page.
 pub fn index() -> Response {
     file("text/html; charset=utf-8", INDEX)
@@ -37,6 +46,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/app.js", get(move || async move { file(js, APP) }))
         .route("/cards.js", get(move || async move { file(js, CARDS) }))
         .route("/i18n.js", get(move || async move { file(js, I18N) }))
+        .route("/glossary.js", get(move || async move { glossary() }))
         .route("/style.css", get(|| async { file("text/css; charset=utf-8", STYLE) }))
         .route("/t/{code}", get(|| async { index() }))
         .route("/w/{code}", get(|| async { index() }))

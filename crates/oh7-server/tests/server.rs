@@ -315,3 +315,21 @@ async fn rematch_and_chat() {
     assert_eq!(status, 200, "the first game's record stays downloadable");
     server.stop().await;
 }
+
+/// Every file of the browser client is served, and every module a script imports is one of
+/// them (the glossary is generated from `oh7_core::glossary`, shared with the terminal game).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_files_and_their_imports_are_served() {
+    let server = start(temp_db(), fast()).await;
+    for path in ["/", "/app.js", "/cards.js", "/i18n.js", "/glossary.js", "/style.css"] {
+        let (status, body) = http(server.addr, "GET", path, None).await.unwrap();
+        assert_eq!(status, 200, "{path}");
+        for line in body.lines().filter(|l| l.starts_with("import ")) {
+            let module = line.split('"').nth(1).unwrap().trim_start_matches('.');
+            let (status, _) = http(server.addr, "GET", module, None).await.unwrap();
+            assert_eq!(status, 200, "{path} imports {module}");
+        }
+    }
+    let (_, glossary) = http(server.addr, "GET", "/glossary.js", None).await.unwrap();
+    assert!(glossary.contains("\"bet\": \"pari\"") && glossary.contains("\"dummy\": \"le Pantin\""), "{glossary}");
+}
