@@ -102,11 +102,7 @@ pub const TERMS: &[Term] = &[
 /// The glossary as an ES module for the browser: `export const GLOSSARY = {en: {...}, fr: {...}};`.
 pub fn to_js() -> String {
     let side = |fr: bool| {
-        TERMS
-            .iter()
-            .map(|t| format!("{:?}: {:?}", t.key, if fr { t.fr } else { t.en }))
-            .collect::<Vec<_>>()
-            .join(", ")
+        TERMS.iter().map(|t| format!("{:?}: {:?}", t.key, if fr { t.fr } else { t.en })).collect::<Vec<_>>().join(", ")
     };
     format!(
         "// Generated from oh7_core::glossary: the terms of the rule documents.\nexport const GLOSSARY = {{ en: {{ {} }}, fr: {{ {} }} }};\n",

@@ -1,8 +1,8 @@
 //! The two languages of the terminal game, and the French text of the engine's errors (the
 //! engine's own `Display` is English).
 
-use oh7_core::game::Seat;
 use oh7_core::card::{Card, CardSet, Suit};
+use oh7_core::game::Seat;
 use oh7_core::oh7::{BetBan, RuleError};
 use oh7_core::seven::{SevenError, WindowError};
 
@@ -66,10 +66,8 @@ pub fn oh7_error(e: &RuleError, lang: Lang, sy: Symbols) -> String {
         RuleError::CannotBet { card, why } => {
             let card = sy.card(*card);
             match why {
-                BetBan::Never => lang.t(
-                    format!("{card} can never be your bet card"),
-                    format!("{card} ne peut jamais servir à parier"),
-                ),
+                BetBan::Never => lang
+                    .t(format!("{card} can never be your bet card"), format!("{card} ne peut jamais servir à parier")),
                 BetBan::UsedBefore => lang.t(
                     format!("{card} was your bet card in an earlier attempt of this round: choose another card"),
                     format!("{card} a servi à une tentative précédente de cette manche : choisissez une autre carte"),
@@ -77,7 +75,12 @@ pub fn oh7_error(e: &RuleError, lang: Lang, sy: Symbols) -> String {
             }
         }
         RuleError::MustFollow { card, lead, hold } => lang.t(
-            format!("you cannot play {}: you hold {} and must follow {}", sy.card(*card), sy.cards(*hold), sy.suit(*lead)),
+            format!(
+                "you cannot play {}: you hold {} and must follow {}",
+                sy.card(*card),
+                sy.cards(*hold),
+                sy.suit(*lead)
+            ),
             format!(
                 "impossible de jouer {} : vous avez {} et devez fournir {}",
                 sy.card(*card),
@@ -275,12 +278,11 @@ mod tests {
                 assert!(!shows_engine_notation(t) || t.contains("3S, 0H") || t.contains("3P, 0C"), "{t}");
             }
         }
-        assert_eq!(oh7_error(&RuleError::NotInHand("3S".parse().unwrap()), Lang::Fr, SY), "3♠ n'est pas dans votre main");
-        let follow = RuleError::MustFollow {
-            card: "3S".parse().unwrap(),
-            lead: Suit::H,
-            hold: hold(&["4H"]),
-        };
+        assert_eq!(
+            oh7_error(&RuleError::NotInHand("3S".parse().unwrap()), Lang::Fr, SY),
+            "3♠ n'est pas dans votre main"
+        );
+        let follow = RuleError::MustFollow { card: "3S".parse().unwrap(), lead: Suit::H, hold: hold(&["4H"]) };
         assert_eq!(oh7_error(&follow, Lang::En, SY), "you cannot play 3♠: you hold 4♥ and must follow ♥");
         assert!(!oh7_error(&follow, Lang::En, SY).contains("special"), "no special cards in the English game");
     }

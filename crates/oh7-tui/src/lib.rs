@@ -217,16 +217,24 @@ pub fn saved_message(save: &Path, over: bool, lang: Lang) -> String {
 }
 
 /// The one-line hint about the keys, shown at the start.
-pub fn welcome(lang: Lang, seat: usize, players: usize, level: &str, game: &str) -> String {
-    let example = if game == "seven" { "8h:s, 3c!" } else { "3h, *2" };
-    lang.t(
-        format!(
-            "You are seat {seat} against {} {level} bot(s). ←/→ and Enter, or type a card ({example}); h: hint; ?: rules; Esc: save and quit.",
-            players - 1
+pub fn welcome(lang: Lang, seat: usize, players: usize, level: &str, game: &str, rules_key: &str) -> String {
+    let example = match (game, lang) {
+        ("seven", Lang::En) => "8h:s, 3c!",
+        ("seven", Lang::Fr) => "8c:p, 3t!",
+        (_, Lang::En) => "3h, *2",
+        (_, Lang::Fr) => "3c, *2",
+    };
+    let bots = players - 1;
+    match lang {
+        Lang::En => format!(
+            "You are seat {seat} against {bots} {level} bot{}. ←/→ and Enter, or type a card ({example}); \
+             h: hint; {rules_key}: rules and signs; Esc: save and quit.",
+            if bots == 1 { "" } else { "s" }
         ),
-        format!(
-            "Vous êtes la place {seat} contre {} robot(s) {level}. ←/→ et Entrée, ou tapez une carte ({example}) ; h : conseil ; ? : règles ; Échap : enregistrer et quitter.",
-            players - 1
+        Lang::Fr => format!(
+            "Vous êtes la place {seat} contre {bots} robot{} {level}. ←/→ et Entrée, ou tapez une carte \
+             ({example}) ; h : conseil ; {rules_key} : règles et signes ; Échap : enregistrer et quitter.",
+            if bots == 1 { "" } else { "s" }
         ),
-    )
+    }
 }

@@ -62,6 +62,17 @@ fn play_line(v: &SeatView<'_>, s: Seat, c: Card, human: Seat, lang: Lang) -> Str
     }
 }
 
+/// `P2 wins trick 3` / `Vous remportez le pli 3`: the sentence per language and person.
+fn won_trick_line(v: &SeatView<'_>, winner: Seat, k: usize, human: Seat, lang: Lang) -> String {
+    let w = name(v, winner, human, lang);
+    match (winner == human, lang) {
+        (true, Lang::En) => format!("You win trick {k}"),
+        (true, Lang::Fr) => format!("Vous remportez le pli {k}"),
+        (false, Lang::En) => format!("{w} wins trick {k}"),
+        (false, Lang::Fr) => format!("{w} remporte le pli {k}"),
+    }
+}
+
 fn round_plays(tricks: &[Trick], current: &Trick) -> Vec<(Seat, Card)> {
     tricks.iter().chain(std::iter::once(current)).flat_map(|t| t.plays().collect::<Vec<_>>()).collect()
 }
@@ -155,6 +166,13 @@ fn end_of_round_notice(v: &SeatView<'_>, human: Seat, lang: Lang) -> Option<Noti
     let n = v.players();
     let mut lines = Vec::new();
     let fmt_trump = suit_sym(v, last.trump);
+    if let Some(t) = v.last_round_tricks().last() {
+        let plays: Vec<String> =
+            t.plays().map(|(s, c)| format!("{} {}", name(v, s, human, lang), pretty(v, c))).collect();
+        let k = v.last_round_tricks().len();
+        let won = won_trick_line(v, t.winner(), k, human, lang);
+        lines.push(lang.t(format!("{won}: {}.", plays.join(", ")), format!("{won} : {}.", plays.join(", "))));
+    }
     lines.push(lang.t(
         format!("First leader {}, trump {fmt_trump}.", name(v, last.first_leader, human, lang)),
         format!("Premier meneur : {}, atout {fmt_trump}.", name(v, last.first_leader, human, lang)),
@@ -519,10 +537,7 @@ impl Table for Oh7Game {
                 )),
                 PhaseView::ChooseTrump { leader } => out.push(lang.t(
                     format!("All bets are ★: {} leads first and chooses the trump.", name(&va, leader, human, lang)),
-                    format!(
-                        "Tous les paris sont ★ : {} commence et choisit l'atout.",
-                        name(&va, leader, human, lang)
-                    ),
+                    format!("Tous les paris sont ★ : {} commence et choisit l'atout.", name(&va, leader, human, lang)),
                 )),
                 PhaseView::AnnounceTrump { tied } => out.push(lang.t(
                     format!("All bets are ★ and tied: {} announce a suit.", names(&va, tied, human, lang)),
@@ -586,13 +601,7 @@ impl Table for Oh7Game {
                 count += 1;
             }
             if i >= tricks_before {
-                let w = name(&va, t.winner(), human, lang);
-                out.push(match (t.winner() == human, lang) {
-                    (true, Lang::En) => format!("You win trick {}.", i + 1),
-                    (true, Lang::Fr) => format!("Vous remportez le pli {}.", i + 1),
-                    (false, Lang::En) => format!("{w} wins trick {}.", i + 1),
-                    (false, Lang::Fr) => format!("{w} remporte le pli {}.", i + 1),
-                });
+                out.push(won_trick_line(&va, t.winner(), i + 1, human, lang) + ".");
             }
         }
         for &(s, c) in plays_after.iter().skip(count.max(plays_before.len())) {
@@ -613,8 +622,52 @@ impl Table for Oh7Game {
     fn title(&self, human: Seat, lang: Lang) -> String {
         title(self, human, lang)
     }
-    fn draw_body(&self, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String]) {
-        draw_body(self, f, area, human, lang, log)
+    fn draw_body(&self, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String], log_back: usize) {
+        draw_body(self, f, area, human, lang, log, log_back)
+    }
+    fn trick_just_completed(&self) -> bool {
+        let v = self.view(0);
+        v.phase() == PhaseView::Playing && v.trick().is_empty() && !v.tricks().is_empty()
+    }
+    fn question_mark_is_a_card(&self) -> bool {
+        self.view(0).rules().deck(self.players()).contains(&Card::INTERROBANG)
+    }
+    fn min_size(&self) -> (u16, u16) {
+        // Title 1, players box seats + 3, scores and log at least 4, hand 3, prompt 3, keys 1.
+        (64, self.view(0).table_seats() as u16 + 15)
+    }
+    fn signs(&self, lang: Lang) -> Vec<String> {
+        let v = self.view(0);
+        let mut out = vec![
+            lang.t("▸  whose turn it is", "▸  à qui c'est le tour"),
+            lang.t(
+                "✓  in the bet column: has chosen a bet card (face down); in the scores: bet made",
+                "✓  colonne pari : a choisi sa carte (face cachée) ; dans les scores : pari réussi",
+            ),
+            lang.t("…  has not chosen yet", "…  n'a pas encore choisi"),
+            lang.t(
+                "[3♠]  the card under the cursor; *3♠*  a card marked to pass (Space)",
+                "[3♠]  la carte sous le curseur ; *3♠*  une carte marquée à passer (Espace)",
+            ),
+            lang.t(
+                "bright cards can be played now, dim ones cannot; ♥ ♦ in red",
+                "les cartes vives sont jouables, les cartes pâles non ; ♥ ♦ en rouge",
+            ),
+        ];
+        if v.rules().copies(self.players()) == 2 || matches!(v.rules().deck, DeckStyle::Advanced | DeckStyle::Kod7) {
+            out.push(lang.t(
+                "'  the second of two identical cards (3♠'); type it without ' when you hold only that one",
+                "'  le second de deux exemplaires (3♠') ; tapez-le sans ' si vous n'avez que lui",
+            ));
+        }
+        if self.question_mark_is_a_card() {
+            let mark = v.rules().mark_symbol();
+            out.push(lang.t(
+                format!("{mark}  the {mark} card: type ? to play it (F1 opens the rules)"),
+                format!("{mark}  la carte {mark} : tapez ? pour la jouer (F1 ouvre les règles)"),
+            ));
+        }
+        out
     }
     fn merge(&self, actions: &[Action]) -> Option<Action> {
         let mut set = CardSet::EMPTY;
@@ -651,10 +704,8 @@ impl Table for Oh7Game {
             let mut l = format!("  {:<8}", name(&v, p, human, lang));
             match bets {
                 Some(b) => {
-                    l += &lang.t(
-                        format!(" bet {}, won {}", b[p], v.won()[p]),
-                        format!(" pari {}, plis {}", b[p], v.won()[p]),
-                    )
+                    l += &lang
+                        .t(format!(" bet {}, won {}", b[p], v.won()[p]), format!(" pari {}, plis {}", b[p], v.won()[p]))
                 }
                 None if Some(p) == v.dummy() => l += &lang.t(" bets 2", " parie 2"),
                 None => {
@@ -725,7 +776,7 @@ fn block(title: String) -> Block<'static> {
 }
 
 /// Draw the table (everything but the hand, the prompt and the keys) in `area`.
-pub fn draw_body(g: &Oh7Game, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String]) {
+pub fn draw_body(g: &Oh7Game, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String], log_back: usize) {
     let v = g.view(human);
     let seats = v.table_seats() as u16;
     let [top, bottom] = Layout::vertical([Constraint::Length(seats + 3), Constraint::Min(4)]).areas(area);
@@ -780,48 +831,56 @@ pub fn draw_body(g: &Oh7Game, f: &mut Frame, area: Rect, human: Seat, lang: Lang
     }
     f.render_widget(Paragraph::new(lines).block(block(lang.t(" Players ", " Joueurs "))), players);
 
-    // Trick in progress and the last trick.
+    // The trick in progress; between tricks, the completed one and its winner, until the next
+    // card is played (the last trick of a round is on the end-of-round screen).
     let mut tl = Vec::new();
-    if v.phase() == PhaseView::Playing {
+    let trick_title;
+    if v.phase() == PhaseView::Playing && v.trick().is_empty() && !v.tricks().is_empty() {
+        let k = v.tricks().len();
+        let t = v.tricks()[k - 1];
+        tl.push(Line::styled(won_trick_line(&v, t.winner(), k, human, lang), Style::default().fg(Color::Yellow)));
+        for (s, c) in t.plays() {
+            let style = if s == t.winner() { Style::default().add_modifier(Modifier::BOLD) } else { Style::default() };
+            tl.push(crate::tui::colored(&format!(" {:<8} {}", name(&v, s, human, lang), pretty(&v, c)), style));
+        }
+        trick_title = lang.t(format!(" Trick {k} "), format!(" Pli {k} "));
+    } else if v.phase() == PhaseView::Playing {
         let t = v.trick();
         for (s, c) in t.plays() {
-            tl.push(Line::from(format!(" {:<8} {}", name(&v, s, human, lang), pretty(&v, c))));
+            tl.push(crate::tui::colored(
+                &format!(" {:<8} {}", name(&v, s, human, lang), pretty(&v, c)),
+                Style::default(),
+            ));
         }
         if let Some(next) = to_move.lowest() {
             tl.push(Line::styled(format!(" {:<8} …", name(&v, next, human, lang)), Style::default().fg(Color::Yellow)));
         }
-    } else if let Some(attempts) = Some(v.bet_attempts()).filter(|a| !a.is_empty() && v.phase() != PhaseView::Over) {
-        for (k, a) in attempts.iter().enumerate() {
-            let mut sum: u32 = a.iter().map(|c| c.value() as u32).sum();
-            let mut parts: Vec<String> =
-                a.iter().enumerate().map(|(p, &c)| format!("{} {}", name(&v, p, human, lang), pretty(&v, c))).collect();
-            if let Some(d) = v.dummy() {
-                parts.push(format!("{} 2", name(&v, d, human, lang)));
-                sum += 2;
+        trick_title = lang.t(format!(" Trick {} ", v.tricks().len() + 1), format!(" Pli {} ", v.tricks().len() + 1));
+    } else {
+        if let Some(attempts) = Some(v.bet_attempts()).filter(|a| !a.is_empty() && v.phase() != PhaseView::Over) {
+            for (k, a) in attempts.iter().enumerate() {
+                let mut sum: u32 = a.iter().map(|c| c.value() as u32).sum();
+                let mut parts: Vec<String> = a
+                    .iter()
+                    .enumerate()
+                    .map(|(p, &c)| format!("{} {}", name(&v, p, human, lang), pretty(&v, c)))
+                    .collect();
+                if let Some(d) = v.dummy() {
+                    parts.push(format!("{} 2", name(&v, d, human, lang)));
+                    sum += 2;
+                }
+                tl.push(crate::tui::colored(&format!(" {}: {} = {sum}", k + 1, parts.join(" · ")), Style::default()));
             }
-            tl.push(Line::from(format!(" {}: {} = {sum}", k + 1, parts.join(" · "))));
+            if matches!(v.phase(), PhaseView::Betting { .. }) {
+                tl.push(Line::styled(
+                    lang.t("Sum 7: bet again.", "Total 7 : on parie de nouveau."),
+                    Style::default().fg(Color::Yellow),
+                ));
+            }
         }
-        if matches!(v.phase(), PhaseView::Betting { .. }) {
-            tl.push(Line::styled(
-                lang.t("Sum 7: bet again.", "Total 7 : on parie de nouveau."),
-                Style::default().fg(Color::Yellow),
-            ));
-        }
+        trick_title = lang.t(" Bets ", " Paris ");
     }
-    let last = v.tricks().last().or(if v.tricks().is_empty() { v.last_round_tricks().last() } else { None });
-    if let Some(t) = last {
-        let plays: Vec<String> =
-            t.plays().map(|(s, c)| format!("{} {}", name(&v, s, human, lang), pretty(&v, c))).collect();
-        tl.push(Line::styled(
-            lang.t(
-                format!(" last: {} → {}", plays.join(", "), name(&v, t.winner(), human, lang)),
-                format!(" dernier : {} → {}", plays.join(", "), name(&v, t.winner(), human, lang)),
-            ),
-            Style::default().fg(Color::DarkGray),
-        ));
-    }
-    let ttitle = if v.phase() == PhaseView::Playing { lang.t(" Trick ", " Pli ") } else { lang.t(" Bets ", " Paris ") };
-    f.render_widget(Paragraph::new(tl).wrap(Wrap { trim: false }).block(block(ttitle)), trick);
+    f.render_widget(Paragraph::new(tl).wrap(Wrap { trim: false }).block(block(trick_title)), trick);
 
     // Score table by round.
     let n = v.players();
@@ -841,9 +900,9 @@ pub fn draw_body(g: &Oh7Game, f: &mut Frame, area: Rect, human: Seat, lang: Lang
             })
             .collect(),
         totals: v.totals().iter().map(|&t| t.into()).collect(),
-        legend: None,
+        legend: Some(lang.t("✓ bet made", "✓ pari réussi")),
     };
     scores::draw(f, left, lang.t(" Scores ", " Scores "), &table);
 
-    crate::tui::draw_log(f, logr, log, lang);
+    crate::tui::draw_log(f, logr, log, lang, log_back);
 }

@@ -35,14 +35,16 @@ pub fn run<G: Table>(
         "{}",
         lang.t(
             format!(
-                "You are seat {} against {} {level} bot(s). Type one of the legal choices and Enter; h: hint; rules: the rules; q: save and quit.",
+                "You are seat {} against {} {level} bot{}. Type one of the legal choices and Enter; h: hint; rules: the rules; q: save and quit.",
                 s.human,
-                players - 1
+                players - 1,
+                if players == 2 { "" } else { "s" }
             ),
             format!(
-                "Vous êtes la place {} contre {} robot(s) {level}. Tapez un des coups permis puis Entrée ; h : conseil ; regles : les règles ; q : enregistrer et quitter.",
+                "Vous êtes la place {} contre {} robot{} {level}. Tapez un des coups permis puis Entrée ; h : conseil ; regles : les règles ; q : enregistrer et quitter.",
                 s.human,
-                players - 1
+                players - 1,
+                if players == 2 { "" } else { "s" }
             ),
         )
     )?;

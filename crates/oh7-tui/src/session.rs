@@ -106,7 +106,7 @@ pub trait Table: Game + Sized + 'static {
     /// The title line of the full screen.
     fn title(&self, human: Seat, lang: Lang) -> String;
     /// Draw the table (all but the hand, the prompt and the keys) in `area`.
-    fn draw_body(&self, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String]);
+    fn draw_body(&self, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String], log_back: usize);
     /// A chosen action made complete: with the last-card announcement when `announce` is on
     /// (Seven), or more to choose first (an 8's suit).
     fn refine(&self, _human: Seat, action: Self::Action, _announce: bool, _lang: Lang) -> Refine<Self::Action> {
@@ -116,6 +116,20 @@ pub trait Table: Game + Sized + 'static {
     fn may_announce(&self, _human: Seat) -> bool {
         false
     }
+    /// Whether a trick was just completed (the table pauses so a person can see it).
+    fn trick_just_completed(&self) -> bool {
+        false
+    }
+    /// Whether `?` is a card of this game (then F1 opens the rules).
+    fn question_mark_is_a_card(&self) -> bool {
+        false
+    }
+    /// The smallest terminal (columns, rows) that shows the whole table.
+    fn min_size(&self) -> (u16, u16) {
+        (64, 22)
+    }
+    /// What each sign on the screen means, one line each.
+    fn signs(&self, lang: Lang) -> Vec<String>;
     /// Several marked choices as one action (cards to pass), if this step takes several.
     fn merge(&self, _actions: &[Self::Action]) -> Option<Self::Action> {
         None

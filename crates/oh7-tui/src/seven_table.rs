@@ -50,6 +50,23 @@ fn english_words(text: &str) -> String {
     t.to_string()
 }
 
+/// A card of a rank with its article, per language: `an ace`, `a 5`, `une dame`.
+pub fn rank_phrase(rank: &str, lang: Lang) -> String {
+    match (rank, lang) {
+        ("A", Lang::En) => "an ace".into(),
+        ("J", Lang::En) => "a jack".into(),
+        ("Q", Lang::En) => "a queen".into(),
+        ("K", Lang::En) => "a king".into(),
+        ("8", Lang::En) => "an 8".into(),
+        (r, Lang::En) => format!("a {r}"),
+        ("A", Lang::Fr) => "un as".into(),
+        ("J", Lang::Fr) => "un valet".into(),
+        ("Q", Lang::Fr) => "une dame".into(),
+        ("K", Lang::Fr) => "un roi".into(),
+        (r, Lang::Fr) => format!("un {r}"),
+    }
+}
+
 fn action_label(a: Action, human: Seat, lang: Lang) -> String {
     match a {
         Action::Play { card, suit, announce } => {
@@ -249,10 +266,17 @@ impl Table for SevenGame {
             TurnMode::Normal if self.playable().is_empty() => {
                 lang.t("Your turn: you cannot play, draw a card.", "À vous : vous ne pouvez pas jouer, piochez.")
             }
-            TurnMode::Normal => lang.t(
-                format!("Your turn: play a {} card, a {}, or an 8.", v.active_suit().symbol(), v.top().rank().text()),
-                format!("À vous : jouez une carte {}, un {} ou un 8.", v.active_suit().symbol(), v.top().rank().text()),
-            ),
+            TurnMode::Normal => {
+                let suit = v.active_suit().symbol();
+                match (v.top().rank().text(), lang) {
+                    ("8", Lang::En) => format!("Your turn: play a {suit} card or an 8."),
+                    ("8", Lang::Fr) => format!("À vous : jouez une carte {suit} ou un 8."),
+                    (rank, Lang::En) => format!("Your turn: play a {suit} card, {}, or an 8.", rank_phrase(rank, lang)),
+                    (rank, Lang::Fr) => {
+                        format!("À vous : jouez une carte {suit}, {} ou un 8.", rank_phrase(rank, lang))
+                    }
+                }
+            }
             TurnMode::Penalty(p) => {
                 let card = if p.kind == PenaltyKind::Two { lang.s("a 2", "un 2") } else { "A♠" };
                 lang.t(
@@ -399,8 +423,30 @@ impl Table for SevenGame {
     fn title(&self, human: Seat, lang: Lang) -> String {
         title(self, human, lang)
     }
-    fn draw_body(&self, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String]) {
-        draw_body(self, f, area, human, lang, log)
+    fn draw_body(&self, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String], log_back: usize) {
+        draw_body(self, f, area, human, lang, log, log_back)
+    }
+    fn signs(&self, lang: Lang) -> Vec<String> {
+        vec![
+            lang.t("▸  whose turn it is", "▸  à qui c'est le tour"),
+            lang.t("↻ ↺  the direction of play", "↻ ↺  le sens du jeu"),
+            lang.t(
+                "!  announces your last card with the play (the ! key, or type it after the card: 3c!)",
+                "!  annonce votre dernière carte avec le coup (la touche !, ou tapez-le après la carte : 3t!)",
+            ),
+            lang.t(
+                "✓ ✗ ↺  in the scores: went out, eliminated, back to 0",
+                "✓ ✗ ↺  dans les scores : a fini, éliminé, retour à 0",
+            ),
+            lang.t(
+                "[8♥]  the card under the cursor; bright cards can be played now, dim ones cannot; ♥ ♦ in red",
+                "[8♥]  la carte sous le curseur ; les cartes vives sont jouables, les pâles non ; ♥ ♦ en rouge",
+            ),
+            lang.t(
+                "'  the second of two identical cards (two decks); type it without '",
+                "'  le second de deux exemplaires (deux jeux) ; tapez-le sans '",
+            ),
+        ]
     }
     fn refine(&self, human: Seat, action: Action, announce: bool, lang: Lang) -> Refine<Action> {
         let action = if announce { announced(self, human, action) } else { action };
@@ -508,7 +554,7 @@ pub fn title(g: &SevenGame, human: Seat, lang: Lang) -> String {
 }
 
 /// Draw the table (everything but the hand, the prompt and the keys).
-pub fn draw_body(g: &SevenGame, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String]) {
+pub fn draw_body(g: &SevenGame, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String], log_back: usize) {
     let v = g.seat_view(human);
     let n = v.players() as u16;
     let [top, bottom] = Layout::vertical([Constraint::Length(n.max(5) + 3), Constraint::Min(3)]).areas(area);
@@ -543,7 +589,10 @@ pub fn draw_body(g: &SevenGame, f: &mut Frame, area: Rect, human: Seat, lang: La
     );
 
     let mut pl = vec![
-        Line::from(lang.t(format!(" top card: {}", v.top().pretty()), format!(" dessus : {}", v.top().pretty()))),
+        crate::tui::colored(
+            &lang.t(format!(" top card: {}", v.top().pretty()), format!(" dessus : {}", v.top().pretty())),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
         Line::from(lang.t(
             format!(" active suit: {}", v.active_suit().symbol()),
             format!(" couleur demandée : {}", v.active_suit().symbol()),
@@ -561,7 +610,7 @@ pub fn draw_body(g: &SevenGame, f: &mut Frame, area: Rect, human: Seat, lang: La
     let recent: Vec<String> =
         played.iter().rev().take(6).rev().map(|(s, c)| format!("{} {}", name(*s, human, lang), c.pretty())).collect();
     if !recent.is_empty() {
-        pl.push(Line::styled(format!(" {}", recent.join(", ")), Style::default().fg(Color::DarkGray)));
+        pl.push(crate::tui::colored(&format!(" {}", recent.join(", ")), Style::default()));
     }
     f.render_widget(
         Paragraph::new(pl)
@@ -570,7 +619,7 @@ pub fn draw_body(g: &SevenGame, f: &mut Frame, area: Rect, human: Seat, lang: La
         pile,
     );
     scores::draw(f, left, lang.t(" Scores ", " Scores "), &score_table(g, human, lang));
-    crate::tui::draw_log(f, logr, log, lang);
+    crate::tui::draw_log(f, logr, log, lang, log_back);
 }
 
 /// Every finished round, oldest first. The view tells only the last one
@@ -630,5 +679,21 @@ pub fn score_table(g: &SevenGame, human: Seat, lang: Lang) -> ScoreTable {
         rounds: round_ends(g).iter().map(|r| (r.number, (0..n).map(|s| cell(r, s)).collect())).collect(),
         totals: v.totals(),
         legend: Some(lang.t("✓ out  ✗ elim.  ↺ to 0", "✓ fini  ✗ élim.  ↺ à 0")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rank_phrase;
+    use crate::Lang;
+
+    /// No "a A": every rank takes its own article in each language.
+    #[test]
+    fn ranks_take_their_article() {
+        assert_eq!(rank_phrase("A", Lang::En), "an ace");
+        assert_eq!(rank_phrase("8", Lang::En), "an 8");
+        assert_eq!(rank_phrase("5", Lang::En), "a 5");
+        assert_eq!(rank_phrase("Q", Lang::Fr), "une dame");
+        assert_eq!(rank_phrase("10", Lang::Fr), "un 10");
     }
 }

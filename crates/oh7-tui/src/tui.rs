@@ -19,6 +19,53 @@ use crate::session::{Ask, Choice, Next, Notice, Refine, Session, Table};
 
 /// How long a bot's move stays on screen before the next one.
 const BOT_DELAY: Duration = Duration::from_millis(350);
+/// How long a completed trick stays on screen before a bot plays on (Space or Enter skips).
+pub const TRICK_PAUSE: Duration = Duration::from_millis(1500);
+
+/// The colour of a card's text: red for ♥ and ♦, and a look of their own for ☆/★, ‽/?, Ø.
+pub fn card_color(word: &str) -> Option<Color> {
+    if word.contains(['♥', '♦']) {
+        Some(Color::Red)
+    } else if word.contains(['★', '☆']) {
+        Some(Color::Yellow)
+    } else if word.contains(['‽', '?']) && word.chars().count() <= 2 {
+        Some(Color::Magenta)
+    } else if word.contains('Ø') {
+        Some(Color::Cyan)
+    } else {
+        None
+    }
+}
+
+/// A line of text with every card in it coloured by [`card_color`].
+pub fn colored(text: &str, base: Style) -> Line<'static> {
+    let mut spans = Vec::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, spans: &mut Vec<Span<'static>>| {
+        if !word.is_empty() {
+            let style = match card_color(word) {
+                Some(c) => base.fg(c),
+                None => base,
+            };
+            spans.push(Span::styled(std::mem::take(word), style));
+        }
+    };
+    for ch in text.chars() {
+        if ch == ' ' || ch == ',' || ch == '(' || ch == ')' {
+            flush(&mut word, &mut spans);
+            spans.push(Span::styled(ch.to_string(), base));
+        } else {
+            word.push(ch);
+        }
+    }
+    flush(&mut word, &mut spans);
+    Line::from(spans)
+}
+
+/// Whether colours are off (`NO_COLOR` set and not empty, <https://no-color.org>).
+pub fn no_color_env() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
 
 /// A pop-up over the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +98,12 @@ pub struct Ui<A> {
     pub choices: Vec<Choice<A>>,
     /// What the human is asked (`None`: waiting for the bots).
     pub ask: Option<Ask>,
+    /// Monochrome (`NO_COLOR`): no colours, the legal cards told by bold and dim.
+    pub mono: bool,
+    /// How many entries of the log are scrolled back (PgUp/PgDn).
+    pub log_back: usize,
+    /// A completed trick is shown until then before the bots play on.
+    pub pause_until: Option<Instant>,
     legal_key: Vec<String>,
 }
 
@@ -66,6 +119,9 @@ impl<A: Copy + PartialEq> Default for Ui<A> {
             sub: None,
             choices: Vec::new(),
             ask: None,
+            mono: false,
+            log_back: 0,
+            pause_until: None,
             legal_key: Vec::new(),
         }
     }
@@ -101,18 +157,18 @@ impl<A: Copy + PartialEq + std::fmt::Debug> Ui<A> {
     }
 }
 
-fn keys_line(lang: Lang, seven: bool) -> String {
-    if seven {
-        lang.t(
-            "←→ Enter: play · or type (8h:s, 3c!) · ! last card · h hint · ? rules · Esc save+quit",
-            "←→ Entrée : jouer · ou tapez (8h:s, 3c!) · ! dernière carte · h conseil · ? règles · Échap quitter",
-        )
-    } else {
-        lang.t(
-            "←→ Enter: play · or type a card (3h, *2) · h hint · ? rules · Esc save+quit",
-            "←→ Entrée : jouer · ou tapez une carte (3h, *2) · h conseil · ? règles · Échap quitter",
-        )
-    }
+/// The keys, on one line that fits 80 columns in both languages.
+fn keys_line(lang: Lang, seven: bool, rules_key: &str) -> String {
+    let example = match (seven, lang) {
+        (true, Lang::En) => "8h:s, 3c!",
+        (true, Lang::Fr) => "8c:p, 3t!",
+        (false, Lang::En) => "3h, *2",
+        (false, Lang::Fr) => "3c, *2",
+    };
+    lang.t(
+        format!("←→ Enter · type {example} · h hint · {rules_key} rules+signs · PgUp log · Esc quit"),
+        format!("←→ Entrée · tapez {example} · h conseil · {rules_key} règles · PgUp journal · Échap fin"),
+    )
 }
 
 fn choice_spans<A>(list: &[Choice<A>], cursor: usize, marks: &[usize], active: bool) -> Vec<Span<'static>> {
@@ -132,12 +188,14 @@ fn choice_spans<A>(list: &[Choice<A>], cursor: usize, marks: &[usize], active: b
             format!(" {} ", c.label)
         };
         let mut style = if c.legal {
-            Style::default().fg(Color::White).add_modifier(Modifier::BOLD)
+            Style::default().add_modifier(Modifier::BOLD)
         } else {
-            Style::default().fg(Color::DarkGray)
+            Style::default().fg(Color::DarkGray).add_modifier(Modifier::DIM)
         };
-        if c.legal && c.in_hand {
-            style = style.fg(Color::Green);
+        if c.legal
+            && let Some(col) = card_color(&c.label)
+        {
+            style = style.fg(col);
         }
         if active && i == cursor {
             style = style.add_modifier(Modifier::REVERSED);
@@ -151,19 +209,22 @@ fn choice_spans<A>(list: &[Choice<A>], cursor: usize, marks: &[usize], active: b
     spans
 }
 
-/// The narration box: the latest entries that fit, long ones wrapped.
-pub fn draw_log(f: &mut Frame, area: Rect, log: &[String], lang: Lang) {
+/// The narration box: the latest entries that fit, long ones wrapped (scrolled back `back`
+/// entries with PgUp/PgDn; the title says so).
+pub fn draw_log(f: &mut Frame, area: Rect, log: &[String], lang: Lang, back: usize) {
     let width = area.width.saturating_sub(2).max(1) as usize;
     let room = area.height.saturating_sub(2) as usize;
+    let back = back.min(log.len().saturating_sub(1));
+    let shown = &log[..log.len() - back];
     let mut lines: Vec<Line> = Vec::new();
-    for entry in log.iter().rev() {
+    for entry in shown.iter().rev() {
         let chars: Vec<char> = entry.chars().collect();
         let mut chunks: Vec<String> = chars.chunks(width).map(|c| c.iter().collect()).collect();
         if chunks.is_empty() {
             chunks.push(String::new());
         }
         for c in chunks.into_iter().rev() {
-            lines.push(Line::from(c));
+            lines.push(colored(&c, Style::default()));
         }
         if lines.len() >= room {
             break;
@@ -171,11 +232,15 @@ pub fn draw_log(f: &mut Frame, area: Rect, log: &[String], lang: Lang) {
     }
     lines.truncate(room);
     lines.reverse();
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(Block::default().borders(Borders::ALL).title(lang.t(" What happened ", " Ce qui s'est passé "))),
-        area,
-    );
+    let title = if back > 0 {
+        lang.t(
+            format!(" What happened (↑ {back} back, PgDn) "),
+            format!(" Ce qui s'est passé (↑ {back} plus tôt, PgDn) "),
+        )
+    } else {
+        lang.t(" What happened ", " Ce qui s'est passé ")
+    };
+    f.render_widget(Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(title)), area);
 }
 
 fn popup(area: Rect, w: u16, h: u16) -> Rect {
@@ -186,8 +251,46 @@ fn popup(area: Rect, w: u16, h: u16) -> Rect {
 
 /// Draw the whole screen.
 pub fn draw<G: Table>(f: &mut Frame, s: &Session<G>, ui: &Ui<G::Action>, rules: &str) {
+    draw_colored(f, s, ui, rules);
+    if ui.mono {
+        // NO_COLOR: every colour goes; bold, dim, reverse and underline stay.
+        let area = f.area();
+        let buf = f.buffer_mut();
+        for y in area.top()..area.bottom() {
+            for x in area.left()..area.right() {
+                if let Some(cell) = buf.cell_mut((x, y)) {
+                    cell.set_fg(Color::Reset).set_bg(Color::Reset);
+                }
+            }
+        }
+    }
+}
+
+/// The key that opens the rules: F1 where `?` is a card to type, else `?` (F1 works too).
+fn rules_key<G: Table>(g: &G) -> &'static str {
+    if g.question_mark_is_a_card() { "F1" } else { "?" }
+}
+
+fn draw_colored<G: Table>(f: &mut Frame, s: &Session<G>, ui: &Ui<G::Action>, rules: &str) {
     let lang = s.lang;
     let area = f.area();
+    let (need_w, need_h) = s.game.min_size();
+    if area.width < need_w || area.height < need_h {
+        let text = lang.t(
+            format!(
+                "This terminal is {}×{}; the table needs at least {need_w}×{need_h}. Make the window larger \
+                 (or play with --plain). Esc: save and quit.",
+                area.width, area.height
+            ),
+            format!(
+                "Ce terminal fait {}×{} ; la table demande au moins {need_w}×{need_h}. Agrandissez la fenêtre \
+                 (ou jouez avec --plain). Échap : enregistrer et quitter.",
+                area.width, area.height
+            ),
+        );
+        f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
     let [title, body, hand, prompt, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(8),
@@ -201,7 +304,7 @@ pub fn draw<G: Table>(f: &mut Frame, s: &Session<G>, ui: &Ui<G::Action>, rules: 
             .style(Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED)),
         title,
     );
-    s.game.draw_body(f, body, s.human, lang, &s.log);
+    s.game.draw_body(f, body, s.human, lang, &s.log, ui.log_back);
 
     let active = ui.ask.is_some();
     let hand_title = match &ui.sub {
@@ -219,6 +322,9 @@ pub fn draw<G: Table>(f: &mut Frame, s: &Session<G>, ui: &Ui<G::Action>, rules: 
         (None, Some(ask)) => s.game.question(s.human, ask, lang),
         (None, None) if s.game.is_over() => {
             lang.t("The game is over. q or Esc: quit.", "La partie est finie. q ou Échap : quitter.")
+        }
+        (None, None) if ui.pause_until.is_some() => {
+            lang.t("Trick complete. Space: play on.", "Pli terminé. Espace : continuer.")
         }
         (None, None) => lang.t("The bots are playing…", "Les robots jouent…"),
     };
@@ -238,7 +344,8 @@ pub fn draw<G: Table>(f: &mut Frame, s: &Session<G>, ui: &Ui<G::Action>, rules: 
     }
     f.render_widget(Paragraph::new(vec![Line::from(question), Line::from(second)]).wrap(Wrap { trim: false }), prompt);
     f.render_widget(
-        Paragraph::new(keys_line(lang, G::NAME == "seven")).style(Style::default().fg(Color::DarkGray)),
+        Paragraph::new(keys_line(lang, G::NAME == "seven", rules_key(&s.game)))
+            .style(Style::default().fg(Color::DarkGray)),
         keys,
     );
 
@@ -247,8 +354,14 @@ pub fn draw<G: Table>(f: &mut Frame, s: &Session<G>, ui: &Ui<G::Action>, rules: 
         Overlay::Rules(scroll) => {
             let r = popup(area, area.width.saturating_sub(4), area.height.saturating_sub(2));
             f.render_widget(Clear, r);
+            let mut text = lang.t("Signs on the screen:\n", "Les signes à l'écran :\n");
+            for l in s.game.signs(lang) {
+                text += &format!("  {l}\n");
+            }
+            text += "\n";
+            text += rules;
             f.render_widget(
-                Paragraph::new(rules).wrap(Wrap { trim: false }).scroll((*scroll, 0)).block(
+                Paragraph::new(text).wrap(Wrap { trim: false }).scroll((*scroll, 0)).block(
                     Block::default()
                         .borders(Borders::ALL)
                         .title(lang.t(" Rules (↑/↓ scroll, Esc close) ", " Règles (↑/↓ défiler, Échap fermer) ")),
@@ -321,7 +434,11 @@ pub fn on_key<G: Table>(s: &mut Session<G>, ui: &mut Ui<G::Action>, code: KeyCod
             ui.sub = None;
             ui.message.clear();
         }
-        KeyCode::Char('?') | KeyCode::F(1) if !typing => ui.overlay = Overlay::Rules(0),
+        KeyCode::F(1) => ui.overlay = Overlay::Rules(0),
+        KeyCode::Char('?') if !typing && !s.game.question_mark_is_a_card() => ui.overlay = Overlay::Rules(0),
+        KeyCode::PageUp => ui.log_back = (ui.log_back + 5).min(s.log.len().saturating_sub(1)),
+        KeyCode::PageDown => ui.log_back = ui.log_back.saturating_sub(5),
+        KeyCode::Char(' ') | KeyCode::Enter if ui.pause_until.is_some() && ui.ask.is_none() => ui.pause_until = None,
         KeyCode::Char('h') if !typing => match s.hint() {
             Some((a, text)) => {
                 if let Some(i) = ui.choices.iter().position(|c| c.action == a) {
@@ -340,6 +457,13 @@ pub fn on_key<G: Table>(s: &mut Session<G>, ui: &mut Ui<G::Action>, code: KeyCod
                         if hit(&plain) || hit(&announced) {
                             ui.cursor = i;
                             ui.announce = !hit(&plain);
+                            // An 8: its suit is chosen next; the hint preselects it too.
+                            if let Refine::More(q, list) = if hit(&plain) { plain } else { announced }
+                                && let Some(k) = list.iter().position(|l| l.action == a)
+                            {
+                                ui.sub = Some((q, list));
+                                ui.cursor = k;
+                            }
                             break;
                         }
                     }
@@ -446,22 +570,35 @@ fn event_loop<G: Table>(
     save: &Path,
     resumed: bool,
 ) -> io::Result<()> {
-    let mut ui: Ui<G::Action> = Ui::default();
+    let mut ui: Ui<G::Action> = Ui { mono: no_color_env(), ..Ui::default() };
     let lang = s.lang;
     if resumed {
         s.log.push(lang.t("Game resumed.", "Partie reprise."));
     }
-    ui.message = crate::welcome(lang, s.human, s.game.players(), s.bot_level(), G::NAME);
+    ui.message = crate::welcome(lang, s.human, s.game.players(), s.bot_level(), G::NAME, rules_key(&s.game));
     let mut last_bot = Instant::now();
+    let mut paused_at: Option<usize> = None;
     loop {
         if ui.overlay == Overlay::None && !s.notices.is_empty() {
             ui.overlay = Overlay::Notice(s.notices.remove(0));
             s.save(save)?;
         }
         ui.sync(s);
-        terminal.draw(|f| draw(f, s, &ui, rules))?;
         let bot_next = matches!(s.next(), Next::Bot(..)) && ui.overlay == Overlay::None;
-        let wait = if bot_next { BOT_DELAY.saturating_sub(last_bot.elapsed()) } else { Duration::from_millis(500) };
+        // A trick just completed (by anyone) and a bot plays next: pause once so it is seen.
+        if bot_next && s.game.trick_just_completed() && paused_at != Some(s.log.len()) {
+            paused_at = Some(s.log.len());
+            ui.pause_until = Some(Instant::now() + TRICK_PAUSE);
+        }
+        if ui.pause_until.is_some_and(|t| Instant::now() >= t) || !bot_next {
+            ui.pause_until = None;
+        }
+        terminal.draw(|f| draw(f, s, &ui, rules))?;
+        let wait = match ui.pause_until {
+            Some(t) => t.saturating_duration_since(Instant::now()),
+            None if bot_next => BOT_DELAY.saturating_sub(last_bot.elapsed()),
+            None => Duration::from_millis(500),
+        };
         if event::poll(wait)? {
             if let Event::Key(k) = event::read()?
                 && k.kind == KeyEventKind::Press
@@ -471,7 +608,7 @@ fn event_loop<G: Table>(
             }
             continue;
         }
-        if bot_next {
+        if bot_next && ui.pause_until.is_none() {
             s.bot_step().map_err(io::Error::other)?;
             last_bot = Instant::now();
         }

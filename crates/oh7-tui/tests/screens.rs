@@ -147,10 +147,10 @@ fn illegal_choice_says_why() {
     s.game.legal_actions(0, &mut legal);
     let illegal = s.game.view(0).hand().iter().map(Action::Play).find(|a| !legal.contains(a)).unwrap();
     let err = s.human_action(illegal).unwrap_err();
-    assert!(err.contains("you must follow"), "{err}");
+    assert!(err.contains("must follow"), "{err}");
     let mut fr = oh7(Preset::En, 4, 7, Lang::Fr);
     fr.game = s.game.clone();
-    assert!(fr.human_action(illegal).unwrap_err().contains("vous devez fournir"));
+    assert!(fr.human_action(illegal).unwrap_err().contains("devez fournir"));
 }
 
 /// Whether the human holds a card it may not play (so an illegal choice exists).
@@ -249,7 +249,7 @@ fn french_bets_screen() {
     let mut s = oh7(Preset::Fr, 3, 42, Lang::Fr);
     bots(&mut s);
     let text = screen(&s, &mut Ui::default());
-    assert!(text.contains("Votre mise"), "{text}");
+    assert!(text.contains("Votre pari"), "{text}");
     check("bets-fr", &text);
 }
 
@@ -524,11 +524,13 @@ fn french_rules_screen_is_in_french() {
         );
         let g = Oh7Game::new(rules, 3, 1).unwrap();
         let s = Session::new(g, 0, "random", Lang::Fr).unwrap();
-        let fr = text(&grid(&s, &mut ui, W, 52, &text_fr));
+        let fr = text(&grid(&s, &mut ui, W, 62, &text_fr));
         assert!(fr.contains("Règles (↑/↓ défiler, Échap fermer)"), "{fr}");
         // The whole summary is on the screen, from its title to its last line.
         assert!(fr.contains(&format!("— règles `{}`", rules.preset)), "{fr}");
-        assert!(fr.contains("À l'écran : mise = pari"), "{fr}");
+        assert!(fr.contains("Les signes à l'écran"), "{fr}");
+        let last = text_fr.lines().rfind(|l| !l.trim().is_empty()).unwrap().trim();
+        assert!(fr.contains(last), "the summary's last line `{last}` is cut:\n{fr}");
         assert!(english_in(&fr).is_empty(), "English on the French screen: {:?}\n{fr}", english_in(&fr));
         if rules == Ruleset::preset(Preset::Fr) {
             check("rules-fr", &fr);
@@ -543,4 +545,198 @@ fn french_rules_screen_is_in_french() {
     assert!(fr.contains("Seven — le jeu"), "{fr}");
     assert!(fr.contains("le dernier"), "{fr}");
     assert!(english_in(&fr).is_empty(), "English on the French Seven screen: {:?}\n{fr}", english_in(&fr));
+}
+
+/// Play (bots, and the human's first legal choice) until `stop` holds.
+fn until(s: &mut Session<Oh7Game>, stop: impl Fn(&Session<Oh7Game>) -> bool) {
+    for _ in 0..2000 {
+        if stop(s) {
+            return;
+        }
+        match s.next() {
+            Next::Bot(..) => s.bot_step().unwrap(),
+            Next::Human(_) => human_first(s),
+            Next::Over => break,
+        }
+    }
+    panic!("never reached the wanted state");
+}
+
+fn between_tricks(s: &Session<Oh7Game>) -> bool {
+    let v = s.game.view(0);
+    v.phase() == PhaseView::Playing && v.trick().is_empty() && v.tricks().len() >= 2
+}
+
+/// Issue 18, item 1: between two tricks the completed one and its winner's full name stay on
+/// the table, at 80×24, 100×30 and 160×45, in English and French, 3 to 6 players (the Dummy
+/// at 2), until the next card is played.
+#[test]
+fn the_completed_trick_and_its_winner_stay_on_screen() {
+    let games = [(Preset::En, 2), (Preset::En, 3), (Preset::Kod7, 4), (Preset::Fr, 5), (Preset::Kod7, 6)];
+    for (preset, players) in games {
+        for lang in [Lang::En, Lang::Fr] {
+            let mut s = oh7(preset, players, 11, lang);
+            until(&mut s, between_tricks);
+            let v = s.game.view(0);
+            let k = v.tricks().len();
+            let t = v.tricks()[k - 1];
+            let winner = s.game.seat_name(t.winner(), 0, lang);
+            let want = match (t.winner() == 0, lang) {
+                (true, Lang::En) => format!("You win trick {k}"),
+                (true, Lang::Fr) => format!("Vous remportez le pli {k}"),
+                (false, Lang::En) => format!("{winner} wins trick {k}"),
+                (false, Lang::Fr) => format!("{winner} remporte le pli {k}"),
+            };
+            for (w, h) in [(80, 24), (100, 30), (160, 45)] {
+                let g = grid(&s, &mut Ui::default(), w, h, "RULES");
+                let title = if lang == Lang::En { format!("Trick {k}") } else { format!("Pli {k}") };
+                let inside = boxed(&g, &title).join("\n");
+                assert!(
+                    inside.contains(&want),
+                    "{preset:?} {players}p {lang:?} {w}×{h}: `{want}` not in\n{}",
+                    text(&g)
+                );
+                // Every card of the trick is there too.
+                assert_eq!(inside.lines().count() - 1, t.plays().count(), "{}", text(&g));
+            }
+            // The next card replaces it with the trick in progress.
+            until(&mut s, |s| !s.game.view(0).trick().is_empty() || s.game.view(0).phase() != PhaseView::Playing);
+            if s.game.view(0).phase() == PhaseView::Playing {
+                let g = grid(&s, &mut Ui::default(), 100, 30, "RULES");
+                let title = if lang == Lang::En { format!("Trick {}", k + 1) } else { format!("Pli {}", k + 1) };
+                assert!(!boxed(&g, &title).join("\n").contains(&want), "{}", text(&g));
+            }
+        }
+    }
+}
+
+/// A new round does not show the last trick of the previous one on the table; the end-of-round
+/// screen tells it.
+#[test]
+fn the_last_trick_of_a_round_is_on_the_end_of_round_screen_only() {
+    let mut s = oh7(Preset::En, 4, 3, Lang::En);
+    until(&mut s, |s| !s.notices.is_empty());
+    let notice = s.notices[0].clone();
+    assert!(notice.lines.iter().any(|l| l.contains("trick 7:") || l.contains("win trick 7:")), "{notice:?}");
+    let g = grid(&s, &mut Ui::default(), 100, 30, "RULES");
+    let bets = boxed(&g, "Bets").join("\n");
+    assert!(!bets.contains("trick"), "{}", text(&g));
+}
+
+/// Issue 18, item 5: below the size the table needs, the screen says so and how big to make it.
+#[test]
+fn a_small_terminal_says_how_big_to_make_it() {
+    for (lang, want) in [(Lang::En, "the table needs at least 64×21"), (Lang::Fr, "la table demande au moins 64×21")]
+    {
+        let mut s = oh7(Preset::Kod7, 6, 1, lang);
+        bots(&mut s);
+        let small = text(&grid(&s, &mut Ui::default(), 60, 20, "RULES"));
+        assert!(small.contains(want), "{small}");
+        let fits = text(&grid(&s, &mut Ui::default(), 80, 24, "RULES"));
+        assert!(!fits.contains(want), "{fits}");
+    }
+}
+
+/// Issue 18, item 3: hearts and diamonds in red, and nothing coloured under `NO_COLOR`.
+#[test]
+fn red_suits_and_the_monochrome_fallback() {
+    use ratatui::style::Color;
+    let mut s = oh7(Preset::En, 4, 42, Lang::En);
+    bots(&mut s);
+    let colors = |mono: bool| {
+        let mut ui = Ui::default();
+        ui.mono = mono;
+        ui.sync(&s);
+        let mut term = Terminal::new(TestBackend::new(W, H)).unwrap();
+        term.draw(|f| draw(f, &s, &ui, "RULES")).unwrap();
+        let buf = term.backend().buffer().clone();
+        let mut reds = Vec::new();
+        let mut any = false;
+        for y in 0..H {
+            for x in 0..W {
+                let c = &buf[(x, y)];
+                any |= c.fg != Color::Reset || c.bg != Color::Reset;
+                if c.fg == Color::Red {
+                    reds.push(c.symbol().to_string());
+                }
+            }
+        }
+        (reds.concat(), any)
+    };
+    let (reds, _) = colors(false);
+    assert!(reds.contains('♥') || reds.contains('♦'), "red cells: {reds}");
+    assert!(!reds.contains('♠') && !reds.contains('♣'), "red cells: {reds}");
+    let (reds, any) = colors(true);
+    assert!(reds.is_empty() && !any, "NO_COLOR leaves colours: {reds}");
+}
+
+/// Issue 18, item 2: in a French game a card is typed with French letters; `?` is typed as the
+/// ? card (F1 opens the rules); the hint key is a letter of the half-typed card, not a hint.
+#[test]
+fn typing_cards_in_french_and_the_question_mark_card() {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    use oh7_core::card::Card;
+    use oh7_tui::tui::on_key;
+    let press = |s: &mut Session<Oh7Game>, ui: &mut Ui<Action>, text: &str| {
+        for c in text.chars() {
+            on_key(s, ui, KeyCode::Char(c), KeyModifiers::NONE);
+        }
+        on_key(s, ui, KeyCode::Enter, KeyModifiers::NONE);
+    };
+    // French letters: C is cœur, P pique, T trèfle, K carreau.
+    let mut s = oh7(Preset::Fr, 4, 42, Lang::Fr);
+    bots(&mut s);
+    let card = s.game.view(0).hand().iter().find(|c| c.to_string().ends_with('H')).expect("a heart");
+    let typed = format!("{}c", card.value());
+    let mut ui = Ui::default();
+    ui.sync(&s);
+    press(&mut s, &mut ui, &typed);
+    assert!(ui.message.is_empty(), "`{typed}`: {}", ui.message);
+    assert!(s.log.iter().any(|l| l == &format!("Vous pariez {}♥ (face cachée).", card.value())), "{:?}", s.log);
+
+    // `h` inside a half-typed card is a letter (3h: the 3 of hearts), never the hint.
+    let mut s = oh7(Preset::En, 4, 42, Lang::En);
+    bots(&mut s);
+    let mut ui = Ui::default();
+    ui.sync(&s);
+    on_key(&mut s, &mut ui, KeyCode::Char('3'), KeyModifiers::NONE);
+    on_key(&mut s, &mut ui, KeyCode::Char('h'), KeyModifiers::NONE);
+    assert_eq!(ui.input, "3h");
+    assert!(!ui.message.starts_with("Hint"), "{}", ui.message);
+
+    // `?` plays the ? card in fr-advanced, where it is a card.
+    for seed in 0..200 {
+        let mut s = oh7(Preset::FrAdvanced, 4, seed, Lang::En);
+        // Bots act; the human plays the first legal card that is not ?, until ? is playable.
+        let mut ready = false;
+        while !s.game.is_over() && s.game.view(0).round_number() == 1 {
+            let mut legal = Vec::new();
+            s.game.legal_actions(0, &mut legal);
+            match s.next() {
+                Next::Bot(..) => s.bot_step().unwrap(),
+                Next::Human(_) if legal.contains(&Action::Play(Card::INTERROBANG)) => {
+                    ready = true;
+                    break;
+                }
+                Next::Human(_) => {
+                    let a = legal.iter().copied().find(|a| *a != Action::Bet(Card::INTERROBANG)).unwrap();
+                    s.human_action(a).unwrap();
+                }
+                Next::Over => break,
+            }
+        }
+        if !ready {
+            continue;
+        }
+        let mut ui = Ui::default();
+        ui.sync(&s);
+        press(&mut s, &mut ui, "?");
+        assert_eq!(ui.overlay, Overlay::None, "`?` opened the rules");
+        assert!(ui.message.is_empty(), "{}", ui.message);
+        assert!(s.log.iter().any(|l| l == "You play ?."), "{:?}", s.log);
+        on_key(&mut s, &mut ui, KeyCode::F(1), KeyModifiers::NONE);
+        assert_eq!(ui.overlay, Overlay::Rules(0));
+        return;
+    }
+    panic!("no deal with ? playable at seat 0");
 }

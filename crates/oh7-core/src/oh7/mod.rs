@@ -67,7 +67,6 @@ impl fmt::Display for Action {
     }
 }
 
-
 /// Why a card cannot be the bet card (the text names no ruling: players read it; the ruling
 /// id is [`BetBan::ruling`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
