@@ -189,3 +189,32 @@ fn seven_french_words() {
     assert_eq!(s.game.parse(0, "passe", Lang::Fr).unwrap(), SevenAction::Pass);
     assert_eq!(s.game.parse(0, "non", Lang::Fr).unwrap(), SevenAction::NoCall);
 }
+
+/// Issue 18, item 6: when the hint is an 8, the hint key selects the 8 and its suit too (the
+/// suit question opens with the hinted suit under the cursor).
+#[test]
+fn seven_hint_preselects_the_suit_of_an_eight() {
+    for seed in 0..60 {
+        let mut s = seven(seed);
+        for _ in 0..400 {
+            bots(&mut s);
+            if !matches!(s.next(), Next::Human(Ask::Turn)) {
+                break;
+            }
+            let mut ui = Ui::default();
+            ui.sync(&s);
+            key(&mut s, &mut ui, KeyCode::Char('h'));
+            if let Some((_, list)) = &ui.sub {
+                let hinted = list[ui.cursor].action;
+                let SevenAction::Play { suit: Some(suit), .. } = hinted else { panic!("{hinted:?}") };
+                assert!(ui.message.contains(suit.symbol()), "{} / {hinted:?}", ui.message);
+                // Enter plays exactly the hinted 8 and suit.
+                key(&mut s, &mut ui, KeyCode::Enter);
+                assert!(ui.message.is_empty(), "{}", ui.message);
+                return;
+            }
+            human_first(&mut s);
+        }
+    }
+    panic!("no hint of an 8 met");
+}
