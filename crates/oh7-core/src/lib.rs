@@ -19,3 +19,51 @@ pub mod seven;
 
 pub use card::{Card, CardSet, Suit};
 pub use game::{Game, Seat, SeatSet, SeatViewLike};
+
+/// A record of either game, replayed.
+#[derive(Debug)]
+pub enum Replayed {
+    /// An Oh 7 family game.
+    Oh7(Box<oh7::Oh7Game>),
+    /// A Seven game.
+    Seven(Box<seven::SevenGame>),
+}
+
+impl Replayed {
+    /// Whether the game in the record is over.
+    pub fn is_over(&self) -> bool {
+        match self {
+            Replayed::Oh7(g) => g.is_over(),
+            Replayed::Seven(g) => g.is_over(),
+        }
+    }
+}
+
+/// Why a record of either game was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// No `game` field.
+    #[error("not a game record: no `game` field")]
+    NoGame,
+    /// A `game` other than `oh7` and `seven`.
+    #[error("unknown game `{0}`: records of `oh7` and `seven` replay")]
+    UnknownGame(String),
+    /// An Oh 7 record that does not replay.
+    #[error(transparent)]
+    Oh7(#[from] oh7::ReplayError),
+    /// A Seven record that does not replay.
+    #[error(transparent)]
+    Seven(#[from] seven::ReplayError),
+}
+
+/// Replay a record of either game through the engine: the one check every reader of records
+/// (`replay`, `stats`, `play --resume`) makes before trusting a record. Sizes (players, hand
+/// sizes) are validated by the rules before anything is allocated from them.
+pub fn replay_record(v: &serde_json::Value) -> Result<Replayed, RecordError> {
+    match v.get("game").and_then(serde_json::Value::as_str) {
+        Some("oh7") => Ok(Replayed::Oh7(Box::new(oh7::replay(v)?))),
+        Some("seven") => Ok(Replayed::Seven(Box::new(seven::replay(v)?))),
+        Some(other) => Err(RecordError::UnknownGame(other.chars().take(40).collect())),
+        None => Err(RecordError::NoGame),
+    }
+}

@@ -196,8 +196,13 @@ pub enum RulesetError {
     #[error("bad ruleset: {0}")]
     Invalid(String),
     /// The TOML file could not be read as a ruleset.
-    #[error("bad ruleset file: {0}")]
-    Toml(String),
+    #[error("bad ruleset file, line {line}: {message}")]
+    Toml {
+        /// The line of the file (1-based).
+        line: usize,
+        /// What is wrong, on one line.
+        message: String,
+    },
 }
 
 impl Ruleset {
@@ -428,7 +433,12 @@ impl Ruleset {
     /// target = 21
     /// ```
     pub fn from_toml(text: &str) -> Result<Ruleset, RulesetError> {
-        let o: Overrides = toml::from_str(text).map_err(|e| RulesetError::Toml(e.message().to_string()))?;
+        let o: Overrides = toml::from_str(text).map_err(|e| RulesetError::Toml {
+            line: e
+                .span()
+                .map_or(1, |r| text.as_bytes()[..r.start.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1),
+            message: e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; "),
+        })?;
         let mut r = Ruleset::preset(o.preset.parse()?);
         macro_rules! set {
             ($($f:ident),*) => { $( if let Some(v) = o.$f { r.$f = v; } )* };

@@ -32,6 +32,9 @@ pub enum StatsError {
     /// A `game` other than `oh7` and `seven`.
     #[error("unknown game `{0}` (expected oh7 or seven)")]
     UnknownGame(String),
+    /// The record does not replay through the engine, so its figures cannot be trusted.
+    #[error("the record does not replay: {0}")]
+    Replay(#[from] oh7_core::RecordError),
 }
 
 /// Statistics of any mix of Oh 7 and Seven records.
@@ -70,6 +73,15 @@ impl Stats {
     /// Add a record given as one line of JSON.
     pub fn add_line(&mut self, line: &str) -> Result<(), StatsError> {
         let v: Value = serde_json::from_str(line)?;
+        self.add_value(&v)
+    }
+
+    /// Add a record from an untrusted file: it must replay exactly through the engine first
+    /// (which checks every size before anything is allocated from it), so a record `oh7 replay`
+    /// rejects is never summarised.
+    pub fn add_checked_line(&mut self, line: &str) -> Result<(), StatsError> {
+        let v: Value = serde_json::from_str(line)?;
+        oh7_core::replay_record(&v)?;
         self.add_value(&v)
     }
 

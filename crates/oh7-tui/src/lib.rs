@@ -67,7 +67,7 @@ pub struct PlayOptions {
     /// The game to start (ignored with `resume`).
     pub game: NewGame,
     /// The bots' level (one of the bots crate's levels).
-    pub bots: String,
+    pub bots: Option<String>,
     /// The seed of the deal (ignored with `resume`).
     pub seed: u64,
     /// The language.
@@ -101,29 +101,100 @@ impl From<String> for PlayError {
     }
 }
 
+/// The largest record file `--resume` reads (a game's record is a few kilobytes).
+pub const MAX_RESUME_BYTES: u64 = 16 << 20;
+
+/// Read the record to resume from `path`, refusing (with the file and line, and the file left
+/// as it is) anything but one unfinished game that replays exactly: a file of several records
+/// (a `simulate` output), a finished game, a record the engine rejects, a file too big.
+pub fn read_resume(path: &Path, lang: Lang) -> Result<serde_json::Value, String> {
+    let p = path.display();
+    let unchanged = lang.s("the file is unchanged", "le fichier n'a pas été modifié");
+    let meta = std::fs::metadata(path)
+        .map_err(|e| lang.t(format!("cannot read {p}: {e}"), format!("impossible de lire {p} : {e}")))?;
+    if meta.len() > MAX_RESUME_BYTES {
+        return Err(lang.t(
+            format!("{p} is {} bytes: too big for the record of one game ({unchanged})", meta.len()),
+            format!("{p} fait {} octets : trop pour l'enregistrement d'une partie ({unchanged})", meta.len()),
+        ));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| lang.t(format!("cannot read {p}: {e}"), format!("impossible de lire {p} : {e}")))?;
+    // Non-empty lines, by number (at the byte level: a line may not be text).
+    let lines: Vec<(usize, &[u8])> = bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| !l.trim_ascii().is_empty())
+        .map(|(i, l)| (i + 1, l))
+        .collect();
+    let first = lines.first().map_or(1, |l| l.0);
+    // One record: the whole file as one JSON value (pretty-printed or not), or its one line.
+    let whole = std::str::from_utf8(&bytes).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok());
+    let (line, record) = match whole {
+        Some(v) => (first, v),
+        None if lines.len() > 1 => {
+            let list: Vec<String> = lines.iter().take(5).map(|l| l.0.to_string()).collect();
+            let more = if lines.len() > 5 { ", …" } else { "" };
+            return Err(lang.t(
+                format!(
+                    "{p} holds {} records (lines {}{more}): --resume takes the file of one game ({unchanged})",
+                    lines.len(),
+                    list.join(", ")
+                ),
+                format!(
+                    "{p} contient {} enregistrements (lignes {}{more}) : --resume prend le fichier d'une seule partie ({unchanged})",
+                    lines.len(),
+                    list.join(", ")
+                ),
+            ));
+        }
+        None => {
+            let e = match std::str::from_utf8(&bytes) {
+                Err(_) => lang.t("not UTF-8 text", "pas du texte UTF-8"),
+                Ok(t) => serde_json::from_str::<serde_json::Value>(t).err().map_or_else(String::new, |e| e.to_string()),
+            };
+            return Err(lang.t(
+                format!("{p}:{first}: not a record: {e} ({unchanged})"),
+                format!("{p}:{first} : pas un enregistrement : {e} ({unchanged})"),
+            ));
+        }
+    };
+    match oh7_core::replay_record(&record) {
+        Err(e) => {
+            let e = e.to_string().replace('\n', " ");
+            Err(lang.t(
+                format!("{p}:{line}: the record does not replay: {e} ({unchanged})"),
+                format!("{p}:{line} : l'enregistrement ne se rejoue pas : {e} ({unchanged})"),
+            ))
+        }
+        Ok(g) if g.is_over() => Err(lang.t(
+            format!("{p}:{line}: this game is over, there is nothing to resume ({unchanged}); see it with: oh7 replay {p} --show 1"),
+            format!("{p}:{line} : cette partie est finie, il n'y a rien à reprendre ({unchanged}) ; voyez-la avec : oh7 replay {p} --show 1"),
+        )),
+        Ok(_) => Ok(record),
+    }
+}
+
 /// Play a game to its end or until the human quits; returns where the record was saved.
 pub fn play(opts: PlayOptions) -> Result<PathBuf, PlayError> {
     let lang = opts.lang;
     match &opts.resume {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                lang.t(
-                    format!("cannot read {}: {e}", path.display()),
-                    format!("impossible de lire {} : {e}", path.display()),
-                )
-            })?;
-            let record = session::read_record(&text).map_err(|e| {
-                lang.t(
-                    format!("{} is not a record: {e}", path.display()),
-                    format!("{} n'est pas un enregistrement : {e}", path.display()),
-                )
-            })?;
+            let record = read_resume(path, lang)?;
             let save = opts.save.clone().unwrap_or_else(|| path.clone());
             // The human's seat is the one the record names `human` (unless --seat says otherwise).
             let seat = match record["seats"].as_array().and_then(|a| a.iter().position(|n| n == "human")) {
                 Some(k) if opts.seat == 0 => k,
                 _ => opts.seat,
             };
+            // The bots keep the levels the record names (`bot:heuristic`), so the record goes on
+            // telling who played; other seats get --bots.
+            let names: Vec<String> = record["seats"]
+                .as_array()
+                .map(|a| a.iter().map(|n| n.as_str().unwrap_or("").to_string()).collect())
+                .unwrap_or_default();
+            let level_of =
+                |n: &String, levels: &[&str]| n.strip_prefix("bot:").filter(|l| levels.contains(l)).map(str::to_string);
             match record["game"].as_str() {
                 Some("seven") => {
                     let g = <SevenGame as Table>::replay(&record).map_err(|e| {
@@ -132,7 +203,15 @@ pub fn play(opts: PlayOptions) -> Result<PathBuf, PlayError> {
                             format!("l'enregistrement ne se rejoue pas : {e}"),
                         )
                     })?;
-                    run(g, &opts, seat, &save, None)
+                    let levels: Vec<String> = (0..g.players())
+                        .map(|k| {
+                            names
+                                .get(k)
+                                .and_then(|n| level_of(n, SevenGame::levels()))
+                                .unwrap_or_else(|| level::<SevenGame>(&opts))
+                        })
+                        .collect();
+                    run(g, &opts, seat, &save, None, Some(levels))
                 }
                 _ => {
                     let g = <Oh7Game as Table>::replay(&record).map_err(|e| {
@@ -142,7 +221,15 @@ pub fn play(opts: PlayOptions) -> Result<PathBuf, PlayError> {
                         )
                     })?;
                     let rules = *g.rules();
-                    run(g, &opts, seat, &save, Some(rules))
+                    let levels: Vec<String> = (0..g.players())
+                        .map(|k| {
+                            names
+                                .get(k)
+                                .and_then(|n| level_of(n, Oh7Game::levels()))
+                                .unwrap_or_else(|| level::<Oh7Game>(&opts))
+                        })
+                        .collect();
+                    run(g, &opts, seat, &save, Some(rules), Some(levels))
                 }
             }
         }
@@ -150,12 +237,12 @@ pub fn play(opts: PlayOptions) -> Result<PathBuf, PlayError> {
             NewGame::Oh7 { rules, players } => {
                 let g = Oh7Game::new(*rules, *players, opts.seed).map_err(|e| e.to_string())?;
                 let save = opts.save.clone().unwrap_or_else(|| default_save(rules.preset.name()));
-                run(g, &opts, opts.seat, &save, Some(*rules))
+                run(g, &opts, opts.seat, &save, Some(*rules), None)
             }
             NewGame::Seven { players } => {
                 let g = SevenGame::new(SevenRules::default(), *players, opts.seed).map_err(|e| e.to_string())?;
                 let save = opts.save.clone().unwrap_or_else(|| default_save(SevenGame::NAME));
-                run(g, &opts, opts.seat, &save, None)
+                run(g, &opts, opts.seat, &save, None, None)
             }
         },
     }
@@ -168,15 +255,31 @@ pub fn default_save(game: &str) -> PathBuf {
     PathBuf::from(format!("oh7-{game}-{t}.json"))
 }
 
+/// The bots' level: `--bots`, else the strongest level of the game.
+fn level<G: Table>(opts: &PlayOptions) -> String {
+    opts.bots.clone().unwrap_or_else(|| G::levels().last().copied().unwrap_or("random").to_string())
+}
+
 fn run<G: Table>(
     game: G,
     opts: &PlayOptions,
     seat: usize,
     save: &Path,
     rules: Option<Ruleset>,
+    levels: Option<Vec<String>>,
 ) -> Result<PathBuf, PlayError> {
     let lang = opts.lang;
-    let mut s = Session::new(game, seat, &opts.bots, lang)?;
+    // Never write over a file that holds something else than this game.
+    let resumed_file = opts.resume.as_deref().is_some_and(|r| r == save);
+    if !resumed_file && std::fs::metadata(save).is_ok_and(|m| m.len() > 0) {
+        let p = save.display();
+        return Err(PlayError::Setup(lang.t(
+            format!("{p} already exists: choose another file with --save (nothing was changed)"),
+            format!("{p} existe déjà : choisissez un autre fichier avec --save (rien n'a été modifié)"),
+        )));
+    }
+    let levels = levels.unwrap_or_else(|| vec![level::<G>(opts); game.players()]);
+    let mut s = Session::with_levels(game, seat, &levels, lang)?;
     let rules_text = rules_text(lang, rules.as_ref(), &opts.rules_text);
     let resumed = opts.resume.is_some();
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();

@@ -176,9 +176,17 @@ pub struct Session<G: Table> {
 
 impl<G: Table> Session<G> {
     /// A session: `game` with the human at `human` and bots of `level` on the other seats.
-    pub fn new(mut game: G, human: Seat, level: &str, lang: Lang) -> Result<Session<G>, String> {
+    pub fn new(game: G, human: Seat, level: &str, lang: Lang) -> Result<Session<G>, String> {
+        let levels = vec![level.to_string(); game.players()];
+        Session::with_levels(game, human, &levels, lang)
+    }
+
+    /// A session with a level per seat (the human's entry is not used): a resumed game keeps
+    /// the bots its record names.
+    pub fn with_levels(mut game: G, human: Seat, levels: &[String], lang: Lang) -> Result<Session<G>, String> {
         let seed = game.game_seed();
         let n = game.players();
+        let level = levels.iter().enumerate().find(|(s, _)| *s != human).map_or("random", |(_, l)| l.as_str());
         if human >= n {
             return Err(lang.t(
                 format!("there is no seat {human}: seats are 0 to {}", n - 1),
@@ -192,6 +200,7 @@ impl<G: Table> Session<G> {
                 bots.push(None);
                 names.push("human".to_string());
             } else {
+                let level = levels.get(s).map_or(level, String::as_str);
                 let b = G::bot(level, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1))?;
                 names.push(b.name());
                 bots.push(Some(b));
@@ -304,13 +313,4 @@ impl<G: Table> Session<G> {
     pub fn save(&self, path: &std::path::Path) -> std::io::Result<()> {
         std::fs::write(path, self.record_line() + "\n")
     }
-}
-
-/// Read a record file: the first non-empty line, or the whole file, as JSON.
-pub fn read_record(text: &str) -> Result<Value, String> {
-    if let Ok(v) = serde_json::from_str::<Value>(text) {
-        return Ok(v);
-    }
-    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    serde_json::from_str(line).map_err(|e| e.to_string())
 }

@@ -3,7 +3,6 @@
 //! signs, refusals), in both languages and every game: no ruling id (`R-BET-2`) and no card in
 //! the engine's notation (`4H`). Whole games are played, the human's seat choosing at random.
 
-use oh7_core::game::Game;
 use oh7_core::oh7::Oh7Game;
 use oh7_core::ruleset::{Preset, Ruleset};
 use oh7_core::seven::{SevenGame, SevenRules};
@@ -34,7 +33,7 @@ fn play_and_check<G: Table>(mut s: Session<G>, seed: u64) -> usize {
         texts.extend(s.game.signs(lang));
         match s.next() {
             Next::Over => {
-                texts.extend(s.log.drain(..));
+                texts.append(&mut s.log);
                 for n in s.notices.drain(..) {
                     texts.push(n.title);
                     texts.extend(n.lines);
@@ -58,10 +57,10 @@ fn play_and_check<G: Table>(mut s: Session<G>, seed: u64) -> usize {
                 s.game.legal_actions(s.human, &mut legal);
                 texts.extend(legal.iter().map(|&a| s.game.action_label(a, lang)));
                 // A refused choice says why, in words.
-                if let Some(bad) = choices.iter().find(|c| !c.legal) {
-                    if let Err(e) = s.human_action(bad.action) {
-                        texts.push(e);
-                    }
+                if let Some(bad) = choices.iter().find(|c| !c.legal)
+                    && let Err(e) = s.human_action(bad.action)
+                {
+                    texts.push(e);
                 }
                 if matches!(s.next(), Next::Human(_)) {
                     let a = legal[rng.random_range(0..legal.len())];
@@ -69,7 +68,7 @@ fn play_and_check<G: Table>(mut s: Session<G>, seed: u64) -> usize {
                 }
             }
         }
-        texts.extend(s.log.drain(..));
+        texts.append(&mut s.log);
         for n in s.notices.drain(..) {
             texts.push(n.title);
             texts.extend(n.lines);

@@ -66,14 +66,6 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         LangArg::En => Lang::En,
         LangArg::Fr => Lang::Fr,
     };
-    let levels = match args.game {
-        GameKind::Oh7 => oh7_bots::OH7_LEVELS,
-        GameKind::Seven => oh7_bots::SEVEN_LEVELS,
-    };
-    let bots = match &args.bots {
-        Some(b) => b.clone(),
-        None => levels.last().copied().unwrap_or("random").to_string(),
-    };
     let game = match args.game {
         GameKind::Oh7 => NewGame::Oh7 { rules: args.rules.ruleset()?, players: args.players },
         GameKind::Seven => NewGame::Seven { players: args.players },
@@ -84,7 +76,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     });
     let opts = PlayOptions {
         game,
-        bots,
+        bots: args.bots.clone(),
         seed,
         lang,
         resume: args.resume.clone(),

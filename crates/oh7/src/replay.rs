@@ -6,17 +6,12 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use oh7_core::oh7::{self, Record};
+use oh7_core::oh7::Record;
 use serde_json::Value;
 
 /// Replay one record; `Ok` if the engine reproduces it.
 pub fn replay_value(v: &Value) -> Result<()> {
-    match v.get("game").and_then(Value::as_str) {
-        Some("oh7") => oh7::replay(v).map(|_| ()).map_err(Into::into),
-        Some("seven") => oh7_core::seven::replay(v).map(|_| ()).map_err(Into::into),
-        Some(other) => bail!("unknown game `{other}`: records of `oh7` and `seven` replay"),
-        None => bail!("not a game record: no `game` field"),
-    }
+    oh7_core::replay_record(v).map(|_| ()).map_err(Into::into)
 }
 
 /// Run `oh7 replay FILE [--show K]`.
@@ -24,25 +19,29 @@ pub fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
     let f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let (mut ok, mut bad, mut n) = (0usize, 0usize, 0usize);
     let mut shown = false;
-    for (i, line) in BufReader::new(f).lines().enumerate() {
+    for (i, line) in BufReader::new(f).split(b'\n').enumerate() {
         let line = line.with_context(|| format!("cannot read {}", path.display()))?;
-        if line.trim().is_empty() {
+        if line.trim_ascii().is_empty() {
             continue;
         }
         n += 1;
-        let result = serde_json::from_str::<Value>(&line).map_err(|e| anyhow::anyhow!("not JSON: {e}")).and_then(|v| {
-            if show == Some(n) {
-                print!("{}", show_game(&v)?);
-                shown = true;
-            }
-            replay_value(&v)
-        });
+        let text = String::from_utf8(line).map_err(|_| anyhow::anyhow!("not UTF-8 text"));
+        let result = text
+            .and_then(|line| serde_json::from_str::<Value>(&line).map_err(|e| anyhow::anyhow!("not JSON: {e}")))
+            .and_then(|v| {
+                if show == Some(n) {
+                    print!("{}", show_game(&v)?);
+                    shown = true;
+                }
+                replay_value(&v)
+            });
         match result {
             Ok(()) => ok += 1,
             Err(e) => {
                 bad += 1;
                 if bad <= 20 {
-                    eprintln!("game {n} (line {}): {e}", i + 1);
+                    let e = format!("{e:#}").replace('\n', " ");
+                    eprintln!("{}:{}: game {n}: {e}", path.display(), i + 1);
                 }
             }
         }
@@ -51,6 +50,9 @@ pub fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
         && !shown
     {
         bail!("there is no game {k}: {} holds {n} game(s)", path.display());
+    }
+    if bad > 20 {
+        eprintln!("{}: {} more record(s) do not replay", path.display(), bad - 20);
     }
     println!("{n} record(s) read from {}: {ok} replay exactly, {bad} do not", path.display());
     if bad > 0 {

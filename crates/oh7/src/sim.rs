@@ -426,11 +426,12 @@ pub fn stats_of_file(path: &Path) -> Result<Stats> {
     let reader = std::io::BufReader::with_capacity(1 << 20, f);
     let mut stats = Stats::new();
     // Parse in parallel batches of lines (line number, text); merging is order-independent.
-    let flush = |batch: &mut Vec<(usize, String)>, stats: &mut Stats| -> Result<()> {
+    let flush = |batch: &mut Vec<(usize, Vec<u8>)>, stats: &mut Stats| -> Result<()> {
         let part = batch
             .par_iter()
             .try_fold(Stats::new, |mut s, (no, l)| {
-                s.add_line(l).with_context(|| format!("{} line {no}", path.display()))?;
+                let l = std::str::from_utf8(l).map_err(|_| anyhow!("{}:{no}: not UTF-8 text", path.display()))?;
+                s.add_checked_line(l).map_err(|e| anyhow!("{}:{no}: {e}", path.display()))?;
                 Ok::<_, anyhow::Error>(s)
             })
             .try_reduce(Stats::new, |mut a, b| {
@@ -442,9 +443,9 @@ pub fn stats_of_file(path: &Path) -> Result<Stats> {
         Ok(())
     };
     let mut batch = Vec::with_capacity(4096);
-    for (i, line) in reader.lines().enumerate() {
+    for (i, line) in reader.split(b'\n').enumerate() {
         let line = line.with_context(|| format!("cannot read {}", path.display()))?;
-        if !line.trim().is_empty() {
+        if !line.trim_ascii().is_empty() {
             batch.push((i + 1, line));
         }
         if batch.len() == 4096 {

@@ -240,3 +240,78 @@ fn bench_solver_solves_the_table_asked_for() {
     let out = oh7(&["bench", "solver", "--deals", "4", "--tricks", "4", "--preset", "en", "--players", "2"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("en 2 players: 4 of 4 solved"), "{out:?}");
 }
+
+fn read(p: &PathBuf) -> Vec<u8> {
+    std::fs::read(p).unwrap()
+}
+
+/// Issue 18, item 10: the files a careless user feeds back lose nothing.
+#[test]
+fn resume_refuses_a_file_of_many_games_and_a_finished_game_and_leaves_them_alone() {
+    // A simulate output: several records.
+    let many = tmp("many.jsonl");
+    let m = many.to_str().unwrap();
+    let out = oh7(&["simulate", "--preset", "en", "--games", "3", "--record", m, "--bots", "heuristic"]);
+    assert!(out.status.success());
+    let before = read(&many);
+    fails_with(&["play", "--plain", "--resume", m], "holds 3 records (lines 1, 2, 3)");
+    assert_eq!(read(&many), before, "the file of several games was written over");
+
+    // One finished game: reported as over; its seats keep saying who played.
+    let one = tmp("one.json");
+    std::fs::write(&one, before.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    let before = read(&one);
+    fails_with(&["play", "--plain", "--resume", one.to_str().unwrap()], "this game is over");
+    assert_eq!(read(&one), before);
+    let rec: serde_json::Value = serde_json::from_slice(&before).unwrap();
+    assert_eq!(rec["seats"][0], "bot:heuristic");
+
+    // An existing file is never the --save target of a new game.
+    fails_with(&["play", "--plain", "--save", m], "already exists");
+    assert_eq!(read(&many), std::fs::read(&many).unwrap());
+}
+
+/// A resumed game keeps the bots its record names (no relabelling).
+#[test]
+fn a_resumed_game_keeps_its_bots() {
+    let save = tmp("keep.json");
+    let s = save.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
+        .args(["play", "--plain", "--preset", "en", "--seed", "4", "--bots", "heuristic", "--save", s])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let rec: serde_json::Value = serde_json::from_slice(&read(&save)).unwrap();
+    assert_eq!(rec["seats"], serde_json::json!(["human", "bot:heuristic", "bot:heuristic", "bot:heuristic"]));
+    // Resumed without --bots: the record's heuristic bots play on.
+    let out = Command::new(env!("CARGO_BIN_EXE_oh7"))
+        .args(["play", "--plain", "--resume", s])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rec: serde_json::Value = serde_json::from_slice(&read(&save)).unwrap();
+    assert_eq!(rec["seats"], serde_json::json!(["human", "bot:heuristic", "bot:heuristic", "bot:heuristic"]));
+}
+
+/// `stats` panicked (capacity overflow) on a Seven record claiming 2⁶³ players, and summarised
+/// records `replay` rejects: now both refuse it with the file and line.
+#[test]
+fn readers_refuse_impossible_sizes_with_file_and_line() {
+    let file = tmp("seven.jsonl");
+    let f = file.to_str().unwrap();
+    let out = oh7(&["simulate", "--game", "seven", "--players", "3", "--games", "2", "--record", f]);
+    assert!(out.status.success());
+    let text = String::from_utf8(read(&file)).unwrap();
+    let mut second: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    second["players"] = serde_json::Value::from(1u64 << 63);
+    let bad = format!("{}\n{second}\n", text.lines().next().unwrap());
+    std::fs::write(&file, &bad).unwrap();
+    fails_with(&["stats", f], &format!("{f}:2: the record does not replay"));
+    let out = oh7(&["replay", f]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with(&format!("{f}:2: game 2: ")), "{out:?}");
+    assert_eq!(read(&file), bad.as_bytes());
+}
