@@ -56,20 +56,35 @@ impl Section {
     }
 }
 
-/// A cell as text: `43.2% ±0.5`, `1.25 ±0.03`, `1234`. `ci` adds the ± half-width.
+/// How many decimals a figure deserves given the half-width of its 95% interval: two
+/// significant digits of the half-width (±0.16 → 2 decimals, ±1.5 → 1, ±23 → 0), at most 4.
+pub fn decimals(half: f64) -> usize {
+    if !(half > 0.0) || !half.is_finite() {
+        return 2;
+    }
+    (1 - half.log10().floor() as i64).clamp(0, 4) as usize
+}
+
+/// A cell as text: `43.2% ±0.5`, `1.25 ±0.03`, `1234`, rounded to what the interval justifies.
+/// `ci` adds the ± half-width.
 pub fn fmt_cell(c: &Cell, ci: bool) -> String {
     if c.n == 0 && c.kind != CellKind::Count {
         return "-".to_string();
     }
     let half = (c.hi - c.lo) / 2.0;
     match c.kind {
-        // Small intervals (large samples) get a second decimal.
-        CellKind::Rate if ci && half < 0.0005 => format!("{:.2}% ±{:.2}", 100.0 * c.value, 100.0 * half),
-        CellKind::Rate if ci => format!("{:.1}% ±{:.1}", 100.0 * c.value, 100.0 * half),
-        CellKind::Rate => format!("{:.1}%", 100.0 * c.value),
-        CellKind::Mean if ci && half < 0.005 => format!("{:.3} ±{:.3}", c.value, half),
-        CellKind::Mean if ci => format!("{:.2} ±{:.2}", c.value, half),
-        CellKind::Mean => format!("{:.2}", c.value),
+        CellKind::Rate => {
+            let d = decimals(100.0 * half).min(2);
+            if ci {
+                format!("{:.d$}% ±{:.d$}", 100.0 * c.value, 100.0 * half)
+            } else {
+                format!("{:.d$}%", 100.0 * c.value)
+            }
+        }
+        CellKind::Mean => {
+            let d = decimals(half);
+            if ci { format!("{:.d$} ±{:.d$}", c.value, half) } else { format!("{:.d$}", c.value) }
+        }
         CellKind::Count if c.value.fract() == 0.0 => format!("{}", c.value as i64),
         CellKind::Count => format!("{:.2}", c.value),
     }
@@ -283,9 +298,13 @@ fn fmt_diff(d: &Diff) -> String {
     let (k, unit) = if kind == CellKind::Rate { (100.0, " pts") } else { (1.0, "") };
     match (d.lo, d.hi) {
         (Some(lo), Some(hi)) => {
-            format!("{:+.2}{unit} [{:+.2}, {:+.2}]{}", k * v, k * lo, k * hi, if d.significant { " *" } else { "" })
+            let p = decimals(k * (hi - lo) / 2.0);
+            let star = if d.significant { " *" } else { "" };
+            format!("{:+.p$}{unit} [{:+.p$}, {:+.p$}]{star}", k * v, k * lo, k * hi)
         }
-        _ => format!("{:+}", v),
+        // A count: whole, or two decimals for a figure without an interval.
+        _ if v.fract() == 0.0 => format!("{:+}", v as i64),
+        _ => format!("{:+.2}", v),
     }
 }
 
@@ -344,6 +363,18 @@ pub fn compare_csv(diffs: &[Diff]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn figures_are_rounded_to_their_interval() {
+        use super::decimals;
+        assert_eq!(decimals(0.16), 2);
+        assert_eq!(decimals(1.5), 1);
+        assert_eq!(decimals(23.0), 0);
+        assert_eq!(decimals(0.000_01), 4);
+        // No interval: two decimals.
+        assert_eq!(decimals(0.0), 2);
+        assert_eq!(decimals(f64::NAN), 2);
+    }
+
     use super::*;
     use crate::estimate::Rate;
 

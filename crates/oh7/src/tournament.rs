@@ -113,11 +113,14 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         if let Some((l, m, h, r)) = closed {
             let (low, mid, high) = (&args.bots[l], &args.bots[m], &args.bots[h]);
             match r {
-                Some((x, ci)) => println!(
-                    "{mid} closes {:.1}% ± {:.1}% of the {low}-to-{high} gap (paired, 95% interval)",
-                    x * 100.0,
-                    ci * 100.0
-                ),
+                Some((x, ci)) => {
+                    let d = decimals(ci * 100.0);
+                    println!(
+                        "{mid} closes {:.d$}% ± {:.d$}% of the {low}-to-{high} gap (paired, 95% interval)",
+                        x * 100.0,
+                        ci * 100.0
+                    )
+                }
                 None => println!("{mid} closes an undefined share of the {low}-to-{high} gap ({high} = {low})"),
             }
         }
@@ -141,6 +144,8 @@ fn to_json(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs: f6
     })
 }
 
+use oh7_stats::report::decimals;
+
 fn print_text(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs: f64, seven: bool) {
     println!("duplicate tournament: {what}, {} deals x {rots} rotations, seed {}, {secs:.1} s", s.deals, args.seed);
     let unit = if seven { "rounds won" } else { "points/round" };
@@ -150,7 +155,8 @@ fn print_text(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs:
         println!("{:<10} {:>8} {:>20} {:>8} {:>10} {:>10}", "bot", "rounds", unit, "made", "overshoot", "shortfall");
     }
     for b in &s.bots {
-        let m = format!("{:.3} ± {:.3}", b.mean, b.ci95);
+        let d = decimals(b.ci95);
+        let m = format!("{:.d$} ± {:.d$}", b.mean, b.ci95);
         if seven {
             println!("{:<10} {:>8} {:>20}", b.name, b.rounds, m);
         } else {
@@ -168,7 +174,8 @@ fn print_text(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs:
     println!("paired differences per deal (A - B, 95% interval):");
     for p in &s.pairs {
         let sig = if p.diff.abs() > p.ci95 { "" } else { "  (not significant)" };
-        println!("  {:<10} - {:<10} {:+.3} ± {:.3}{sig}", p.a, p.b, p.diff, p.ci95);
+        let d = decimals(p.ci95);
+        println!("  {:<10} - {:<10} {:+.d$} ± {:.d$}{sig}", p.a, p.b, p.diff, p.ci95);
     }
 }
 

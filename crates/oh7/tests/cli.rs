@@ -315,3 +315,33 @@ fn readers_refuse_impossible_sizes_with_file_and_line() {
     assert!(String::from_utf8_lossy(&out.stderr).starts_with(&format!("{f}:2: game 2: ")), "{out:?}");
     assert_eq!(read(&file), bad.as_bytes());
 }
+
+/// A figure with more decimals than any interval justifies (`+0.005168304374500554`).
+fn overlong_figures(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|w| w.split_once('.').is_some_and(|(_, d)| d.len() > 4))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue 18, item 9: every table of simulate, stats, compare and tournament is rounded.
+#[test]
+fn printed_figures_are_rounded() {
+    let rec = tmp("rounded.jsonl");
+    let r = rec.to_str().unwrap();
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["simulate", "--preset", "kod7", "--games", "60", "--record", r],
+        vec!["stats", r],
+        vec!["compare", "en", "fr", "--games", "60"],
+        vec!["compare", "bga", "kod7", "--games", "40", "--players", "5"],
+        vec!["simulate", "--game", "seven", "--players", "3", "--games", "10"],
+        vec!["tournament", "--preset", "en", "--deals", "6", "--bots", "random,heuristic"],
+    ];
+    for args in runs {
+        let out = oh7(&args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(overlong_figures(&text).is_empty(), "{args:?}: {:?}\n{text}", overlong_figures(&text));
+    }
+    assert_eq!(overlong_figures("sd 4.03 +0.005168304374500554"), vec!["0.005168304374500554"]);
+}
