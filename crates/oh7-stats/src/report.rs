@@ -59,7 +59,7 @@ impl Section {
 /// How many decimals a figure deserves given the half-width of its 95% interval: two
 /// significant digits of the half-width (±0.16 → 2 decimals, ±1.5 → 1, ±23 → 0), at most 4.
 pub fn decimals(half: f64) -> usize {
-    if !(half > 0.0) || !half.is_finite() {
+    if half.is_nan() || half <= 0.0 || !half.is_finite() {
         return 2;
     }
     (1 - half.log10().floor() as i64).clamp(0, 4) as usize
