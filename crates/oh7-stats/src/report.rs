@@ -393,7 +393,7 @@ mod tests {
         assert!(d[0].significant && (d[0].diff.unwrap() - 0.1).abs() < 1e-12);
         assert!(!d[1].significant);
         let text = compare_text(&d, "a", "b");
-        assert!(text.contains("+10.00 pts"), "{text}");
+        assert!(text.contains("+10.0 pts [+5.8, +14.2] *"), "{text}");
         assert!(compare_csv(&d).lines().count() == 3);
     }
 
@@ -405,7 +405,7 @@ mod tests {
         r.sections.push(s);
         let t = r.to_text();
         assert!(t.contains("== Title =="));
-        assert!(t.contains("25.0% ±"));
+        assert!(t.contains("25% ±"), "{t}");
         let csv = r.to_csv();
         assert!(csv.contains("t,\"row, one\",count,7,7,7,7"), "{csv}");
         let back: Report = serde_json::from_value(r.to_json()).unwrap();
