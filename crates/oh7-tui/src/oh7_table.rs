@@ -838,7 +838,10 @@ pub fn draw_body(g: &Oh7Game, f: &mut Frame, area: Rect, human: Seat, lang: Lang
     if v.phase() == PhaseView::Playing && v.trick().is_empty() && !v.tricks().is_empty() {
         let k = v.tricks().len();
         let t = v.tricks()[k - 1];
-        tl.push(Line::styled(won_trick_line(&v, t.winner(), k, human, lang), Style::default().fg(Color::Yellow)));
+        tl.push(Line::styled(
+            format!(" {}", won_trick_line(&v, t.winner(), k, human, lang)),
+            Style::default().fg(Color::Yellow),
+        ));
         for (s, c) in t.plays() {
             let style = if s == t.winner() { Style::default().add_modifier(Modifier::BOLD) } else { Style::default() };
             tl.push(crate::tui::colored(&format!(" {:<8} {}", name(&v, s, human, lang), pretty(&v, c)), style));

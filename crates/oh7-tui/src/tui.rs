@@ -223,6 +223,10 @@ pub fn draw_log(f: &mut Frame, area: Rect, log: &[String], lang: Lang, back: usi
         if chunks.is_empty() {
             chunks.push(String::new());
         }
+        // Whole entries only: a wrapped entry that does not fit is left out, not cut.
+        if !lines.is_empty() && lines.len() + chunks.len() > room {
+            break;
+        }
         for c in chunks.into_iter().rev() {
             lines.push(colored(&c, Style::default()));
         }
