@@ -4,7 +4,7 @@
 import { texts } from "./i18n.js";
 import { face, speak, sortHand, actionCard, suitName } from "./cards.js";
 
-const LEVELS = { oh7: ["random", "heuristic", "easy", "medium", "hard", "expert"], seven: ["random", "heuristic", "search"] };
+const LEVELS = { oh7: ["random", "heuristic", "easy", "medium", "hard", "ismcts", "expert"], seven: ["random", "heuristic", "search"] };
 const PRESETS = ["en", "fr", "fr-advanced", "kod7", "bga"];
 
 const S = {

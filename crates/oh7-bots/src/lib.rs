@@ -11,6 +11,7 @@
 
 pub mod expert;
 pub mod heuristic;
+pub mod ismcts;
 pub mod outcomes;
 pub mod pi;
 pub mod random;
@@ -79,10 +80,12 @@ pub fn play_game<G: Game>(
     Ok(n)
 }
 
-/// The bot levels offered for the Oh 7 family, weakest first. `easy` to `expert` are the
-/// search bot ([`expert::ExpertBot`]) with growing work budgets ([`expert::Budget::level`]).
+/// The bot levels offered for the Oh 7 family, weakest first (the last, the strongest, gives
+/// hints). `easy`, `medium`, `hard` and `expert` are the search bot ([`expert::ExpertBot`]) with
+/// growing work budgets ([`expert::Budget::level`]); `ismcts` is published ISMCTS
+/// ([`ismcts::IsmctsBot`]), the general method to beat.
 /// (The oracle, which sees every hand, is not a player: see [`expert::OracleBot`].)
-pub const OH7_LEVELS: &[&str] = &["random", "heuristic", "easy", "medium", "hard", "expert"];
+pub const OH7_LEVELS: &[&str] = &["random", "heuristic", "easy", "medium", "hard", "ismcts", "expert"];
 /// The bot levels offered for Seven, weakest first.
 pub const SEVEN_LEVELS: &[&str] = &["random", "heuristic", "search"];
 
@@ -94,10 +97,38 @@ pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7G
     match level {
         "random" => Ok(Box::new(RandomBot::new(seed))),
         "heuristic" => Ok(Box::new(heuristic::HeuristicBot::new())),
+        "ismcts" => Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::default(), seed))),
+        // Research: bets by one level, everything else by another (`mix:ismcts:expert`).
+        _ if level.starts_with("mix:") => {
+            let (bet, rest) = level["mix:".len()..].split_once(':').ok_or("mix:BETS:PLAY")?;
+            Ok(Box::new(MixBot { bets: oh7_bot(bet, seed)?, play: oh7_bot(rest, seed ^ 0x51)? }))
+        }
+        // Research settings: `ismcts:iterations=4000:c=0.35:rollout=random`.
+        _ if level.starts_with("ismcts:") => {
+            Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::parse(&level["ismcts:".len()..])?, seed)))
+        }
         _ => match expert::Budget::level(level) {
             Some(b) => Ok(Box::new(expert::ExpertBot::new(level, b, seed))),
             None => Err(format!("unknown bot `{level}`: choose one of {}", OH7_LEVELS.join(", "))),
         },
+    }
+}
+
+/// Research: one bot's bets, another's other decisions.
+struct MixBot {
+    bets: Box<dyn Bot<oh7_core::oh7::Oh7Game>>,
+    play: Box<dyn Bot<oh7_core::oh7::Oh7Game>>,
+}
+
+impl Bot<oh7_core::oh7::Oh7Game> for MixBot {
+    fn name(&self) -> String {
+        format!("mix:{}:{}", self.bets.name(), self.play.name())
+    }
+    fn choose(&mut self, view: &oh7_core::oh7::SeatView<'_>, legal: &[oh7_core::oh7::Action]) -> oh7_core::oh7::Action {
+        match legal[0] {
+            oh7_core::oh7::Action::Bet(_) => self.bets.choose(view, legal),
+            _ => self.play.choose(view, legal),
+        }
     }
 }
 

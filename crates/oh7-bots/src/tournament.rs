@@ -23,8 +23,12 @@ pub fn deal_seed(seed: u64, d: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A clock for measuring decision times, given by the caller (this crate reads no clock):
+/// seconds since any fixed instant.
+pub type Clock = dyn Fn() -> f64 + Sync;
+
 /// One seat's result in one round.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SeatResult {
     /// Index of the bot in the tournament's list.
     pub bot: usize,
@@ -34,6 +38,8 @@ pub struct SeatResult {
     pub bet: u8,
     /// Tricks won (Oh 7).
     pub won: u8,
+    /// The seat's decision times in this round, in milliseconds (empty without a clock).
+    pub times: Vec<f32>,
 }
 
 /// The seating of rotation `r`: seat `s` gets bot `base[(s + r) % n]`, `base[s] = s % k`.
@@ -67,8 +73,10 @@ pub fn play_oh7_round(
     seed: u64,
     names: &[String],
     seating: &[usize],
+    clock: Option<&Clock>,
 ) -> Result<Vec<SeatResult>, String> {
     let mut game = Oh7Game::new(rules, players, seed).map_err(|e| e.to_string())?;
+    let mut times: Vec<Vec<f32>> = vec![Vec::new(); players];
     let mut seats: Vec<Seat7> = Vec::with_capacity(players);
     for (s, &b) in seating.iter().enumerate() {
         let bot_seed = deal_seed(seed ^ 0xb07, (s * 64 + b) as u64);
@@ -83,10 +91,14 @@ pub fn play_oh7_round(
     while game.round_number() == 1 && !game.is_over() {
         let seat: Seat = game.to_move().lowest().expect("someone to move");
         game.legal_actions(seat, &mut legal);
+        let t0 = clock.map(|c| c());
         let a = match &mut seats[seat] {
             Seat7::Bot(b) => b.choose(&game.view(seat), &legal),
             Seat7::Oracle(o) => o.choose_in(&game, seat, &legal),
         };
+        if let (Some(c), Some(t0)) = (clock, t0) {
+            times[seat].push(((c() - t0) * 1000.0) as f32);
+        }
         game.apply(seat, a).map_err(|e| format!("seat {seat} ({}) chose {a}: {e}", names[seating[seat]]))?;
         steps += 1;
         if steps > 10_000 {
@@ -96,7 +108,13 @@ pub fn play_oh7_round(
     let view = game.view(0);
     let r = view.past_rounds().into_iter().next().ok_or("no finished round")?;
     Ok((0..players)
-        .map(|s| SeatResult { bot: seating[s], value: r.points[s] as f64, bet: r.bets[s], won: r.won[s] })
+        .map(|s| SeatResult {
+            bot: seating[s],
+            value: r.points[s] as f64,
+            bet: r.bets[s],
+            won: r.won[s],
+            times: std::mem::take(&mut times[s]),
+        })
         .collect())
 }
 
@@ -121,6 +139,7 @@ pub fn play_seven_round(
             value: if w.contains(&s) { 1.0 / w.len() as f64 } else { 0.0 },
             bet: 0,
             won: 0,
+            times: Vec::new(),
         })
         .collect())
 }
@@ -142,6 +161,12 @@ pub struct BotSummary {
     pub overshoot: f64,
     /// Won fewer than bet.
     pub shortfall: f64,
+    /// Median decision time in milliseconds (`NaN` without a clock).
+    pub p50_ms: f64,
+    /// 95th percentile of decision times in milliseconds.
+    pub p95_ms: f64,
+    /// Decisions timed.
+    pub decisions: u64,
 }
 
 /// A paired comparison of two bots.
@@ -233,6 +258,12 @@ pub fn summarise(names: &[String], deals: &[Vec<SeatResult>]) -> Summary {
             .collect();
         let (mean, ci95) = mean_ci(&means);
         let rate = |x: u64| x as f64 / rounds.max(1) as f64;
+        let mut times: Vec<f32> =
+            deals.iter().flat_map(|d| d.iter().filter(|r| r.bot == b).flat_map(|r| r.times.iter().copied())).collect();
+        times.sort_by(f32::total_cmp);
+        let q = |p: f64| {
+            if times.is_empty() { f64::NAN } else { times[((times.len() - 1) as f64 * p).round() as usize] as f64 }
+        };
         bots.push(BotSummary {
             name: names[b].clone(),
             rounds,
@@ -241,6 +272,9 @@ pub fn summarise(names: &[String], deals: &[Vec<SeatResult>]) -> Summary {
             success: rate(made),
             overshoot: rate(over),
             shortfall: rate(short),
+            p50_ms: q(0.5),
+            p95_ms: q(0.95),
+            decisions: times.len() as u64,
         });
     }
     for d in deals {
@@ -264,6 +298,107 @@ pub fn summarise(names: &[String], deals: &[Vec<SeatResult>]) -> Summary {
     Summary { deals: deals.len() as u64, bots, pairs, per_deal }
 }
 
+/// One bot's rating from a round-robin.
+#[derive(Clone, Debug)]
+pub struct Rating {
+    /// The bot.
+    pub name: String,
+    /// Elo points relative to the first bot (400 points: 10 to 1 odds of winning a deal).
+    pub elo: f64,
+    /// Half-width of its 95% interval (from the fit's information matrix).
+    pub ci95: f64,
+}
+
+/// Bradley-Terry ratings from pairwise results: `wins[i][j]` is how many deals bot `i` beat bot
+/// `j` (a tie counts half to each). Fitted by minorization-maximization (Hunter 2004) with one
+/// virtual tie per pair (so an unbeaten bot still has a finite rating), shown on the Elo scale
+/// with the first bot at 0; intervals from the inverse of the observed information.
+pub fn bradley_terry(names: &[String], wins: &[Vec<f64>]) -> Vec<Rating> {
+    let k = names.len();
+    let w = |i: usize, j: usize| wins[i][j] + if i != j { 0.5 } else { 0.0 };
+    let n = |i: usize, j: usize| if i == j { 0.0 } else { w(i, j) + w(j, i) };
+    let mut p = vec![1.0f64; k];
+    for _ in 0..10_000 {
+        let mut next = vec![0.0; k];
+        for i in 0..k {
+            let won: f64 = (0..k).map(|j| if i == j { 0.0 } else { w(i, j) }).sum();
+            let den: f64 = (0..k).filter(|&j| j != i).map(|j| n(i, j) / (p[i] + p[j])).sum();
+            next[i] = if den > 0.0 { won / den } else { p[i] };
+        }
+        let g = (next.iter().map(|x| x.ln()).sum::<f64>() / k as f64).exp();
+        let delta = (0..k).map(|i| (next[i] / g - p[i]).abs()).fold(0.0, f64::max);
+        p = next.iter().map(|x| x / g).collect();
+        if delta < 1e-12 {
+            break;
+        }
+    }
+    // Information for theta = ln p, the first bot fixed at 0.
+    let m = k - 1;
+    let mut a = vec![vec![0.0f64; 2 * m]; m];
+    for i in 1..k {
+        for j in 0..k {
+            if i == j {
+                continue;
+            }
+            let x = n(i, j) * p[i] * p[j] / ((p[i] + p[j]) * (p[i] + p[j]));
+            a[i - 1][i - 1] += x;
+            if j > 0 {
+                a[i - 1][j - 1] -= x;
+            }
+        }
+        a[i - 1][m + i - 1] = 1.0;
+    }
+    // Gauss-Jordan inverse.
+    for c in 0..m {
+        let piv = (c..m).max_by(|&x, &y| a[x][c].abs().total_cmp(&a[y][c].abs())).unwrap_or(c);
+        a.swap(c, piv);
+        let d = a[c][c];
+        if d.abs() < 1e-300 {
+            continue;
+        }
+        for v in a[c].iter_mut() {
+            *v /= d;
+        }
+        for r in 0..m {
+            if r != c {
+                let f = a[r][c];
+                if f != 0.0 {
+                    let row = a[c].clone();
+                    for (x, y) in a[r].iter_mut().zip(row) {
+                        *x -= f * y;
+                    }
+                }
+            }
+        }
+    }
+    let scale = 400.0 / std::f64::consts::LN_10;
+    (0..k)
+        .map(|i| Rating {
+            name: names[i].clone(),
+            elo: scale * (p[i] / p[0]).ln(),
+            ci95: if i == 0 { 0.0 } else { 1.96 * scale * a[i - 1][m + i - 1].max(0.0).sqrt() },
+        })
+        .collect()
+}
+
+/// Deals won by `a` against `b` (and half the ties) in a two-bot summary's per-deal means.
+pub fn deal_wins(s: &Summary, a: usize, b: usize) -> (f64, f64) {
+    let mut w = (0.0, 0.0);
+    for m in &s.per_deal {
+        if let (Some(x), Some(y)) = (m[a], m[b]) {
+            match x.total_cmp(&y) {
+                std::cmp::Ordering::Greater => w.0 += 1.0,
+                std::cmp::Ordering::Less => w.1 += 1.0,
+                std::cmp::Ordering::Equal => {
+                    w.0 += 0.5;
+                    w.1 += 0.5;
+                }
+            }
+        }
+    }
+    w
+}
+
 /// Which game a tournament plays.
 #[derive(Clone, Copy, Debug)]
 pub enum TournamentGame {
@@ -282,6 +417,7 @@ pub fn run(
     names: &[String],
     seed: u64,
     progress: &(dyn Fn() + Sync),
+    clock: Option<&Clock>,
 ) -> Result<Summary, String> {
     let rots = rotations(names.len(), players);
     let results: Result<Vec<Vec<SeatResult>>, String> = (0..deals)
@@ -292,7 +428,7 @@ pub fn run(
             for &r in &rots {
                 let seating = seating(names.len(), players, r);
                 let mut res = match game {
-                    TournamentGame::Oh7(rules) => play_oh7_round(rules, players, s, names, &seating)?,
+                    TournamentGame::Oh7(rules) => play_oh7_round(rules, players, s, names, &seating, clock)?,
                     TournamentGame::Seven => play_seven_round(players, s, names, &seating)?,
                 };
                 all.append(&mut res);
@@ -324,8 +460,8 @@ mod tests {
         let deals: Vec<Vec<SeatResult>> = (0..10)
             .map(|i| {
                 vec![
-                    SeatResult { bot: 0, value: 3.0 + i as f64, bet: 1, won: 1 },
-                    SeatResult { bot: 1, value: 1.0 + i as f64, bet: 2, won: 1 },
+                    SeatResult { bot: 0, value: 3.0 + i as f64, bet: 1, won: 1, times: vec![] },
+                    SeatResult { bot: 1, value: 1.0 + i as f64, bet: 2, won: 1, times: vec![] },
                 ]
             })
             .collect();
@@ -336,6 +472,49 @@ mod tests {
         assert_eq!(s.bots[1].shortfall, 1.0);
     }
 
+    /// Issue 19: bet success is the share of seat-rounds whose tricks equal the bet, counted
+    /// here by hand on a small case; decision times give p50 and p95.
+    #[test]
+    fn bet_success_and_decision_times_on_a_hand_computed_case() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let r = |bot, bet, won, times: &[f32]| SeatResult { bot, value: 0.0, bet, won, times: times.to_vec() };
+        let deals = vec![
+            vec![r(0, 2, 2, &[1.0, 2.0]), r(1, 1, 0, &[10.0]), r(0, 0, 0, &[3.0]), r(1, 3, 4, &[20.0])],
+            vec![r(0, 1, 2, &[4.0]), r(1, 2, 2, &[30.0]), r(0, 3, 3, &[5.0]), r(1, 0, 1, &[40.0])],
+            vec![r(0, 4, 1, &[6.0, 7.0, 8.0, 9.0, 10.0]), r(1, 2, 2, &[50.0])],
+        ];
+        let s = summarise(&names, &deals);
+        // a: made 2=2, 0=0, 3=3; over 1<2; short 4>1: 3 of 5.
+        assert_eq!(s.bots[0].rounds, 5);
+        assert!((s.bots[0].success - 3.0 / 5.0).abs() < 1e-12);
+        assert!((s.bots[0].overshoot - 1.0 / 5.0).abs() < 1e-12);
+        assert!((s.bots[0].shortfall - 1.0 / 5.0).abs() < 1e-12);
+        // b: made 2=2 twice; short 1>0; over 3<4 and 0<1: 2 of 5.
+        assert!((s.bots[1].success - 2.0 / 5.0).abs() < 1e-12);
+        assert!((s.bots[1].overshoot - 2.0 / 5.0).abs() < 1e-12);
+        // a's ten times 1..10: the median's index 4.5 rounds to 5 (6 ms), p95's 8.55 to 9 (10 ms).
+        assert_eq!(s.bots[0].decisions, 10);
+        assert_eq!(s.bots[0].p50_ms, 6.0);
+        assert_eq!(s.bots[0].p95_ms, 10.0);
+        assert_eq!(s.bots[1].p50_ms, 30.0);
+    }
+
+    #[test]
+    fn bradley_terry_orders_and_spaces_the_bots() {
+        let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        // b beats a 3 to 1 and c beats b 3 to 1 (c beats a 9 to 1): about 191 Elo per step.
+        let wins = vec![vec![0.0, 100.0, 100.0], vec![300.0, 0.0, 100.0], vec![900.0, 300.0, 0.0]];
+        let r = bradley_terry(&names, &wins);
+        assert_eq!(r[0].elo, 0.0);
+        assert!((r[1].elo - 190.8).abs() < 10.0, "{r:?}");
+        assert!((r[2].elo - 381.7).abs() < 15.0, "{r:?}");
+        assert!(r[1].ci95 > 0.0 && r[1].ci95 < 60.0, "{r:?}");
+        // Equal records: equal ratings.
+        let even = vec![vec![0.0, 50.0, 50.0], vec![50.0, 0.0, 50.0], vec![50.0, 50.0, 0.0]];
+        let r = bradley_terry(&names, &even);
+        assert!(r.iter().all(|x| x.elo.abs() < 1e-6), "{r:?}");
+    }
+
     #[test]
     fn gap_closed_is_the_ratio_of_paired_differences() {
         let names: Vec<String> = ["low", "mid", "high"].iter().map(|s| s.to_string()).collect();
@@ -344,9 +523,9 @@ mod tests {
             .map(|i| {
                 let e = (i % 5) as f64 * 0.1;
                 vec![
-                    SeatResult { bot: 0, value: 0.0, bet: 0, won: 0 },
-                    SeatResult { bot: 1, value: 1.0 + e, bet: 0, won: 0 },
-                    SeatResult { bot: 2, value: 2.0 + 2.0 * e, bet: 0, won: 0 },
+                    SeatResult { bot: 0, value: 0.0, bet: 0, won: 0, times: vec![] },
+                    SeatResult { bot: 1, value: 1.0 + e, bet: 0, won: 0, times: vec![] },
+                    SeatResult { bot: 2, value: 2.0 + 2.0 * e, bet: 0, won: 0, times: vec![] },
                 ]
             })
             .collect();
@@ -358,16 +537,17 @@ mod tests {
         let noisy: Vec<Vec<SeatResult>> = (0..20)
             .map(|i| {
                 vec![
-                    SeatResult { bot: 0, value: 0.0, bet: 0, won: 0 },
-                    SeatResult { bot: 1, value: (i % 3) as f64, bet: 0, won: 0 },
-                    SeatResult { bot: 2, value: 2.0 + (i % 2) as f64, bet: 0, won: 0 },
+                    SeatResult { bot: 0, value: 0.0, bet: 0, won: 0, times: vec![] },
+                    SeatResult { bot: 1, value: (i % 3) as f64, bet: 0, won: 0, times: vec![] },
+                    SeatResult { bot: 2, value: 2.0 + (i % 2) as f64, bet: 0, won: 0, times: vec![] },
                 ]
             })
             .collect();
         let (r, ci) = gap_closed(&summarise(&names, &noisy), 0, 1, 2).unwrap();
         assert!(r > 0.3 && r < 0.5 && ci > 0.05, "{r} {ci}");
-        let flat: Vec<Vec<SeatResult>> =
-            (0..5).map(|_| (0..3).map(|b| SeatResult { bot: b, value: 1.0, bet: 0, won: 0 }).collect()).collect();
+        let flat: Vec<Vec<SeatResult>> = (0..5)
+            .map(|_| (0..3).map(|b| SeatResult { bot: b, value: 1.0, bet: 0, won: 0, times: vec![] }).collect())
+            .collect();
         assert!(gap_closed(&summarise(&names, &flat), 0, 1, 2).is_none());
     }
 }

@@ -4,6 +4,7 @@
 use std::cell::Cell;
 
 use oh7_bots::expert::OracleBot;
+use oh7_bots::ismcts::{IsmctsBot, IsmctsConfig, Rollout};
 use oh7_bots::{OH7_LEVELS, SEVEN_LEVELS, oh7_bot, random_oh7_game, seven_bot};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, Oh7Game};
@@ -60,7 +61,20 @@ fn check_level(level: &str, cases: u32) -> u64 {
         let mut bots: Vec<_> = if level == "oracle" {
             Vec::new()
         } else {
-            (0..players).map(|s| oh7_bot(level, seed ^ s as u64).unwrap()).collect()
+            (0..players)
+                .map(|s| match level {
+                    // ISMCTS with a small budget: every code path, many situations, fast.
+                    "ismcts-40" => {
+                        let cfg = IsmctsConfig { iterations: 40, ..IsmctsConfig::default() };
+                        Box::new(IsmctsBot::new(cfg, seed ^ s as u64)) as Box<dyn oh7_bots::Bot<Oh7Game>>
+                    }
+                    "ismcts-random" => {
+                        let cfg = IsmctsConfig { iterations: 40, rollout: Rollout::Random, ..IsmctsConfig::default() };
+                        Box::new(IsmctsBot::new(cfg, seed ^ s as u64))
+                    }
+                    _ => oh7_bot(level, seed ^ s as u64).unwrap(),
+                })
+                .collect()
         };
         let round = g.round_number();
         while !g.is_over() && g.round_number() == round {
@@ -87,6 +101,15 @@ fn check_level(level: &str, cases: u32) -> u64 {
 fn heuristic_and_random_are_always_legal() {
     assert!(check_level("heuristic", 800) > 10_000);
     assert!(check_level("random", 200) > 2_000);
+}
+
+/// Issue 19: `ismcts` plays legal actions in every preset (the Dummy, bga passing, every phase),
+/// with both rollout policies, and at its full default budget.
+#[test]
+fn ismcts_is_always_legal() {
+    assert!(check_level("ismcts-40", 200) > 2_000);
+    assert!(check_level("ismcts-random", 60) > 500);
+    assert!(check_level("ismcts", 3) > 10);
 }
 
 #[test]

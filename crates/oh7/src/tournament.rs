@@ -33,7 +33,8 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 200)]
     pub deals: u64,
     /// Bots, comma-separated (seat s gets bot s mod k, then the seating rotates). Oh 7: random,
-    /// heuristic, easy, medium, hard, expert, and `oracle` (sees every hand; for measurement).
+    /// heuristic, easy, medium, hard, ismcts, expert, `ismcts:iterations=N:c=X:rollout=random|heuristic`
+    /// (research settings), and `oracle` (sees every hand; for measurement).
     /// Seven: random, heuristic, search.
     #[arg(long, value_delimiter = ',', default_value = "heuristic,random")]
     pub bots: Vec<String>,
@@ -41,6 +42,11 @@ pub struct TournamentArgs {
     /// the paired difference HIGH − LOW with a 95% interval, e.g. `--gap heuristic,expert,oracle`.
     #[arg(long, value_delimiter = ',', num_args = 1, value_names = ["LOW,MID,HIGH"])]
     pub gap: Vec<String>,
+    /// Rate every level instead: a round-robin of duplicate two-bot matches between all the
+    /// game's levels (--deals deals each; --bots is not used), fitted to Bradley-Terry ratings
+    /// on the Elo scale (random = 0) with 95% intervals.
+    #[arg(long)]
+    pub ratings: bool,
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
@@ -51,6 +57,9 @@ pub struct TournamentArgs {
 
 /// Run `oh7 tournament`.
 pub fn run(args: &TournamentArgs) -> Result<()> {
+    if args.ratings {
+        return ratings(args);
+    }
     if args.bots.len() < 2 {
         bail!("name at least two bots with --bots, e.g. --bots expert,heuristic");
     }
@@ -68,7 +77,10 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         }
     };
     for b in &args.bots {
-        if !(levels.contains(&b.as_str()) || (b == "oracle" && matches!(game, TournamentGame::Oh7(_)))) {
+        let oh7 = matches!(game, TournamentGame::Oh7(_));
+        if !(levels.contains(&b.as_str())
+            || (oh7 && (b == "oracle" || b.starts_with("ismcts:") || b.starts_with("mix:"))))
+        {
             bail!("unknown bot `{b}`: choose among {} (or oracle for Oh 7)", levels.join(", "));
         }
     }
@@ -92,8 +104,9 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     );
     let start = Instant::now();
     let tick = || bar.inc(1);
-    let summary =
-        tournament::run(game, args.players, args.deals, &args.bots, args.seed, &tick).map_err(anyhow::Error::msg)?;
+    let clock = move || start.elapsed().as_secs_f64();
+    let summary = tournament::run(game, args.players, args.deals, &args.bots, args.seed, &tick, Some(&clock))
+        .map_err(anyhow::Error::msg)?;
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let what = match game {
@@ -138,6 +151,7 @@ fn to_json(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs: f6
         "bots": s.bots.iter().map(|b| json!({
             "bot": b.name, "rounds": b.rounds, "mean": b.mean, "ci95": b.ci95,
             "success": b.success, "overshoot": b.overshoot, "shortfall": b.shortfall,
+            "decision_ms_p50": b.p50_ms, "decision_ms_p95": b.p95_ms, "decisions": b.decisions,
         })).collect::<Vec<_>>(),
         "pairs": s.pairs.iter().map(|p| json!({"a": p.a, "b": p.b, "diff": p.diff, "ci95": p.ci95,
             "significant": (p.diff.abs() > p.ci95)})).collect::<Vec<_>>(),
@@ -146,28 +160,100 @@ fn to_json(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs: f6
 
 use oh7_stats::report::decimals;
 
+/// `oh7 tournament --ratings`: every pair of levels plays `--deals` duplicate deals; the deal
+/// wins are fitted to Bradley-Terry ratings.
+fn ratings(args: &TournamentArgs) -> Result<()> {
+    let (game, levels): (TournamentGame, &[&str]) = match args.game {
+        GameKind::Oh7 => {
+            let r = args.rules.ruleset()?;
+            r.check_players(args.players)?;
+            (TournamentGame::Oh7(r), OH7_LEVELS)
+        }
+        GameKind::Seven => (TournamentGame::Seven, SEVEN_LEVELS),
+    };
+    let names: Vec<String> = levels.iter().map(|s| s.to_string()).collect();
+    let k = names.len();
+    let pairs = k * (k - 1) / 2;
+    let bar = ProgressBar::new(args.deals * pairs as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} deals ({per_sec}, eta {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let start = Instant::now();
+    let tick = || bar.inc(1);
+    let mut wins = vec![vec![0.0; k]; k];
+    let mut matches = Vec::new();
+    for a in 0..k {
+        for b in a + 1..k {
+            let two = vec![names[a].clone(), names[b].clone()];
+            let s = tournament::run(game, args.players, args.deals, &two, args.seed, &tick, None)
+                .map_err(anyhow::Error::msg)?;
+            let (wa, wb) = tournament::deal_wins(&s, 0, 1);
+            wins[a][b] += wa;
+            wins[b][a] += wb;
+            matches.push(json!({"a": names[a], "b": names[b], "a_wins": wa, "b_wins": wb,
+                "diff": s.pairs[0].diff, "ci95": s.pairs[0].ci95}));
+        }
+    }
+    bar.finish_and_clear();
+    let mut r = tournament::bradley_terry(&names, &wins);
+    r.sort_by(|x, y| y.elo.total_cmp(&x.elo));
+    let what = match game {
+        TournamentGame::Oh7(r) => format!("{} with {} players", r.preset, args.players),
+        TournamentGame::Seven => format!("seven with {} players", args.players),
+    };
+    let secs = start.elapsed().as_secs_f64();
+    if args.json {
+        let v = json!({
+            "table": what, "deals_per_pair": args.deals, "seed": args.seed, "seconds": secs,
+            "ratings": r.iter().map(|x| json!({"bot": x.name, "elo": x.elo, "ci95": x.ci95})).collect::<Vec<_>>(),
+            "matches": matches,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    println!(
+        "ratings: {what}, round-robin of {k} levels, {} duplicate deals per pair, seed {}, {secs:.0} s",
+        args.deals, args.seed
+    );
+    println!("Bradley-Terry on deals won (a tie counts half), Elo scale, random = 0, 95% interval");
+    println!("{:<10} {:>14}", "level", "Elo");
+    for x in &r {
+        let d = decimals(x.ci95).min(1);
+        let e = if x.ci95 > 0.0 { format!("{:+.d$} ± {:.d$}", x.elo, x.ci95) } else { format!("{:+.0}", x.elo) };
+        println!("{:<10} {:>14}", x.name, e);
+    }
+    Ok(())
+}
+
 fn print_text(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs: f64, seven: bool) {
     println!("duplicate tournament: {what}, {} deals x {rots} rotations, seed {}, {secs:.1} s", s.deals, args.seed);
     let unit = if seven { "rounds won" } else { "points/round" };
+    let ms = |x: f64| if x.is_finite() { format!("{x:.1}") } else { "-".into() };
     if seven {
-        println!("{:<10} {:>8} {:>20}", "bot", "rounds", unit);
+        println!("{:<10} {:>8} {:>20} {:>8} {:>8}", "bot", "rounds", unit, "p50 ms", "p95 ms");
     } else {
-        println!("{:<10} {:>8} {:>20} {:>8} {:>10} {:>10}", "bot", "rounds", unit, "made", "overshoot", "shortfall");
+        println!(
+            "{:<10} {:>8} {:>20} {:>12} {:>10} {:>10} {:>8} {:>8}",
+            "bot", "rounds", unit, "bet success", "overshoot", "shortfall", "p50 ms", "p95 ms"
+        );
     }
     for b in &s.bots {
         let d = decimals(b.ci95);
         let m = format!("{:.d$} ± {:.d$}", b.mean, b.ci95);
         if seven {
-            println!("{:<10} {:>8} {:>20}", b.name, b.rounds, m);
+            println!("{:<10} {:>8} {:>20} {:>8} {:>8}", b.name, b.rounds, m, ms(b.p50_ms), ms(b.p95_ms));
         } else {
             println!(
-                "{:<10} {:>8} {:>20} {:>7.1}% {:>9.1}% {:>9.1}%",
+                "{:<10} {:>8} {:>20} {:>11.1}% {:>9.1}% {:>9.1}% {:>8} {:>8}",
                 b.name,
                 b.rounds,
                 m,
                 b.success * 100.0,
                 b.overshoot * 100.0,
-                b.shortfall * 100.0
+                b.shortfall * 100.0,
+                ms(b.p50_ms),
+                ms(b.p95_ms)
             );
         }
     }
