@@ -22,7 +22,7 @@ use crate::heuristic::{
     best_trump, cards_of, expected_tricks, heuristic_bet, heuristic_play, heuristic_playout, other_decision, play_info,
 };
 use crate::pi::{Position, Scorer, Solver, Won};
-use crate::sample::{Knowledge, position_from_view, seat_of};
+use crate::sample::{Knowledge, position_from_view, seat_of, used_bet_cards};
 
 /// The work budget of a search bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -283,14 +283,8 @@ impl Search {
         let n = view.players();
         let dummy = view.dummy();
         let table = view.table_seats();
-        let attempts = view.bet_attempts();
-        let attempt = attempts.len() + 1;
-        let mut used = [CardSet::EMPTY; MAX_SEATS];
-        for a in &attempts {
-            for p in 0..n {
-                used[p].insert(a[p]);
-            }
-        }
+        let attempt = view.bet_attempts().len() + 1;
+        let used = used_bet_cards(view);
         let cands: Vec<Card> = legal.iter().collect();
         let know = Knowledge::from_view(view);
         let mut sum = vec![0.0f64; cands.len()];

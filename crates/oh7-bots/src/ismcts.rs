@@ -31,7 +31,7 @@ use crate::Bot;
 use crate::expert::resolve_leader;
 use crate::heuristic::{cards_of, heuristic_bet, heuristic_play, other_decision, play_info};
 use crate::pi::{Position, Scorer};
-use crate::sample::{Knowledge, position_from_view, seat_of};
+use crate::sample::{Knowledge, position_from_view, seat_of, used_bet_cards};
 
 /// How a rollout finishes the round from the tree's last node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,13 +265,8 @@ impl IsmctsBot {
         let n = view.players();
         let dummy = view.dummy();
         let table = view.table_seats();
-        let attempts = view.bet_attempts();
-        let mut used0 = [CardSet::EMPTY; MAX_SEATS];
-        for a in &attempts {
-            for p in 0..n {
-                used0[p].insert(a[p]);
-            }
-        }
+        let first_attempt = view.bet_attempts().len() + 1;
+        let used0 = used_bet_cards(view);
         let know = Knowledge::from_view(view);
         self.reset();
         for _ in 0..self.cfg.iterations {
@@ -287,11 +282,11 @@ impl IsmctsBot {
             bets[me] = self.nodes[mine as usize].card;
             let mut used = used0;
             let mut points = [0.0; MAX_SEATS];
-            let mut attempt = attempts.len() + 1;
+            let mut attempt = first_attempt;
             let mut resolved = None;
             loop {
                 for p in 0..n {
-                    if p != me || attempt > attempts.len() + 1 {
+                    if p != me || attempt > first_attempt {
                         let mut bettable = hands[p].minus(used[p]);
                         bettable.remove(Card::INTERROBANG);
                         if bettable.is_empty() {
@@ -339,7 +334,7 @@ impl IsmctsBot {
                 let scorer = Scorer::new(&rules, &bets[..n]);
                 // The tree goes on into the play when the bets stand as this iteration's first
                 // attempt made them; after a re-bet the rollout plays.
-                if attempt == attempts.len() + 1 {
+                if attempt == first_attempt {
                     self.play_iteration(mine, &mut pos, &scorer.bets);
                 } else {
                     while !pos.is_over() {

@@ -196,6 +196,17 @@ pub fn position_from_view(view: &SeatView, hands: &[CardSet; MAX_SEATS], pile: &
     p
 }
 
+/// The cards each player bet in the earlier attempts of this round (they may not bet again).
+pub fn used_bet_cards(view: &SeatView) -> [CardSet; MAX_SEATS] {
+    let mut used = [CardSet::EMPTY; MAX_SEATS];
+    for a in &view.bet_attempts() {
+        for (p, &c) in a.iter().enumerate() {
+            used[p].insert(c);
+        }
+    }
+    used
+}
+
 /// The seat of a player's view.
 pub fn seat_of(view: &SeatView) -> Seat {
     view.seat().expect("a player's view")

@@ -107,7 +107,7 @@ pub const MAX_RESUME_BYTES: u64 = 16 << 20;
 /// Read the record to resume from `path`, refusing (with the file and line, and the file left
 /// as it is) anything but one unfinished game that replays exactly: a file of several records
 /// (a `simulate` output), a finished game, a record the engine rejects, a file too big.
-pub fn read_resume(path: &Path, lang: Lang) -> Result<serde_json::Value, String> {
+pub fn read_resume(path: &Path, lang: Lang) -> Result<(serde_json::Value, oh7_core::Replayed), String> {
     let p = path.display();
     let unchanged = lang.s("the file is unchanged", "le fichier n'a pas été modifié");
     let meta = std::fs::metadata(path)
@@ -171,8 +171,22 @@ pub fn read_resume(path: &Path, lang: Lang) -> Result<serde_json::Value, String>
             format!("{p}:{line}: this game is over, there is nothing to resume ({unchanged}); see it with: oh7 replay {p} --show 1"),
             format!("{p}:{line} : cette partie est finie, il n'y a rien à reprendre ({unchanged}) ; voyez-la avec : oh7 replay {p} --show 1"),
         )),
-        Ok(_) => Ok(record),
+        Ok(g) => Ok((record, g)),
     }
+}
+
+/// The bots of a resumed game: the levels its record names (`bot:heuristic`), so the record goes
+/// on telling who played; other seats get --bots.
+fn recorded_levels<G: Table>(g: &G, record: &serde_json::Value, opts: &PlayOptions) -> Vec<String> {
+    (0..g.players())
+        .map(|k| {
+            record["seats"][k]
+                .as_str()
+                .and_then(|n| n.strip_prefix("bot:"))
+                .filter(|l| G::levels().contains(l))
+                .map_or_else(|| level::<G>(opts), str::to_string)
+        })
+        .collect()
 }
 
 /// Play a game to its end or until the human quits; returns where the record was saved.
@@ -180,56 +194,22 @@ pub fn play(opts: PlayOptions) -> Result<PathBuf, PlayError> {
     let lang = opts.lang;
     match &opts.resume {
         Some(path) => {
-            let record = read_resume(path, lang)?;
+            let (record, game) = read_resume(path, lang)?;
             let save = opts.save.clone().unwrap_or_else(|| path.clone());
             // The human's seat is the one the record names `human` (unless --seat says otherwise).
             let seat = match record["seats"].as_array().and_then(|a| a.iter().position(|n| n == "human")) {
                 Some(k) if opts.seat == 0 => k,
                 _ => opts.seat,
             };
-            // The bots keep the levels the record names (`bot:heuristic`), so the record goes on
-            // telling who played; other seats get --bots.
-            let names: Vec<String> = record["seats"]
-                .as_array()
-                .map(|a| a.iter().map(|n| n.as_str().unwrap_or("").to_string()).collect())
-                .unwrap_or_default();
-            let level_of =
-                |n: &String, levels: &[&str]| n.strip_prefix("bot:").filter(|l| levels.contains(l)).map(str::to_string);
-            match record["game"].as_str() {
-                Some("seven") => {
-                    let g = <SevenGame as Table>::replay(&record).map_err(|e| {
-                        lang.t(
-                            format!("the record does not replay: {e}"),
-                            format!("l'enregistrement ne se rejoue pas : {e}"),
-                        )
-                    })?;
-                    let levels: Vec<String> = (0..g.players())
-                        .map(|k| {
-                            names
-                                .get(k)
-                                .and_then(|n| level_of(n, SevenGame::levels()))
-                                .unwrap_or_else(|| level::<SevenGame>(&opts))
-                        })
-                        .collect();
-                    run(g, &opts, seat, &save, None, Some(levels))
+            match game {
+                oh7_core::Replayed::Seven(g) => {
+                    let levels = recorded_levels(&*g, &record, &opts);
+                    run(*g, &opts, seat, &save, None, Some(levels))
                 }
-                _ => {
-                    let g = <Oh7Game as Table>::replay(&record).map_err(|e| {
-                        lang.t(
-                            format!("the record does not replay: {e}"),
-                            format!("l'enregistrement ne se rejoue pas : {e}"),
-                        )
-                    })?;
+                oh7_core::Replayed::Oh7(g) => {
                     let rules = *g.rules();
-                    let levels: Vec<String> = (0..g.players())
-                        .map(|k| {
-                            names
-                                .get(k)
-                                .and_then(|n| level_of(n, Oh7Game::levels()))
-                                .unwrap_or_else(|| level::<Oh7Game>(&opts))
-                        })
-                        .collect();
-                    run(g, &opts, seat, &save, Some(rules), Some(levels))
+                    let levels = recorded_levels(&*g, &record, &opts);
+                    run(*g, &opts, seat, &save, Some(rules), Some(levels))
                 }
             }
         }

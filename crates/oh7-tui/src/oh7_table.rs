@@ -11,7 +11,6 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
-use serde_json::Value;
 
 use crate::lang::{Lang, Symbols, oh7_error};
 use crate::scores::{self, Cell, ScoreTable};
@@ -273,9 +272,6 @@ impl Table for Oh7Game {
     }
     fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
         oh7_bots::oh7_bot(level, seed)
-    }
-    fn replay(record: &Value) -> Result<Self, String> {
-        oh7_core::oh7::replay(record).map_err(|e| e.to_string())
     }
     fn name_seats(&mut self, names: Vec<String>) {
         self.set_seat_names(names);

@@ -5,7 +5,6 @@ use oh7_bots::Bot;
 use oh7_core::game::{Game, Seat, SeatSet};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use serde_json::Value;
 
 use crate::lang::Lang;
 
@@ -59,8 +58,6 @@ pub trait Table: Game + Sized + 'static {
     fn levels() -> &'static [&'static str];
     /// A bot by level.
     fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String>;
-    /// Rebuild a game from a record.
-    fn replay(record: &Value) -> Result<Self, String>;
     /// Name the seats (for the record).
     fn name_seats(&mut self, names: Vec<String>);
     /// The seed of the game (used only to seed bots and name the save file).

@@ -180,9 +180,6 @@ impl Table for SevenGame {
     fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
         oh7_bots::seven_bot(level, seed)
     }
-    fn replay(record: &Value) -> Result<Self, String> {
-        oh7_core::seven::replay(record).map_err(|e| e.to_string())
-    }
     fn name_seats(&mut self, names: Vec<String>) {
         let _ = self.set_seat_names(names);
     }
