@@ -51,6 +51,7 @@ impl Term {
 
     fn screen(&self) -> String {
         let out = Command::new("tmux").args(["-L", &self.socket, "capture-pane", "-p", "-t", "t"]).output().unwrap();
+        assert!(out.status.success(), "the game is gone: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -84,7 +85,9 @@ impl Term {
 
 impl Drop for Term {
     fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["-L", &self.socket, "kill-server"]).status();
+        // The server may already be gone (the game quit): tmux would say so on stderr.
+        let _ =
+            Command::new("tmux").args(["-L", &self.socket, "kill-server"]).stderr(std::process::Stdio::null()).status();
         let _ = std::fs::remove_file(&self.save);
     }
 }
