@@ -98,6 +98,16 @@ pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7G
         "random" => Ok(Box::new(RandomBot::new(seed))),
         "heuristic" => Ok(Box::new(heuristic::HeuristicBot::new())),
         "ismcts" => Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::default(), seed))),
+        // Research: ISMCTS bets and early play, the expert's exact endgame (`hybrid:ITERATIONS`).
+        _ if level.starts_with("hybrid:") => {
+            let it: u32 = level["hybrid:".len()..].parse().map_err(|_| "hybrid:ITERATIONS")?;
+            let cfg = ismcts::IsmctsConfig { iterations: it, ..ismcts::IsmctsConfig::default() };
+            Ok(Box::new(HybridBot {
+                ismcts: ismcts::IsmctsBot::new(cfg, seed),
+                expert: oh7_bot("expert", seed ^ 0x77)?,
+                name: level.to_string(),
+            }))
+        }
         // Research: bets by one level, everything else by another (`mix:ismcts:expert`).
         _ if level.starts_with("mix:") => {
             let (bet, rest) = level["mix:".len()..].split_once(':').ok_or("mix:BETS:PLAY")?;
@@ -111,6 +121,28 @@ pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7G
             Some(b) => Ok(Box::new(expert::ExpertBot::new(level, b, seed))),
             None => Err(format!("unknown bot `{level}`: choose one of {}", OH7_LEVELS.join(", "))),
         },
+    }
+}
+
+/// Research: ISMCTS for the bets and the play until 5 tricks are left, then the expert (whose
+/// exact solver takes over from there).
+struct HybridBot {
+    ismcts: ismcts::IsmctsBot,
+    expert: Box<dyn Bot<oh7_core::oh7::Oh7Game>>,
+    name: String,
+}
+
+impl Bot<oh7_core::oh7::Oh7Game> for HybridBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn choose(&mut self, view: &oh7_core::oh7::SeatView<'_>, legal: &[oh7_core::oh7::Action]) -> oh7_core::oh7::Action {
+        use oh7_core::oh7::Action;
+        match legal[0] {
+            Action::Bet(_) => self.ismcts.choose(view, legal),
+            Action::Play(_) if 7 - view.tricks().len() > 5 => self.ismcts.choose(view, legal),
+            _ => self.expert.choose(view, legal),
+        }
     }
 }
 

@@ -110,6 +110,9 @@ fn ismcts_is_always_legal() {
     assert!(check_level("ismcts-40", 200) > 2_000);
     assert!(check_level("ismcts-random", 60) > 500);
     assert!(check_level("ismcts", 3) > 10);
+    // The research combinations the tournament accepts.
+    assert!(check_level("hybrid:40", 20) > 100);
+    assert!(check_level("mix:heuristic:random", 30) > 200);
 }
 
 #[test]

@@ -79,7 +79,8 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     for b in &args.bots {
         let oh7 = matches!(game, TournamentGame::Oh7(_));
         if !(levels.contains(&b.as_str())
-            || (oh7 && (b == "oracle" || b.starts_with("ismcts:") || b.starts_with("mix:"))))
+            || (oh7
+                && (b == "oracle" || b.starts_with("ismcts:") || b.starts_with("mix:") || b.starts_with("hybrid:"))))
         {
             bail!("unknown bot `{b}`: choose among {} (or oracle for Oh 7)", levels.join(", "));
         }
