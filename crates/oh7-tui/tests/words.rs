@@ -31,17 +31,9 @@ fn play_and_check<G: Table>(mut s: Session<G>, seed: u64) -> usize {
         let mut texts = vec![s.game.title(s.human, lang)];
         texts.extend(s.game.plain_state(s.human, lang));
         texts.extend(s.game.signs(lang));
-        match s.next() {
-            Next::Over => {
-                texts.append(&mut s.log);
-                for n in s.notices.drain(..) {
-                    texts.push(n.title);
-                    texts.extend(n.lines);
-                }
-                seen += texts.len();
-                check(&texts, "end");
-                return seen;
-            }
+        let next = s.next();
+        match next {
+            Next::Over => {}
             Next::Bot(..) => s.bot_step().unwrap(),
             Next::Human(ask) => {
                 texts.push(s.game.question(s.human, ask, lang));
@@ -75,6 +67,9 @@ fn play_and_check<G: Table>(mut s: Session<G>, seed: u64) -> usize {
         }
         seen += texts.len();
         check(&texts, "game");
+        if matches!(next, Next::Over) {
+            return seen;
+        }
     }
 }
 
