@@ -29,8 +29,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::Bot;
 use crate::expert::resolve_leader;
-use crate::heuristic::{cards_of, heuristic_bet, heuristic_play, other_decision, play_info};
-use crate::pi::{Position, Scorer};
+use crate::heuristic::{cards_of, expected_tricks, heuristic_bet, heuristic_play, other_decision, play_info};
+use crate::pi::{Position, Scorer, Solver};
 use crate::sample::{Knowledge, position_from_view, seat_of, used_bet_cards};
 
 /// How a rollout finishes the round from the tree's last node.
@@ -53,13 +53,42 @@ pub struct IsmctsConfig {
     pub scale: f64,
     /// The rollout policy.
     pub rollout: Rollout,
+    /// From this many tricks left, a rollout is replaced by the exact solution of the
+    /// determinization (0: never).
+    pub exact: u8,
+    /// Most solver nodes for one such solution (beyond it, the rollout goes on).
+    pub exact_nodes: u64,
+    /// The reward of a seat is its points minus `spite` times the others' mean points.
+    pub spite: f64,
+    /// Whether the tree of a bet goes on into the card play (else the rollout plays it).
+    pub bet_tree: bool,
+    /// Iterations of a bet decision, as a multiple of `iterations`.
+    pub bet_factor: u32,
+    /// Inference from the revealed bets in the card play (0: none): the determinizations are
+    /// drawn from twice as many samples, weighted by `exp(-infer · Σ (bet − e)²)` over the other
+    /// players, `e` being the heuristic's expected tricks of the hand they bet with.
+    pub infer: f64,
+    /// Choose the bet by sequential halving over the bet cards instead of UCB1 at the root.
+    pub halving: bool,
 }
 
 impl Default for IsmctsConfig {
     /// The level `ismcts`: 1,000 iterations, heuristic rollouts, c = 0.7 on rewards of
     /// points / 10 (the choices are explained in `docs/bots.md`, with their tuning table).
     fn default() -> Self {
-        IsmctsConfig { iterations: 1000, c: 0.7, scale: 10.0, rollout: Rollout::Heuristic }
+        IsmctsConfig {
+            iterations: 1000,
+            c: 0.7,
+            scale: 10.0,
+            rollout: Rollout::Heuristic,
+            exact: 0,
+            exact_nodes: 20_000,
+            spite: 0.0,
+            bet_tree: true,
+            bet_factor: 1,
+            infer: 0.0,
+            halving: false,
+        }
     }
 }
 
@@ -75,6 +104,13 @@ impl IsmctsConfig {
                 "iterations" => cfg.iterations = v.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?,
                 "c" => cfg.c = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?,
                 "scale" => cfg.scale = v.parse().ok().filter(|x: &f64| x.is_finite() && *x > 0.0).ok_or_else(bad)?,
+                "exact" => cfg.exact = v.parse().ok().filter(|&n| n <= 9).ok_or_else(bad)?,
+                "exact_nodes" => cfg.exact_nodes = v.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?,
+                "bet_tree" => cfg.bet_tree = v.parse().map_err(|_| bad())?,
+                "bet_factor" => cfg.bet_factor = v.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?,
+                "infer" => cfg.infer = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?,
+                "halving" => cfg.halving = v.parse().map_err(|_| bad())?,
+                "spite" => cfg.spite = v.parse().ok().filter(|x: &f64| x.is_finite()).ok_or_else(bad)?,
                 "rollout" => {
                     cfg.rollout = match v {
                         "random" => Rollout::Random,
@@ -82,7 +118,11 @@ impl IsmctsConfig {
                         _ => return Err(bad()),
                     }
                 }
-                _ => return Err(format!("unknown ismcts setting `{k}`: iterations, c, scale, rollout")),
+                _ => {
+                    return Err(format!(
+                        "unknown ismcts setting `{k}`: iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer, halving"
+                    ));
+                }
             }
         }
         Ok(cfg)
@@ -103,18 +143,32 @@ struct Node {
     reward: f64,
 }
 
+/// What a bet decision's iterations share.
+struct BetCtx {
+    me: Seat,
+    rules: Ruleset,
+    n: usize,
+    dummy: Option<Seat>,
+    table: usize,
+    first_attempt: usize,
+    used0: [CardSet; MAX_SEATS],
+    know: Knowledge,
+}
+
 /// The ISMCTS bot.
 pub struct IsmctsBot {
     cfg: IsmctsConfig,
     rng: ChaCha8Rng,
     nodes: Vec<Node>,
     path: Vec<u32>,
+    solver: Option<Solver>,
 }
 
 impl IsmctsBot {
     /// An ISMCTS bot with `cfg`, deterministic for `seed`.
     pub fn new(cfg: IsmctsConfig, seed: u64) -> IsmctsBot {
-        IsmctsBot { cfg, rng: ChaCha8Rng::seed_from_u64(seed), nodes: Vec::new(), path: Vec::new() }
+        let solver = (cfg.exact > 0).then(|| Solver::new(14));
+        IsmctsBot { cfg, rng: ChaCha8Rng::seed_from_u64(seed), nodes: Vec::new(), path: Vec::new(), solver }
     }
 
     fn reset(&mut self) {
@@ -166,12 +220,26 @@ impl IsmctsBot {
 
     /// Descend from `node` through the card play of `pos` (selection, one expansion), roll out,
     /// and return the final tricks.
-    fn play_iteration(&mut self, mut node: u32, pos: &mut Position, bets: &[u8; MAX_SEATS]) {
+    fn play_iteration(&mut self, mut node: u32, pos: &mut Position, scorer: &Scorer) {
+        let bets = &scorer.bets;
         let mut expanded = false;
         while !pos.is_over() {
             let seat = pos.to_move();
             let legal = pos.legal();
             if expanded {
+                if pos.tricks_left() <= self.cfg.exact
+                    && let Some(solver) = self.solver.as_mut()
+                {
+                    solver.set_scorer(*scorer);
+                    solver.reset_nodes();
+                    solver.node_limit = self.cfg.exact_nodes;
+                    let w = solver.solve(pos);
+                    solver.node_limit = u64::MAX;
+                    if !solver.aborted {
+                        pos.won = w;
+                        return;
+                    }
+                }
                 let c = self.rollout_card(pos, bets, legal);
                 pos.play(c);
                 continue;
@@ -201,7 +269,15 @@ impl IsmctsBot {
         }
     }
 
-    fn backprop(&mut self, points: &[f64; MAX_SEATS]) {
+    fn backprop(&mut self, points: &[f64; MAX_SEATS], players: usize) {
+        let mut adjusted = *points;
+        if self.cfg.spite != 0.0 && players > 1 {
+            let total: f64 = points[..players].iter().sum();
+            for p in 0..players {
+                adjusted[p] = points[p] - self.cfg.spite * (total - points[p]) / (players - 1) as f64;
+            }
+        }
+        let points = &adjusted;
         self.nodes[0].visits += 1;
         for &id in &self.path {
             let n = &mut self.nodes[id as usize];
@@ -230,18 +306,68 @@ impl IsmctsBot {
         let bet_cards = view.bet_cards().expect("bets are known in play");
         let scorer = Scorer::new(view.rules(), bet_cards);
         let know = Knowledge::from_view(view);
+        let draws = if self.cfg.infer > 0.0 { self.inferred(view, &know) } else { Vec::new() };
         self.reset();
-        for _ in 0..self.cfg.iterations {
-            let (hands, pile) = know.sample(&mut self.rng);
+        for i in 0..self.cfg.iterations as usize {
+            let (hands, pile) = match draws.get(i) {
+                Some(d) => d.clone(),
+                None => know.sample(&mut self.rng),
+            };
             let mut pos = position_from_view(view, &hands, &pile);
-            self.play_iteration(0, &mut pos, &scorer.bets);
+            self.play_iteration(0, &mut pos, &scorer);
             let mut points = [0.0; MAX_SEATS];
             for (p, x) in points.iter_mut().enumerate().take(view.players()) {
                 *x = scorer.score(&pos.won, p) as f64;
             }
-            self.backprop(&points);
+            self.backprop(&points, view.players());
         }
         self.best_root()
+    }
+
+    /// `iterations` determinizations drawn (systematic resampling) from twice as many samples
+    /// weighted by how well the hands explain the revealed bets ([`IsmctsConfig::infer`]).
+    fn inferred(&mut self, view: &SeatView, know: &Knowledge) -> Vec<([CardSet; MAX_SEATS], Vec<Card>)> {
+        let me = seat_of(view);
+        let n = view.players();
+        let table = view.table_seats();
+        let bets = view.bet_cards().expect("bets are known in play");
+        let trump = view.leader_and_trump().map(|x| x.1);
+        let mut played = [CardSet::EMPTY; MAX_SEATS];
+        for t in view.tricks().iter().chain(std::iter::once(view.trick())) {
+            for (s, c) in t.plays() {
+                played[s].insert(c);
+            }
+        }
+        let count = self.cfg.iterations as usize;
+        let mut pool = Vec::with_capacity(2 * count);
+        let mut logw = Vec::with_capacity(2 * count);
+        for _ in 0..2 * count {
+            let (hands, pile) = know.sample(&mut self.rng);
+            let mut ll = 0.0f64;
+            for q in (0..n).filter(|&q| q != me) {
+                let e = expected_tricks(hands[q].or(played[q]), trump, table, CardSet::EMPTY);
+                let d = (bets[q].value() as f32 - e) as f64;
+                ll -= d * d;
+            }
+            pool.push((hands, pile));
+            logw.push(ll * self.cfg.infer);
+        }
+        let top = logw.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<f64> = logw.iter().map(|l| (l - top).exp()).collect();
+        let total: f64 = w.iter().sum();
+        let step = total / count as f64;
+        let mut at = self.rng.random::<f64>() * step;
+        let (mut acc, mut j) = (w[0], 0usize);
+        let mut out = Vec::with_capacity(count);
+        for _ in 0..count {
+            while acc < at && j + 1 < w.len() {
+                j += 1;
+                acc += w[j];
+            }
+            out.push(pool[j].clone());
+            at += step;
+        }
+        out
     }
 
     /// A bet by the rollout policy for seat `p` from `bettable`.
@@ -269,88 +395,127 @@ impl IsmctsBot {
         let used0 = used_bet_cards(view);
         let know = Knowledge::from_view(view);
         self.reset();
-        for _ in 0..self.cfg.iterations {
-            let (hands, mut pile) = know.sample(&mut self.rng);
-            // My bet: the tree's root decision (all my bettable cards are legal in every
-            // determinization).
-            let mine = match self.select(0, legal) {
+        let ctx = BetCtx { me, rules, n, dummy, table, first_attempt, used0, know };
+        let budget = self.cfg.iterations * self.cfg.bet_factor;
+        if !self.cfg.halving {
+            for _ in 0..budget {
+                self.bet_iteration(&ctx, legal, None);
+            }
+            return self.best_root();
+        }
+        // Sequential halving (Karnin, Koren and Somekh 2013): the budget split evenly over
+        // log2(K) rounds; each round samples every surviving bet alike and keeps the better half.
+        let mut arms: Vec<Card> = legal.iter().collect();
+        let rounds = (usize::BITS - (arms.len() - 1).leading_zeros()).max(1);
+        while arms.len() > 1 {
+            let per = (budget / (arms.len() as u32 * rounds)).max(1);
+            for &a in &arms {
+                for _ in 0..per {
+                    self.bet_iteration(&ctx, legal, Some(a));
+                }
+            }
+            let mean = |this: &Self, a: Card| {
+                let ch = this.nodes[0].children.iter().copied().find(|&c| this.nodes[c as usize].card == a);
+                ch.map_or(f64::NEG_INFINITY, |c| {
+                    let n = &this.nodes[c as usize];
+                    n.reward / n.visits.max(1) as f64
+                })
+            };
+            arms.sort_by(|&a, &b| mean(self, b).total_cmp(&mean(self, a)).then(a.cmp(&b)));
+            arms.truncate(arms.len().div_ceil(2));
+        }
+        arms[0]
+    }
+
+    /// One iteration of a bet decision: my bet chosen by the root (or `forced`), the others'
+    /// by the rollout policy, then the round.
+    fn bet_iteration(&mut self, ctx: &BetCtx, legal: CardSet, forced: Option<Card>) {
+        let BetCtx { me, rules, n, dummy, table, first_attempt, used0, ref know } = *ctx;
+        let (hands, mut pile) = know.sample(&mut self.rng);
+        // My bet: the tree's root decision (all my bettable cards are legal in every
+        // determinization), or the arm that sequential halving asks for.
+        let mine = match forced {
+            Some(card) => match self.nodes[0].children.iter().copied().find(|&c| self.nodes[c as usize].card == card) {
+                Some(ch) => ch,
+                None => self.add(0, card, me),
+            },
+            None => match self.select(0, legal) {
                 Ok(ch) => ch,
                 Err(card) => self.add(0, card, me),
-            };
-            self.path.push(mine);
-            let mut bets = [Card::INTERROBANG; MAX_SEATS];
-            bets[me] = self.nodes[mine as usize].card;
-            let mut used = used0;
-            let mut points = [0.0; MAX_SEATS];
-            let mut attempt = first_attempt;
-            let mut resolved = None;
-            loop {
-                for p in 0..n {
-                    if p != me || attempt > first_attempt {
-                        let mut bettable = hands[p].minus(used[p]);
-                        bettable.remove(Card::INTERROBANG);
-                        if bettable.is_empty() {
-                            break;
-                        }
-                        bets[p] = self.policy_bet(&rules, hands[p], bettable, table);
+            },
+        };
+        self.path.push(mine);
+        let mut bets = [Card::INTERROBANG; MAX_SEATS];
+        bets[me] = self.nodes[mine as usize].card;
+        let mut used = used0;
+        let mut points = [0.0; MAX_SEATS];
+        let mut attempt = first_attempt;
+        let mut resolved = None;
+        loop {
+            for p in 0..n {
+                if p != me || attempt > first_attempt {
+                    let mut bettable = hands[p].minus(used[p]);
+                    bettable.remove(Card::INTERROBANG);
+                    if bettable.is_empty() {
+                        break;
                     }
-                }
-                if let Some(r) = resolve_leader(&rules, &bets[..n], &hands, dummy.is_some(), attempt, &mut self.rng) {
-                    resolved = Some(r);
-                    break;
-                }
-                // A sum of 7: the rebid bonus, then another attempt (or a redeal).
-                if rules.rebid_bonus {
-                    let rank = |c: Card| c.value() as u16 * 8 + c.suit().map_or(0, |s| 5 - s.index() as u16);
-                    let top = (0..n).map(|p| rank(bets[p])).max().unwrap_or(0);
-                    for p in 0..n {
-                        if rank(bets[p]) == top {
-                            points[p] += 1.0;
-                        }
-                    }
-                }
-                for p in 0..n {
-                    used[p].insert(bets[p]);
-                }
-                let limit = rules.bet_attempts.map_or(usize::MAX, |l| l as usize);
-                let exhausted = (0..n).any(|p| {
-                    let mut b = hands[p].minus(used[p]);
-                    b.remove(Card::INTERROBANG);
-                    b.is_empty()
-                });
-                if attempt >= limit || exhausted || attempt > 20 {
-                    break;
-                }
-                attempt += 1;
-            }
-            if let Some((leader, trump)) = resolved {
-                let mut h = hands;
-                let mut rest: &[Card] = &[];
-                if let Some(d) = dummy {
-                    h[d] = CardSet::from_cards(&pile[..2.min(pile.len())]);
-                    rest = &pile[2.min(pile.len())..];
-                }
-                let mut pos = Position::start(&rules, table, dummy, &h, rest, leader, trump);
-                let scorer = Scorer::new(&rules, &bets[..n]);
-                // The tree goes on into the play when the bets stand as this iteration's first
-                // attempt made them; after a re-bet the rollout plays.
-                if attempt == first_attempt {
-                    self.play_iteration(mine, &mut pos, &scorer.bets);
-                } else {
-                    while !pos.is_over() {
-                        let legal = pos.legal();
-                        let c = self.rollout_card(&pos, &scorer.bets, legal);
-                        pos.play(c);
-                    }
-                }
-                for (p, x) in points.iter_mut().enumerate().take(n) {
-                    *x += scorer.score(&pos.won, p) as f64;
+                    bets[p] = self.policy_bet(&rules, hands[p], bettable, table);
                 }
             }
-            pile.clear();
-            self.backprop(&points);
+            if let Some(r) = resolve_leader(&rules, &bets[..n], &hands, dummy.is_some(), attempt, &mut self.rng) {
+                resolved = Some(r);
+                break;
+            }
+            // A sum of 7: the rebid bonus, then another attempt (or a redeal).
+            if rules.rebid_bonus {
+                let rank = |c: Card| c.value() as u16 * 8 + c.suit().map_or(0, |s| 5 - s.index() as u16);
+                let top = (0..n).map(|p| rank(bets[p])).max().unwrap_or(0);
+                for p in 0..n {
+                    if rank(bets[p]) == top {
+                        points[p] += 1.0;
+                    }
+                }
+            }
+            for p in 0..n {
+                used[p].insert(bets[p]);
+            }
+            let limit = rules.bet_attempts.map_or(usize::MAX, |l| l as usize);
+            let exhausted = (0..n).any(|p| {
+                let mut b = hands[p].minus(used[p]);
+                b.remove(Card::INTERROBANG);
+                b.is_empty()
+            });
+            if attempt >= limit || exhausted || attempt > 20 {
+                break;
+            }
+            attempt += 1;
         }
-        self.best_root()
+        if let Some((leader, trump)) = resolved {
+            let mut h = hands;
+            let mut rest: &[Card] = &[];
+            if let Some(d) = dummy {
+                h[d] = CardSet::from_cards(&pile[..2.min(pile.len())]);
+                rest = &pile[2.min(pile.len())..];
+            }
+            let mut pos = Position::start(&rules, table, dummy, &h, rest, leader, trump);
+            let scorer = Scorer::new(&rules, &bets[..n]);
+            // The tree goes on into the play when the bets stand as this iteration's first
+            // attempt made them; after a re-bet the rollout plays.
+            if attempt == first_attempt && self.cfg.bet_tree {
+                self.play_iteration(mine, &mut pos, &scorer);
+            } else {
+                while !pos.is_over() {
+                    let legal = pos.legal();
+                    let c = self.rollout_card(&pos, &scorer.bets, legal);
+                    pos.play(c);
+                }
+            }
+            for (p, x) in points.iter_mut().enumerate().take(n) {
+                *x += scorer.score(&pos.won, p) as f64;
+            }
+        }
+        pile.clear();
+        self.backprop(&points, n);
     }
 }
 
@@ -364,6 +529,25 @@ impl Bot<oh7_core::oh7::Oh7Game> for IsmctsBot {
             (PhaseView::Betting { .. }, Action::Bet(_)) => Action::Bet(self.bet(view, cards_of(legal))),
             (PhaseView::Playing, Action::Play(_)) => Action::Play(self.play(view, cards_of(legal))),
             _ => other_decision(view, legal),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_parse_over_the_defaults_and_bad_ones_are_refused() {
+        let c = IsmctsConfig::parse("iterations=400:c=0.35,rollout=random:exact=3:infer=0.5:halving=true").unwrap();
+        assert_eq!(
+            (c.iterations, c.c, c.rollout, c.exact, c.infer, c.halving),
+            (400, 0.35, Rollout::Random, 3, 0.5, true)
+        );
+        assert_eq!((c.scale, c.bet_factor, c.bet_tree, c.spite), (10.0, 1, true, 0.0));
+        assert_eq!(IsmctsConfig::parse("").unwrap(), IsmctsConfig::default());
+        for bad in ["iterations=0", "c=-1", "rollout=smart", "exact=10", "infer=-0.1", "halving=yes", "depth=3", "c"] {
+            assert!(IsmctsConfig::parse(bad).is_err(), "{bad} accepted");
         }
     }
 }

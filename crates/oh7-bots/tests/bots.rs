@@ -113,6 +113,10 @@ fn ismcts_is_always_legal() {
     // The research combinations the tournament accepts.
     assert!(check_level("hybrid:40", 20) > 100);
     assert!(check_level("mix:heuristic:random", 30) > 200);
+    // Every research knob at once: exact endings, inference, halving, spite, flat bets.
+    let all = "ismcts:iterations=40:exact=3:exact_nodes=5000:infer=0.5:halving=true:bet_factor=2:spite=0.5";
+    assert!(check_level(all, 20) > 150);
+    assert!(check_level("ismcts:iterations=40:bet_tree=false:exact=7:exact_nodes=2000", 10) > 50);
 }
 
 #[test]

@@ -50,7 +50,8 @@ pub enum BenchCommand {
     },
     /// Time per decision of an Oh 7 bot (median and p95, one thread).
     Bot {
-        /// The bot level (random, heuristic, easy, medium, hard, expert).
+        /// The bot level (random, heuristic, easy, medium, hard, ismcts, expert), or a research
+        /// setting as `oh7 tournament --bots` takes them (`ismcts:iterations=4000`, ...).
         #[arg(long, default_value = "expert")]
         level: String,
         /// Preset.

@@ -33,8 +33,10 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 200)]
     pub deals: u64,
     /// Bots, comma-separated (seat s gets bot s mod k, then the seating rotates). Oh 7: random,
-    /// heuristic, easy, medium, hard, ismcts, expert, `ismcts:iterations=N:c=X:rollout=random|heuristic`
-    /// (research settings), and `oracle` (sees every hand; for measurement).
+    /// heuristic, easy, medium, hard, ismcts, expert; for research `ismcts:KEY=VALUE:...` (keys:
+    /// iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer,
+    /// halving; see docs/bots.md), `mix:BETS:PLAY`, `hybrid:ITERATIONS`, and `oracle` (sees
+    /// every hand; for measurement).
     /// Seven: random, heuristic, search.
     #[arg(long, value_delimiter = ',', default_value = "heuristic,random")]
     pub bots: Vec<String>,
@@ -240,8 +242,7 @@ fn print_text(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs:
         );
     }
     for b in &s.bots {
-        let d = decimals(b.ci95);
-        let m = format!("{:.d$} ± {:.d$}", b.mean, b.ci95);
+        let m = plus_minus(b.mean, b.ci95, false);
         if seven {
             println!("{:<10} {:>8} {:>20} {:>8} {:>8}", b.name, b.rounds, m, ms(b.p50_ms), ms(b.p95_ms));
         } else {
@@ -261,9 +262,16 @@ fn print_text(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs:
     println!("paired differences per deal (A - B, 95% interval):");
     for p in &s.pairs {
         let sig = if p.diff.abs() > p.ci95 { "" } else { "  (not significant)" };
-        let d = decimals(p.ci95);
-        println!("  {:<10} - {:<10} {:+.d$} ± {:.d$}{sig}", p.a, p.b, p.diff, p.ci95);
+        println!("  {:<10} - {:<10} {}{sig}", p.a, p.b, plus_minus(p.diff, p.ci95, true));
     }
+}
+
+/// `mean ± half-width`, rounded to what the interval justifies; one deal has no interval
+/// (`± -`, two decimals).
+fn plus_minus(x: f64, ci95: f64, signed: bool) -> String {
+    let (d, ci) =
+        if ci95.is_finite() { (decimals(ci95), format!("{:.*}", decimals(ci95), ci95)) } else { (2, "-".into()) };
+    if signed { format!("{x:+.d$} ± {ci}") } else { format!("{x:.d$} ± {ci}") }
 }
 
 fn pct(v: &mut [f64], q: f64) -> f64 {
