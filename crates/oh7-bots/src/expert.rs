@@ -73,6 +73,68 @@ impl Budget {
     }
 }
 
+/// The order of bet cards for the top bet: value, then suit priority (R-LEAD-3).
+pub fn bet_rank(c: Card) -> u16 {
+    c.value() as u16 * 8 + c.suit().map_or(0, |s| 5 - s.index() as u16)
+}
+
+/// The position at the first lead of a sampled deal, the Dummy's two face-up cards taken from
+/// the top of its `pile`.
+#[allow(clippy::too_many_arguments)]
+pub fn first_lead(
+    rules: &Ruleset,
+    table: usize,
+    dummy: Option<Seat>,
+    hands: &[CardSet; MAX_SEATS],
+    pile: &[Card],
+    leader: Seat,
+    trump: Suit,
+) -> Position {
+    let mut h = *hands;
+    let mut rest: &[Card] = &[];
+    if let Some(d) = dummy {
+        h[d] = CardSet::from_cards(&pile[..2.min(pile.len())]);
+        rest = &pile[2.min(pile.len())..];
+    }
+    Position::start(rules, table, dummy, &h, rest, leader, trump)
+}
+
+/// What every sample of a bet decision shares.
+pub struct BetContext {
+    /// The seat that bets.
+    pub me: Seat,
+    /// The rules.
+    pub rules: Ruleset,
+    /// Players (the Dummy not counted).
+    pub n: usize,
+    /// The Dummy's seat.
+    pub dummy: Option<Seat>,
+    /// Seats at the table.
+    pub table: usize,
+    /// This attempt's number (1 for the first).
+    pub attempt: usize,
+    /// The cards each player has bet in earlier attempts of this round.
+    pub used: [CardSet; MAX_SEATS],
+    /// Where the unseen cards may be.
+    pub know: Knowledge,
+}
+
+impl BetContext {
+    /// The bet decision of `view`'s seat.
+    pub fn from_view(view: &SeatView) -> BetContext {
+        BetContext {
+            me: seat_of(view),
+            rules: *view.rules(),
+            n: view.players(),
+            dummy: view.dummy(),
+            table: view.table_seats(),
+            attempt: view.bet_attempts().len() + 1,
+            used: used_bet_cards(view),
+            know: Knowledge::from_view(view),
+        }
+    }
+}
+
 /// The outcome of a set of bets: who leads first with which trump, or `None` when the bets sum
 /// to 7 and must be made again (or the round is dealt again).
 pub fn resolve_leader(
@@ -91,7 +153,7 @@ pub fn resolve_leader(
     }
     let table = n + dummy as usize;
     let suits = rules.suits(n);
-    let rank = |c: Card| c.value() as u16 * 8 + c.suit().map_or(0, |s| 5 - s.index() as u16);
+    let rank = bet_rank;
     let choose_trump = |p: Seat| best_trump(hands[p], &suits, table, bets[p].value(), CardSet::EMPTY);
     let top_of = |pool: &[Seat]| {
         let top = pool.iter().map(|&p| bets[p].value()).max().unwrap_or(0);
@@ -278,15 +340,8 @@ impl Search {
         if legal.len() == 1 {
             return legal.first().expect("one");
         }
-        let me = seat_of(view);
-        let rules = *view.rules();
-        let n = view.players();
-        let dummy = view.dummy();
-        let table = view.table_seats();
-        let attempt = view.bet_attempts().len() + 1;
-        let used = used_bet_cards(view);
+        let BetContext { me, rules, n, dummy, table, attempt, used, know } = BetContext::from_view(view);
         let cands: Vec<Card> = legal.iter().collect();
-        let know = Knowledge::from_view(view);
         let mut sum = vec![0.0f64; cands.len()];
         let mut count = vec![0u32; cands.len()];
         let mut sevens = vec![0u32; cands.len()];
@@ -331,21 +386,14 @@ impl Search {
                     None => {
                         sevens[i] += 1;
                         if rules.rebid_bonus {
-                            let rank = |c: Card| c.value() as u16 * 8 + c.suit().map_or(0, |s| 5 - s.index() as u16);
-                            let top = bets.iter().map(|&c| rank(c)).max().unwrap_or(0);
-                            if rank(b) == top {
+                            let top = bets.iter().map(|&c| bet_rank(c)).max().unwrap_or(0);
+                            if bet_rank(b) == top {
                                 bonus[i] += 1.0;
                             }
                         }
                     }
                     Some((leader, trump)) => {
-                        let mut h = hands;
-                        let mut rest: &[Card] = &[];
-                        if let Some(d) = dummy {
-                            h[d] = CardSet::from_cards(&pile[..2.min(pile.len())]);
-                            rest = &pile[2.min(pile.len())..];
-                        }
-                        let mut pos = Position::start(&rules, table, dummy, &h, rest, leader, trump);
+                        let mut pos = first_lead(&rules, table, dummy, &hands, &pile, leader, trump);
                         let scorer = Scorer::new(&rules, bets);
                         heuristic_playout(&mut pos, &scorer.bets);
                         let s = scorer.score(&pos.won, me);

@@ -28,10 +28,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::Bot;
-use crate::expert::resolve_leader;
+use crate::expert::{BetContext, bet_rank, first_lead, resolve_leader};
 use crate::heuristic::{cards_of, expected_tricks, heuristic_bet, heuristic_play, other_decision, play_info};
 use crate::pi::{Position, Scorer, Solver};
-use crate::sample::{Knowledge, position_from_view, seat_of, used_bet_cards};
+use crate::sample::{Knowledge, position_from_view, seat_of};
 
 /// How a rollout finishes the round from the tree's last node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,18 +141,6 @@ struct Node {
     avail: u32,
     /// The points (scaled) of `seat` summed over the iterations through here.
     reward: f64,
-}
-
-/// What a bet decision's iterations share.
-struct BetCtx {
-    me: Seat,
-    rules: Ruleset,
-    n: usize,
-    dummy: Option<Seat>,
-    table: usize,
-    first_attempt: usize,
-    used0: [CardSet; MAX_SEATS],
-    know: Knowledge,
 }
 
 /// The ISMCTS bot.
@@ -386,16 +374,8 @@ impl IsmctsBot {
         if legal.len() == 1 {
             return legal.first().expect("one");
         }
-        let me = seat_of(view);
-        let rules = *view.rules();
-        let n = view.players();
-        let dummy = view.dummy();
-        let table = view.table_seats();
-        let first_attempt = view.bet_attempts().len() + 1;
-        let used0 = used_bet_cards(view);
-        let know = Knowledge::from_view(view);
         self.reset();
-        let ctx = BetCtx { me, rules, n, dummy, table, first_attempt, used0, know };
+        let ctx = BetContext::from_view(view);
         let budget = self.cfg.iterations * self.cfg.bet_factor;
         if !self.cfg.halving {
             for _ in 0..budget {
@@ -429,8 +409,8 @@ impl IsmctsBot {
 
     /// One iteration of a bet decision: my bet chosen by the root (or `forced`), the others'
     /// by the rollout policy, then the round.
-    fn bet_iteration(&mut self, ctx: &BetCtx, legal: CardSet, forced: Option<Card>) {
-        let BetCtx { me, rules, n, dummy, table, first_attempt, used0, ref know } = *ctx;
+    fn bet_iteration(&mut self, ctx: &BetContext, legal: CardSet, forced: Option<Card>) {
+        let BetContext { me, rules, n, dummy, table, attempt: first_attempt, used: used0, ref know } = *ctx;
         let (hands, mut pile) = know.sample(&mut self.rng);
         // My bet: the tree's root decision (all my bettable cards are legal in every
         // determinization), or the arm that sequential halving asks for.
@@ -468,10 +448,9 @@ impl IsmctsBot {
             }
             // A sum of 7: the rebid bonus, then another attempt (or a redeal).
             if rules.rebid_bonus {
-                let rank = |c: Card| c.value() as u16 * 8 + c.suit().map_or(0, |s| 5 - s.index() as u16);
-                let top = (0..n).map(|p| rank(bets[p])).max().unwrap_or(0);
+                let top = (0..n).map(|p| bet_rank(bets[p])).max().unwrap_or(0);
                 for p in 0..n {
-                    if rank(bets[p]) == top {
+                    if bet_rank(bets[p]) == top {
                         points[p] += 1.0;
                     }
                 }
@@ -491,13 +470,7 @@ impl IsmctsBot {
             attempt += 1;
         }
         if let Some((leader, trump)) = resolved {
-            let mut h = hands;
-            let mut rest: &[Card] = &[];
-            if let Some(d) = dummy {
-                h[d] = CardSet::from_cards(&pile[..2.min(pile.len())]);
-                rest = &pile[2.min(pile.len())..];
-            }
-            let mut pos = Position::start(&rules, table, dummy, &h, rest, leader, trump);
+            let mut pos = first_lead(&rules, table, dummy, &hands, &pile, leader, trump);
             let scorer = Scorer::new(&rules, &bets[..n]);
             // The tree goes on into the play when the bets stand as this iteration's first
             // attempt made them; after a re-bet the rollout plays.

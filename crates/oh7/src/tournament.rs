@@ -78,13 +78,22 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
             (TournamentGame::Seven, SEVEN_LEVELS)
         }
     };
+    if args.bots.len() > args.players {
+        bail!(
+            "--bots names {} bots but the table has {} seats: name at most {} (each bot sits in every seat by rotation)",
+            args.bots.len(),
+            args.players,
+            args.players
+        );
+    }
     for b in &args.bots {
         let oh7 = matches!(game, TournamentGame::Oh7(_));
-        if !(levels.contains(&b.as_str())
-            || (oh7
-                && (b == "oracle" || b.starts_with("ismcts:") || b.starts_with("mix:") || b.starts_with("hybrid:"))))
-        {
+        let research = b.starts_with("ismcts:") || b.starts_with("mix:") || b.starts_with("hybrid:");
+        if !(levels.contains(&b.as_str()) || (oh7 && (b == "oracle" || research))) {
             bail!("unknown bot `{b}`: choose among {} (or oracle for Oh 7)", levels.join(", "));
+        }
+        if research && let Err(e) = oh7_bots::oh7_bot(b, 0) {
+            bail!("bot `{b}`: {e}");
         }
     }
     let gap = match args.gap.as_slice() {

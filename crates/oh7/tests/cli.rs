@@ -96,6 +96,14 @@ fn bad_input_gets_one_clear_line() {
     fails_with(&["rules", "--ruleset", toml.to_str().unwrap()], "decks must be 1 or 2");
     fails_with(&["simulate", "--ruleset", "/nonexistent/r.toml"], "cannot read /nonexistent/r.toml");
     fails_with(&["replay", "/nonexistent/r.jsonl"], "cannot open /nonexistent/r.jsonl");
+    // A tournament refuses bots that would never sit, and research settings it cannot read,
+    // before it plays anything.
+    fails_with(
+        &["tournament", "--players", "2", "--bots", "expert,ismcts,heuristic"],
+        "--bots names 3 bots but the table has 2 seats",
+    );
+    fails_with(&["tournament", "--bots", "ismcts:depth=3,heuristic"], "unknown ismcts setting `depth`");
+    fails_with(&["tournament", "--bots", "hybrid:many,heuristic"], "hybrid:ITERATIONS");
 }
 
 #[test]
