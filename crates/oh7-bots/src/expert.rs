@@ -41,7 +41,12 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The budget of a level name (`easy`, `medium`, `hard`, `expert`).
+    /// The largest budget: the end of the `expert` level's rounds, the research level `pimc`,
+    /// and the oracle.
+    pub const EXPERT: Budget =
+        Budget { play_samples: 64, exact_from: 5, sample_nodes: 100_000, decision_nodes: 1_000_000, bet_samples: 160 };
+
+    /// The budget of a level name (`easy`, `medium`, `hard`; `expert` is [`Budget::EXPERT`]).
     pub fn level(level: &str) -> Option<Budget> {
         Some(match level {
             "easy" => {
@@ -61,13 +66,7 @@ impl Budget {
                 decision_nodes: 480_000,
                 bet_samples: 96,
             },
-            "expert" => Budget {
-                play_samples: 64,
-                exact_from: 5,
-                sample_nodes: 100_000,
-                decision_nodes: 1_000_000,
-                bet_samples: 160,
-            },
+            "expert" => Budget::EXPERT,
             _ => return None,
         })
     }
@@ -452,8 +451,7 @@ pub struct OracleBot {
 impl OracleBot {
     /// An oracle with the `expert` budget (its samples are the true deal).
     pub fn new(seed: u64) -> OracleBot {
-        let mut b = Budget::level("expert").expect("a level");
-        b.exact_from = 5;
+        let mut b = Budget::EXPERT;
         b.sample_nodes = 1_000_000;
         OracleBot { search: Search::new(b, seed) }
     }

@@ -19,6 +19,13 @@
 //!
 //! The budget is a number of iterations (default 1,000, OpenSpiel's default), so a seed fixes
 //! every decision.
+//!
+//! Research settings, all off in the `ismcts` level ([`IsmctsConfig`], `ismcts:KEY=VALUE` in
+//! `oh7 tournament`): exact solutions of the determinization near the end of a rollout
+//! (`exact`), inference of the hidden hands from the revealed bets (`infer`), sequential halving
+//! over the bet cards (`halving`), a larger budget for bets (`bet_factor`), flat bets
+//! (`bet_tree=false`) and a reward that counts the others' points against the seat (`spite`).
+//! None of them measurably beat the published algorithm (`docs/bots.md`).
 
 use oh7_core::card::{Card, CardSet};
 use oh7_core::game::Seat;

@@ -81,9 +81,10 @@ pub fn play_game<G: Game>(
 }
 
 /// The bot levels offered for the Oh 7 family, weakest first (the last, the strongest, gives
-/// hints). `easy`, `medium`, `hard` and `expert` are the search bot ([`expert::ExpertBot`]) with
-/// growing work budgets ([`expert::Budget::level`]); `ismcts` is published ISMCTS
-/// ([`ismcts::IsmctsBot`]), the general method to beat.
+/// hints). `easy`, `medium` and `hard` are the determinization search ([`expert::ExpertBot`])
+/// with growing work budgets ([`expert::Budget::level`]); `ismcts` is published ISMCTS
+/// ([`ismcts::IsmctsBot`]), the general method to beat; `expert` plays ISMCTS's bets and early
+/// tricks and the determinization search's exact endings.
 /// (The oracle, which sees every hand, is not a player: see [`expert::OracleBot`].)
 pub const OH7_LEVELS: &[&str] = &["random", "heuristic", "easy", "medium", "hard", "ismcts", "expert"];
 /// The bot levels offered for Seven, weakest first.
@@ -98,16 +99,18 @@ pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7G
         "random" => Ok(Box::new(RandomBot::new(seed))),
         "heuristic" => Ok(Box::new(heuristic::HeuristicBot::new())),
         "ismcts" => Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::default(), seed))),
-        // Research: ISMCTS bets and early play, the expert's exact endgame (`hybrid:ITERATIONS`).
+        // The strongest level: ISMCTS (1,000 iterations) for the bets and the early play, the
+        // determinization search with the exact solver for the last tricks.
+        "expert" => Ok(Box::new(HybridBot::new("expert", ismcts::IsmctsConfig::default(), seed))),
+        // Research: the same with another ISMCTS budget (`hybrid:ITERATIONS`).
         _ if level.starts_with("hybrid:") => {
             let it: u32 = level["hybrid:".len()..].parse().map_err(|_| "hybrid:ITERATIONS")?;
             let cfg = ismcts::IsmctsConfig { iterations: it, ..ismcts::IsmctsConfig::default() };
-            Ok(Box::new(HybridBot {
-                ismcts: ismcts::IsmctsBot::new(cfg, seed),
-                expert: oh7_bot("expert", seed ^ 0x77)?,
-                name: level.to_string(),
-            }))
+            Ok(Box::new(HybridBot::new(level, cfg, seed)))
         }
+        // Research: the determinization search alone at the expert's budget, for the whole
+        // round (the `expert` level until 2026-11-25).
+        "pimc" => Ok(Box::new(expert::ExpertBot::new("pimc", expert::Budget::EXPERT, seed))),
         // Research: bets by one level, everything else by another (`mix:ismcts:expert`).
         _ if level.starts_with("mix:") => {
             let (bet, rest) = level["mix:".len()..].split_once(':').ok_or("mix:BETS:PLAY")?;
@@ -124,24 +127,38 @@ pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7G
     }
 }
 
-/// Research: ISMCTS for the bets and the play until 5 tricks are left, then the expert (whose
-/// exact solver takes over from there).
+/// The `expert` level: ISMCTS for the bets and the play until [`expert::Budget::exact_from`]
+/// tricks are left, then the determinization search at the [`expert::Budget::EXPERT`] budget,
+/// whose exact solver takes over from there.
 struct HybridBot {
     ismcts: ismcts::IsmctsBot,
-    expert: Box<dyn Bot<oh7_core::oh7::Oh7Game>>,
+    search: expert::ExpertBot,
     name: String,
+}
+
+impl HybridBot {
+    fn new(name: &str, cfg: ismcts::IsmctsConfig, seed: u64) -> HybridBot {
+        HybridBot {
+            ismcts: ismcts::IsmctsBot::new(cfg, seed),
+            search: expert::ExpertBot::new(name, expert::Budget::EXPERT, seed ^ 0x77),
+            name: name.to_string(),
+        }
+    }
 }
 
 impl Bot<oh7_core::oh7::Oh7Game> for HybridBot {
     fn name(&self) -> String {
-        self.name.clone()
+        format!("bot:{}", self.name)
     }
     fn choose(&mut self, view: &oh7_core::oh7::SeatView<'_>, legal: &[oh7_core::oh7::Action]) -> oh7_core::oh7::Action {
         use oh7_core::oh7::Action;
+        let tricks_left = oh7_core::oh7::TRICKS - view.tricks().len();
         match legal[0] {
             Action::Bet(_) => self.ismcts.choose(view, legal),
-            Action::Play(_) if 7 - view.tricks().len() > 5 => self.ismcts.choose(view, legal),
-            _ => self.expert.choose(view, legal),
+            Action::Play(_) if tricks_left > expert::Budget::EXPERT.exact_from as usize => {
+                self.ismcts.choose(view, legal)
+            }
+            _ => self.search.choose(view, legal),
         }
     }
 }

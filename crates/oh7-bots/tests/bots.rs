@@ -202,3 +202,40 @@ fn random_playout_still_works() {
     let mut legal = Vec::new();
     assert!(random_oh7_game(&mut g, &mut rng, &mut legal) > 0);
 }
+
+/// The `expert` level bets and plays the early tricks as `ismcts` would (same seed), and the
+/// last five tricks as the determinization search at the expert budget (`pimc`).
+#[test]
+fn expert_is_ismcts_then_the_exact_search() {
+    use oh7_bots::expert::{Budget, ExpertBot};
+    use oh7_bots::heuristic::HeuristicBot;
+    let mut legal = Vec::new();
+    let (mut from_ismcts, mut from_search) = (0, 0);
+    for (preset, players, seed) in [(Preset::En, 4, 3u64), (Preset::Bga, 5, 4), (Preset::Kod7, 3, 5)] {
+        let mut g = Oh7Game::new(Ruleset::preset(preset), players, seed).unwrap();
+        let mut h = HeuristicBot::new();
+        let round = g.round_number();
+        while !g.is_over() && g.round_number() == round {
+            let seat = g.to_move().lowest().unwrap();
+            g.legal_actions(seat, &mut legal);
+            let view = g.view(seat);
+            if legal.len() > 1 && matches!(legal[0], Action::Bet(_) | Action::Play(_)) {
+                let s = 11 + seat as u64;
+                let expert = oh7_bot("expert", s).unwrap().choose(&view, &legal);
+                let late = matches!(legal[0], Action::Play(_))
+                    && 7 - view.tricks().len() <= Budget::EXPERT.exact_from as usize;
+                let want = if late {
+                    from_search += 1;
+                    oh7_bots::Bot::choose(&mut ExpertBot::new("x", Budget::EXPERT, s ^ 0x77), &view, &legal)
+                } else {
+                    from_ismcts += 1;
+                    oh7_bot("ismcts", s).unwrap().choose(&view, &legal)
+                };
+                assert_eq!(expert, want, "{preset:?} {players}: late {late}");
+            }
+            let a = oh7_bots::Bot::choose(&mut h, &view, &legal);
+            g.apply(seat, a).unwrap();
+        }
+    }
+    assert!(from_ismcts > 10 && from_search > 10, "{from_ismcts} {from_search}");
+}

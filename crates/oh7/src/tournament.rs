@@ -35,7 +35,8 @@ pub struct TournamentArgs {
     /// Bots, comma-separated (seat s gets bot s mod k, then the seating rotates). Oh 7: random,
     /// heuristic, easy, medium, hard, ismcts, expert; for research `ismcts:KEY=VALUE:...` (keys:
     /// iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer,
-    /// halving; see docs/bots.md), `mix:BETS:PLAY`, `hybrid:ITERATIONS`, and `oracle` (sees
+    /// halving; see docs/bots.md), `mix:BETS:PLAY`, `hybrid:ITERATIONS`, `pimc` (the expert before
+    /// 2026-11-25), and `oracle` (sees
     /// every hand; for measurement).
     /// Seven: random, heuristic, search.
     #[arg(long, value_delimiter = ',', default_value = "heuristic,random")]
@@ -88,7 +89,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     }
     for b in &args.bots {
         let oh7 = matches!(game, TournamentGame::Oh7(_));
-        let research = b.starts_with("ismcts:") || b.starts_with("mix:") || b.starts_with("hybrid:");
+        let research = b == "pimc" || b.starts_with("ismcts:") || b.starts_with("mix:") || b.starts_with("hybrid:");
         if !(levels.contains(&b.as_str()) || (oh7 && (b == "oracle" || research))) {
             bail!("unknown bot `{b}`: choose among {} (or oracle for Oh 7)", levels.join(", "));
         }
