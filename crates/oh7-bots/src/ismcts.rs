@@ -136,6 +136,10 @@ impl IsmctsConfig {
     }
 }
 
+/// Iterations per decision of the `expert` level, four times the published default: more
+/// iterations are the one change that never measured worse (`docs/bots.md`).
+pub const EXPERT_ITERATIONS: u32 = 4000;
+
 const NO_PARENT: u32 = u32::MAX;
 
 struct Node {
@@ -157,13 +161,27 @@ pub struct IsmctsBot {
     nodes: Vec<Node>,
     path: Vec<u32>,
     solver: Option<Solver>,
+    name: &'static str,
 }
 
 impl IsmctsBot {
     /// An ISMCTS bot with `cfg`, deterministic for `seed`.
     pub fn new(cfg: IsmctsConfig, seed: u64) -> IsmctsBot {
         let solver = (cfg.exact > 0).then(|| Solver::new(14));
-        IsmctsBot { cfg, rng: ChaCha8Rng::seed_from_u64(seed), nodes: Vec::new(), path: Vec::new(), solver }
+        IsmctsBot {
+            cfg,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            nodes: Vec::new(),
+            path: Vec::new(),
+            solver,
+            name: "bot:ismcts",
+        }
+    }
+
+    /// The `expert` level: ISMCTS with [`EXPERT_ITERATIONS`] iterations per decision.
+    pub fn expert(seed: u64) -> IsmctsBot {
+        let cfg = IsmctsConfig { iterations: EXPERT_ITERATIONS, ..IsmctsConfig::default() };
+        IsmctsBot { name: "bot:expert", ..IsmctsBot::new(cfg, seed) }
     }
 
     fn reset(&mut self) {
@@ -501,7 +519,7 @@ impl IsmctsBot {
 
 impl Bot<oh7_core::oh7::Oh7Game> for IsmctsBot {
     fn name(&self) -> String {
-        "bot:ismcts".to_string()
+        self.name.to_string()
     }
 
     fn choose(&mut self, view: &SeatView<'_>, legal: &[Action]) -> Action {

@@ -83,8 +83,8 @@ pub fn play_game<G: Game>(
 /// The bot levels offered for the Oh 7 family, weakest first (the last, the strongest, gives
 /// hints). `easy`, `medium` and `hard` are the determinization search ([`expert::ExpertBot`])
 /// with growing work budgets ([`expert::Budget::level`]); `ismcts` is published ISMCTS
-/// ([`ismcts::IsmctsBot`]), the general method to beat; `expert` plays ISMCTS's bets and early
-/// tricks and the determinization search's exact endings.
+/// ([`ismcts::IsmctsBot`]), the general method to beat; `expert` is ISMCTS with four times its
+/// budget ([`ismcts::EXPERT_ITERATIONS`]).
 /// (The oracle, which sees every hand, is not a player: see [`expert::OracleBot`].)
 pub const OH7_LEVELS: &[&str] = &["random", "heuristic", "easy", "medium", "hard", "ismcts", "expert"];
 /// The bot levels offered for Seven, weakest first.
@@ -99,10 +99,10 @@ pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7G
         "random" => Ok(Box::new(RandomBot::new(seed))),
         "heuristic" => Ok(Box::new(heuristic::HeuristicBot::new())),
         "ismcts" => Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::default(), seed))),
-        // The strongest level: ISMCTS (1,000 iterations) for the bets and the early play, the
-        // determinization search with the exact solver for the last tricks.
-        "expert" => Ok(Box::new(HybridBot::new("expert", ismcts::IsmctsConfig::default(), seed))),
-        // Research: the same with another ISMCTS budget (`hybrid:ITERATIONS`).
+        // The strongest level: ISMCTS with four times the budget.
+        "expert" => Ok(Box::new(ismcts::IsmctsBot::expert(seed))),
+        // Research: ISMCTS (ITERATIONS) for the bets and the early play, the determinization
+        // search with the exact solver for the last five tricks (`hybrid:ITERATIONS`).
         _ if level.starts_with("hybrid:") => {
             let it: u32 = level["hybrid:".len()..].parse().map_err(|_| "hybrid:ITERATIONS")?;
             let cfg = ismcts::IsmctsConfig { iterations: it, ..ismcts::IsmctsConfig::default() };
@@ -127,7 +127,7 @@ pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7G
     }
 }
 
-/// The `expert` level: ISMCTS for the bets and the play until [`expert::Budget::exact_from`]
+/// Research (`hybrid:N`): ISMCTS for the bets and the play until [`expert::Budget::exact_from`]
 /// tricks are left, then the determinization search at the [`expert::Budget::EXPERT`] budget,
 /// whose exact solver takes over from there.
 struct HybridBot {

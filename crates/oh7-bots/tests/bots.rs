@@ -203,10 +203,11 @@ fn random_playout_still_works() {
     assert!(random_oh7_game(&mut g, &mut rng, &mut legal) > 0);
 }
 
-/// The `expert` level bets and plays the early tricks as `ismcts` would (same seed), and the
-/// last five tricks as the determinization search at the expert budget (`pimc`).
+/// The `hybrid:N` research level bets and plays the early tricks as ISMCTS with N iterations
+/// would (same seed), and the last five tricks as the determinization search at the expert
+/// budget (`pimc`).
 #[test]
-fn expert_is_ismcts_then_the_exact_search() {
+fn hybrid_is_ismcts_then_the_exact_search() {
     use oh7_bots::expert::{Budget, ExpertBot};
     use oh7_bots::heuristic::HeuristicBot;
     let mut legal = Vec::new();
@@ -221,7 +222,7 @@ fn expert_is_ismcts_then_the_exact_search() {
             let view = g.view(seat);
             if legal.len() > 1 && matches!(legal[0], Action::Bet(_) | Action::Play(_)) {
                 let s = 11 + seat as u64;
-                let expert = oh7_bot("expert", s).unwrap().choose(&view, &legal);
+                let hybrid = oh7_bot("hybrid:300", s).unwrap().choose(&view, &legal);
                 let late = matches!(legal[0], Action::Play(_))
                     && 7 - view.tricks().len() <= Budget::EXPERT.exact_from as usize;
                 let want = if late {
@@ -229,13 +230,37 @@ fn expert_is_ismcts_then_the_exact_search() {
                     oh7_bots::Bot::choose(&mut ExpertBot::new("x", Budget::EXPERT, s ^ 0x77), &view, &legal)
                 } else {
                     from_ismcts += 1;
-                    oh7_bot("ismcts", s).unwrap().choose(&view, &legal)
+                    oh7_bot("ismcts:iterations=300", s).unwrap().choose(&view, &legal)
                 };
-                assert_eq!(expert, want, "{preset:?} {players}: late {late}");
+                assert_eq!(hybrid, want, "{preset:?} {players}: late {late}");
             }
             let a = oh7_bots::Bot::choose(&mut h, &view, &legal);
             g.apply(seat, a).unwrap();
         }
     }
     assert!(from_ismcts > 10 && from_search > 10, "{from_ismcts} {from_search}");
+}
+
+/// The `expert` level is ISMCTS at four times the default budget, under its own name.
+#[test]
+fn expert_is_ismcts_with_four_times_the_budget() {
+    use oh7_bots::ismcts::EXPERT_ITERATIONS;
+    let mut legal = Vec::new();
+    let mut g = Oh7Game::new(Ruleset::preset(Preset::En), 4, 9).unwrap();
+    let mut compared = 0;
+    while compared < 6 {
+        let seat = g.to_move().lowest().unwrap();
+        g.legal_actions(seat, &mut legal);
+        let view = g.view(seat);
+        let mut expert = oh7_bot("expert", 21).unwrap();
+        let a = expert.choose(&view, &legal);
+        if legal.len() > 1 {
+            let same = format!("ismcts:iterations={EXPERT_ITERATIONS}");
+            assert_eq!(a, oh7_bot(&same, 21).unwrap().choose(&view, &legal));
+            compared += 1;
+        }
+        assert_eq!(expert.name(), "bot:expert");
+        g.apply(seat, a).unwrap();
+    }
+    assert_eq!(EXPERT_ITERATIONS, 4 * IsmctsConfig::default().iterations);
 }
