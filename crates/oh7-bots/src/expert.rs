@@ -46,7 +46,8 @@ impl Budget {
     pub const EXPERT: Budget =
         Budget { play_samples: 64, exact_from: 5, sample_nodes: 100_000, decision_nodes: 1_000_000, bet_samples: 160 };
 
-    /// The budget of a level name (`easy`, `medium`, `hard`; `expert` is [`Budget::EXPERT`]).
+    /// The budget of a determinization level (`easy`, `medium`, `hard`; the research level `pimc`
+    /// uses [`Budget::EXPERT`]).
     pub fn level(level: &str) -> Option<Budget> {
         Some(match level {
             "easy" => {
@@ -66,7 +67,6 @@ impl Budget {
                 decision_nodes: 480_000,
                 bet_samples: 96,
             },
-            "expert" => Budget::EXPERT,
             _ => return None,
         })
     }
