@@ -180,7 +180,8 @@ async fn ten_thousand_bad_commands_change_nothing() {
 /// Over the command rate a connection gets `rate_limited` and stays open.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn too_fast_is_refused_and_the_connection_stays() {
-    let server = start(temp_db(), oh7_server::Settings::default()).await;
+    let db = temp_db();
+    let server = start(db.to_path_buf(), oh7_server::Settings::default()).await;
     let created = create_table(server.addr, &json!({"game": "oh7", "players": 3, "name": "A"})).await.unwrap();
     let mut a = Client::connect(server.addr).await.unwrap();
     a.hello(created["invite"].as_str().unwrap(), created["token"].as_str()).await.unwrap();

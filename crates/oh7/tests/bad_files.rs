@@ -22,12 +22,6 @@ use serde_json::Value;
 const CORPUS: usize = 10_000;
 const PER_FILE: usize = 20;
 
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("oh7-bad-files-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 /// Run the binary with a deadline (a hang fails the test).
 fn run(args: &[&str]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
@@ -241,7 +235,8 @@ fn ten_thousand_mutated_records_crash_nothing_and_change_nothing() {
             all
         })
         .collect();
-    let d = dir();
+    let scratch = tempfile::Builder::new().prefix("oh7-bad-files-").tempdir().expect("a temporary directory");
+    let d = scratch.path().to_path_buf();
     let mut corpus: Vec<(Vec<u8>, &str)> = Vec::with_capacity(CORPUS);
     while corpus.len() < CORPUS {
         let k = rng.random_range(0..bases.len());
@@ -380,5 +375,4 @@ fn ten_thousand_mutated_records_crash_nothing_and_change_nothing() {
 
     lap("play --resume and --ruleset");
     assert_eq!(checksums(&inputs), before, "an input file changed");
-    let _ = std::fs::remove_dir_all(&d);
 }

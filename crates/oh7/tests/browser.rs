@@ -172,8 +172,8 @@ fn the_browser_table() {
         eprintln!("browser tests skipped: chromedriver not found (apt-get install -y chromium chromium-driver)");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("oh7-browser-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("oh7-browser-").tempdir().expect("a temporary directory");
+    let dir = scratch.path().to_path_buf();
     let (_server, addr) = serve(&dir.join("oh7.db"));
     let base = format!("http://{addr}");
     let port = free_port();
@@ -411,5 +411,4 @@ fn the_browser_table() {
         assert!(width.as_u64().unwrap_or(9999) <= 400, "the page is wider than the phone: {width}");
         p.close().await.ok();
     });
-    let _ = std::fs::remove_dir_all(&dir);
 }

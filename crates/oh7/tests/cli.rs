@@ -8,10 +8,8 @@ fn oh7(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_oh7")).args(args).output().expect("the oh7 binary runs")
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oh7-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new().prefix("oh7-cli-").tempdir().expect("a temporary directory")
 }
 
 /// The error contract: exit code 2, nothing on stdout, one line on stderr that contains `what`.
@@ -26,6 +24,7 @@ fn fails_with(args: &[&str], what: &str) {
 
 #[test]
 fn simulate_writes_records_that_replay() {
+    let scratch = scratch();
     for (preset, players, extra) in [
         ("en", "2", &[][..]),
         ("fr", "5", &[][..]),
@@ -34,7 +33,7 @@ fn simulate_writes_records_that_replay() {
         ("bga", "9", &["--passing"][..]),
         ("bga", "3", &["--decks", "2"][..]),
     ] {
-        let file = tmp(&format!("{preset}-{players}.jsonl"));
+        let file = scratch.path().join(format!("{preset}-{players}.jsonl"));
         let f = file.to_str().unwrap();
         let mut args = vec!["simulate", "--preset", preset, "--players", players, "--games", "20", "--record", f];
         args.extend_from_slice(extra);
@@ -45,7 +44,7 @@ fn simulate_writes_records_that_replay() {
         assert!(out.status.success(), "{preset}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(text.contains("20 record(s) read") && text.contains("20 replay exactly, 0 do not"), "{text}");
     }
-    let file = tmp("seven.jsonl");
+    let file = scratch.path().join("seven.jsonl");
     let f = file.to_str().unwrap();
     assert!(oh7(&["simulate", "--game", "seven", "--players", "5", "--games", "5", "--record", f]).status.success());
     let out = oh7(&["replay", f, "--show", "2"]);
@@ -55,7 +54,8 @@ fn simulate_writes_records_that_replay() {
 
 #[test]
 fn replay_show_prints_a_readable_game() {
-    let file = tmp("show.jsonl");
+    let scratch = scratch();
+    let file = scratch.path().join("show.jsonl");
     let f = file.to_str().unwrap();
     assert!(oh7(&["simulate", "--preset", "en", "--players", "2", "--games", "3", "--record", f]).status.success());
     let out = oh7(&["replay", f, "--show", "3"]);
@@ -84,12 +84,13 @@ fn rules_summarises_every_preset() {
 
 #[test]
 fn bad_input_gets_one_clear_line() {
+    let scratch = scratch();
     fails_with(&["simulate", "--preset", "xx"], "unknown preset `xx`");
     fails_with(&["simulate", "--preset", "fr-advanced", "--players", "2"], "fr-advanced is played by 3 to 6 players");
     fails_with(&["simulate", "--preset", "en", "--players", "5"], "en is played by 2 (with the Dummy) to 4 players");
     fails_with(&["simulate", "--game", "seven", "--players", "9"], "Seven is played by 2 to 8 players");
     fails_with(&["simulate", "--seed", "banana"], "`banana` is not a seed");
-    let toml = tmp("bad.toml");
+    let toml = scratch.path().join("bad.toml");
     std::fs::write(&toml, "preset = \"en\"\ncolour = \"red\"\n").unwrap();
     fails_with(&["simulate", "--ruleset", toml.to_str().unwrap()], "unknown field `colour`");
     std::fs::write(&toml, "preset = \"en\"\ndecks = 3\n").unwrap();
@@ -108,11 +109,12 @@ fn bad_input_gets_one_clear_line() {
 
 #[test]
 fn custom_ruleset_file_is_used() {
-    let toml = tmp("short.toml");
+    let scratch = scratch();
+    let toml = scratch.path().join("short.toml");
     std::fs::write(&toml, "preset = \"fr\"\ntarget = 21\n").unwrap();
     let out = oh7(&["rules", "--ruleset", toml.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("reach 21 points"));
-    let rec = tmp("short.jsonl");
+    let rec = scratch.path().join("short.jsonl");
     let r = rec.to_str().unwrap();
     let out = oh7(&["simulate", "--ruleset", toml.to_str().unwrap(), "--players", "3", "--games", "5", "--record", r]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -123,7 +125,8 @@ fn custom_ruleset_file_is_used() {
 
 #[test]
 fn records_with_bad_cards_or_illegal_actions_are_refused() {
-    let file = tmp("one.jsonl");
+    let scratch = scratch();
+    let file = scratch.path().join("one.jsonl");
     let f = file.to_str().unwrap();
     assert!(oh7(&["simulate", "--preset", "en", "--players", "3", "--games", "1", "--record", f]).status.success());
     let text = std::fs::read_to_string(&file).unwrap();
@@ -157,12 +160,13 @@ fn tables(out: &Output) -> String {
 
 #[test]
 fn stats_of_the_written_records_match_the_run() {
+    let scratch = scratch();
     for (name, extra) in [
         ("kod7", &["--preset", "kod7", "--players", "5", "--bots", "random"][..]),
         ("en-mixed", &["--preset", "en", "--players", "2", "--bots", "heuristic,random"][..]),
         ("seven", &["--game", "seven", "--players", "3", "--bots", "random"][..]),
     ] {
-        let file = tmp(&format!("stats-{name}.jsonl"));
+        let file = scratch.path().join(format!("stats-{name}.jsonl"));
         let f = file.to_str().unwrap();
         let mut args = vec!["simulate", "--games", "40", "--seed", "7", "--threads", "2", "--record", f];
         args.extend_from_slice(extra);
@@ -185,7 +189,8 @@ fn stats_of_the_written_records_match_the_run() {
 
 #[test]
 fn simulate_names_its_bots_and_plots() {
-    let dir = tmp("plots");
+    let scratch = scratch();
+    let dir = scratch.path().join("plots");
     let out = oh7(&["simulate", "--preset", "fr", "--players", "3", "--games", "10", "--plot", dir.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -204,7 +209,8 @@ fn simulate_names_its_bots_and_plots() {
 
 #[test]
 fn compare_two_rulesets() {
-    let toml = tmp("fr21.toml");
+    let scratch = scratch();
+    let toml = scratch.path().join("fr21.toml");
     std::fs::write(&toml, "preset = \"fr\"\ntarget = 21\n").unwrap();
     let out = oh7(&["compare", "fr", toml.to_str().unwrap(), "--players", "4", "--games", "30", "--bots", "random"]);
     let text = String::from_utf8_lossy(&out.stdout);
@@ -256,8 +262,9 @@ fn read(p: &PathBuf) -> Vec<u8> {
 /// Issue 18, item 10: the files a careless user feeds back lose nothing.
 #[test]
 fn resume_refuses_a_file_of_many_games_and_a_finished_game_and_leaves_them_alone() {
+    let scratch = scratch();
     // A simulate output: several records.
-    let many = tmp("many.jsonl");
+    let many = scratch.path().join("many.jsonl");
     let m = many.to_str().unwrap();
     let out = oh7(&["simulate", "--preset", "en", "--games", "3", "--record", m, "--bots", "heuristic"]);
     assert!(out.status.success());
@@ -266,7 +273,7 @@ fn resume_refuses_a_file_of_many_games_and_a_finished_game_and_leaves_them_alone
     assert_eq!(read(&many), before, "the file of several games was written over");
 
     // One finished game: reported as over; its seats keep saying who played.
-    let one = tmp("one.json");
+    let one = scratch.path().join("one.json");
     std::fs::write(&one, before.split(|&b| b == b'\n').next().unwrap()).unwrap();
     let before = read(&one);
     fails_with(&["play", "--plain", "--resume", one.to_str().unwrap()], "this game is over");
@@ -282,7 +289,8 @@ fn resume_refuses_a_file_of_many_games_and_a_finished_game_and_leaves_them_alone
 /// A resumed game keeps the bots its record names (no relabelling).
 #[test]
 fn a_resumed_game_keeps_its_bots() {
-    let save = tmp("keep.json");
+    let scratch = scratch();
+    let save = scratch.path().join("keep.json");
     let s = save.to_str().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
         .args(["play", "--plain", "--preset", "en", "--seed", "4", "--bots", "heuristic", "--save", s])
@@ -308,7 +316,8 @@ fn a_resumed_game_keeps_its_bots() {
 /// records `replay` rejects: now both refuse it with the file and line.
 #[test]
 fn readers_refuse_impossible_sizes_with_file_and_line() {
-    let file = tmp("seven.jsonl");
+    let scratch = scratch();
+    let file = scratch.path().join("seven.jsonl");
     let f = file.to_str().unwrap();
     let out = oh7(&["simulate", "--game", "seven", "--players", "3", "--games", "2", "--record", f]);
     assert!(out.status.success());
@@ -335,7 +344,8 @@ fn overlong_figures(text: &str) -> Vec<String> {
 /// Issue 18, item 9: every table of simulate, stats, compare and tournament is rounded.
 #[test]
 fn printed_figures_are_rounded() {
-    let rec = tmp("rounded.jsonl");
+    let scratch = scratch();
+    let rec = scratch.path().join("rounded.jsonl");
     let r = rec.to_str().unwrap();
     let runs: Vec<Vec<&str>> = vec![
         vec!["simulate", "--preset", "kod7", "--games", "60", "--record", r],

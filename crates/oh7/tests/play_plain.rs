@@ -6,10 +6,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oh7-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new().prefix("oh7-play-").tempdir().expect("a temporary directory")
 }
 
 /// Play one game answering every prompt with the `pick`-th legal action (modulo their count);
@@ -55,7 +53,8 @@ fn replays(file: &PathBuf) {
 
 #[test]
 fn kod7_four_players_whole_game_from_stdin() {
-    let save = tmp("kod7.json");
+    let scratch = scratch();
+    let save = scratch.path().join("kod7.json");
     let s = save.to_str().unwrap();
     let (out, answers) =
         play(&["--preset", "kod7", "--players", "4", "--seed", "7", "--bots", "random", "--save", s], 0);
@@ -71,7 +70,8 @@ fn kod7_four_players_whole_game_from_stdin() {
 
 #[test]
 fn seven_three_players_whole_game_from_stdin() {
-    let save = tmp("seven.json");
+    let scratch = scratch();
+    let save = scratch.path().join("seven.json");
     let s = save.to_str().unwrap();
     let (out, _) = play(&["--game", "seven", "--players", "3", "--seed", "3", "--bots", "random", "--save", s], 1);
     assert!(out.contains("== End of the game =="), "{out}");
@@ -82,7 +82,8 @@ fn seven_three_players_whole_game_from_stdin() {
 
 #[test]
 fn end_of_input_saves_and_resume_continues() {
-    let save = tmp("resume.json");
+    let scratch = scratch();
+    let save = scratch.path().join("resume.json");
     let s = save.to_str().unwrap();
     // Three answers, then end of input: the record is saved, unfinished.
     let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
@@ -125,9 +126,10 @@ fn end_of_input_saves_and_resume_continues() {
 
 #[test]
 fn french_prompts_and_errors() {
+    let scratch = scratch();
     let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
         .args(["play", "--plain", "--lang", "fr", "--seed", "5", "--bots", "random", "--save"])
-        .arg(tmp("fr.json"))
+        .arg(scratch.path().join("fr.json"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

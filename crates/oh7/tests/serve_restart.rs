@@ -38,8 +38,8 @@ async fn step(seats: &mut [Seat], acts: &mut Vec<(u64, usize, String)>, k: usize
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_loses_no_acknowledged_action() {
-    let dir = std::env::temp_dir().join(format!("oh7-restart-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("oh7-restart-").tempdir().expect("a temporary directory");
+    let dir = scratch.path().to_path_buf();
     let db = dir.join("oh7.db");
     let _ = std::fs::remove_file(&db);
     let (mut child, addr) = serve(&db);
@@ -112,5 +112,4 @@ async fn kill_9_loses_no_acknowledged_action() {
     }
     let status = child.0.wait().unwrap();
     assert!(status.success(), "{status}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -26,15 +26,14 @@ fn have_tmux() -> bool {
 struct Term {
     socket: String,
     save: std::path::PathBuf,
+    _dir: tempfile::TempDir,
 }
 
 impl Term {
     fn start(name: &str, w: u16, h: u16, args: &[&str]) -> Term {
         let socket = format!("oh7-test-{}-{name}", std::process::id());
-        let dir = std::env::temp_dir().join(format!("oh7-tmux-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let save = dir.join(format!("{name}.json"));
-        let _ = std::fs::remove_file(&save);
+        let dir = tempfile::Builder::new().prefix("oh7-tmux-").tempdir().expect("a temporary directory");
+        let save = dir.path().join(format!("{name}.json"));
         let mut cmd = vec![env!("CARGO_BIN_EXE_oh7").to_string(), "play".into()];
         cmd.extend(args.iter().map(|a| a.to_string()));
         cmd.extend(["--save".to_string(), save.to_str().unwrap().to_string()]);
@@ -46,7 +45,7 @@ impl Term {
             .status()
             .unwrap();
         assert!(status.success(), "tmux new-session");
-        Term { socket, save }
+        Term { socket, save, _dir: dir }
     }
 
     fn screen(&self) -> String {

@@ -18,11 +18,25 @@ use serde_json::{Value, json};
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
-/// A fresh temporary database path.
-pub fn temp_db() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oh7-server-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(format!("t{}.db", NEXT.fetch_add(1, Ordering::Relaxed)))
+/// A fresh temporary database path, in a directory removed when this is dropped (keep it alive
+/// as long as the server runs).
+pub struct TempDb {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for TempDb {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.path
+    }
+}
+
+/// A fresh temporary database.
+pub fn temp_db() -> TempDb {
+    let dir = tempfile::Builder::new().prefix("oh7-server-test-").tempdir().expect("a temporary directory");
+    let path = dir.path().join(format!("t{}.db", NEXT.fetch_add(1, Ordering::Relaxed)));
+    TempDb { _dir: dir, path }
 }
 
 /// Settings for tests: no bot pause, generous limits.
