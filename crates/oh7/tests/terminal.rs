@@ -22,7 +22,7 @@ fn have_tmux() -> bool {
     ok
 }
 
-/// One `oh7 play` in its own tmux server; killed on drop.
+/// One `oh7 play` in its own tmux server; killed on drop (its save file goes with `_dir`).
 struct Term {
     socket: String,
     save: std::path::PathBuf,
@@ -87,7 +87,6 @@ impl Drop for Term {
         // The server may already be gone (the game quit): tmux would say so on stderr.
         let _ =
             Command::new("tmux").args(["-L", &self.socket, "kill-server"]).stderr(std::process::Stdio::null()).status();
-        let _ = std::fs::remove_file(&self.save);
     }
 }
 

@@ -4,7 +4,6 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use oh7_core::game::{Game, Seat};
@@ -15,8 +14,6 @@ use oh7_server::{Running, Settings};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
-
-static NEXT: AtomicU64 = AtomicU64::new(0);
 
 /// A fresh temporary database path, in a directory removed when this is dropped (keep it alive
 /// as long as the server runs).
@@ -35,7 +32,7 @@ impl std::ops::Deref for TempDb {
 /// A fresh temporary database.
 pub fn temp_db() -> TempDb {
     let dir = tempfile::Builder::new().prefix("oh7-server-test-").tempdir().expect("a temporary directory");
-    let path = dir.path().join(format!("t{}.db", NEXT.fetch_add(1, Ordering::Relaxed)));
+    let path = dir.path().join("oh7.db");
     TempDb { _dir: dir, path }
 }
 
