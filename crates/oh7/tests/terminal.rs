@@ -25,7 +25,7 @@ fn have_tmux() -> bool {
 /// One `oh7 play` in its own tmux server; killed on drop (its save file goes with `_dir`).
 struct Term {
     socket: String,
-    save: std::path::PathBuf,
+    /// Holds the game's save file; removed on drop.
     _dir: tempfile::TempDir,
 }
 
@@ -45,7 +45,7 @@ impl Term {
             .status()
             .unwrap();
         assert!(status.success(), "tmux new-session");
-        Term { socket, save, _dir: dir }
+        Term { socket, _dir: dir }
     }
 
     fn screen(&self) -> String {
