@@ -20,7 +20,7 @@ fn junk(rng: &mut ChaCha8Rng) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_thousand_bad_commands_change_nothing() {
     let db = temp_db();
-    let server = start(db.clone(), fast()).await;
+    let server = start(&db, fast()).await;
     let addr = server.addr;
     // The table under attack: two people, started, the first decisions owed.
     let created = create_table(addr, &json!({"game": "oh7", "preset": "en", "players": 2, "name": "A"})).await.unwrap();
@@ -181,7 +181,7 @@ async fn ten_thousand_bad_commands_change_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn too_fast_is_refused_and_the_connection_stays() {
     let db = temp_db();
-    let server = start(db.to_path_buf(), oh7_server::Settings::default()).await;
+    let server = start(&db, oh7_server::Settings::default()).await;
     let created = create_table(server.addr, &json!({"game": "oh7", "players": 3, "name": "A"})).await.unwrap();
     let mut a = Client::connect(server.addr).await.unwrap();
     a.hello(created["invite"].as_str().unwrap(), created["token"].as_str()).await.unwrap();

@@ -20,7 +20,7 @@ fn table(game: &str, preset: Option<&str>, players: usize) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_preset_plays_to_the_end_and_leaks_nothing() {
     let db = temp_db();
-    let server = start(db.to_path_buf(), fast()).await;
+    let server = start(&db, fast()).await;
     let mut custom = table("oh7", None, 3);
     custom["ruleset"] = Value::from("preset = \"fr\"\ntarget = 21\n");
     let cases = vec![
@@ -64,7 +64,7 @@ async fn every_preset_plays_to_the_end_and_leaks_nothing() {
 async fn leak_test_many_games() {
     let games: usize = std::env::var("OH7_LEAK_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(24);
     let db = temp_db();
-    let server = start(db.to_path_buf(), fast()).await;
+    let server = start(&db, fast()).await;
     let presets = [("oh7", Some("en"), 4), ("oh7", Some("kod7"), 3), ("oh7", Some("bga"), 4), ("seven", None, 3)];
     let mut done = 0;
     let mut frames = 0;
@@ -124,7 +124,7 @@ async fn settle(clients: &mut [Client], version: u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn simultaneous_bets_in_any_order_and_repeated_ids() {
     let db = temp_db();
-    let server = start(db.to_path_buf(), fast()).await;
+    let server = start(&db, fast()).await;
     let (mut cs, _, _, _) = seated(server.addr, table("oh7", Some("en"), 4)).await;
     let ack = cs[0].command(json!({"type": "start"})).await.unwrap();
     let v0 = ack["version"].as_u64().unwrap();
@@ -172,7 +172,7 @@ async fn step(cs: &mut [Client]) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reconnect_mid_trick_and_gap_healed_by_snapshot() {
     let db = temp_db();
-    let server = start(db.to_path_buf(), fast()).await;
+    let server = start(&db, fast()).await;
     let (mut cs, tokens, invite, _) = seated(server.addr, table("oh7", Some("en"), 4)).await;
     let ack = cs[0].command(json!({"type": "start"})).await.unwrap();
     let mut v = ack["version"].as_u64().unwrap();
@@ -214,7 +214,7 @@ async fn reconnect_mid_trick_and_gap_healed_by_snapshot() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn away_seat_is_played_by_a_bot_and_given_back() {
     let db = temp_db();
-    let server = start(db.to_path_buf(), fast()).await;
+    let server = start(&db, fast()).await;
     let (mut cs, tokens, invite, watch) = seated(server.addr, table("oh7", Some("en"), 3)).await;
     let mut spectator = Client::connect(server.addr).await.unwrap();
     spectator.hello(&watch, None).await.unwrap();
@@ -258,7 +258,7 @@ async fn away_seat_is_played_by_a_bot_and_given_back() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_of_bots_plays_to_the_end_for_a_spectator() {
     let db = temp_db();
-    let server = start(db.to_path_buf(), fast()).await;
+    let server = start(&db, fast()).await;
     let created = create_table(
         server.addr,
         &json!({"game": "oh7", "preset": "kod7", "players": 4, "seats": ["heuristic", "random", "heuristic", "easy"]}),
@@ -288,7 +288,7 @@ async fn a_table_of_bots_plays_to_the_end_for_a_spectator() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rematch_and_chat() {
     let db = temp_db();
-    let server = start(db.to_path_buf(), fast()).await;
+    let server = start(&db, fast()).await;
     let (mut cs, _, _, watch) = seated(server.addr, table("seven", None, 2)).await;
     let r = cs[1].command(json!({"type": "start"})).await.unwrap();
     assert_eq!(r["code"], "not_host");
@@ -328,7 +328,7 @@ async fn rematch_and_chat() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_client_files_and_their_imports_are_served() {
     let db = temp_db();
-    let server = start(db.to_path_buf(), fast()).await;
+    let server = start(&db, fast()).await;
     for path in ["/", "/app.js", "/cards.js", "/i18n.js", "/glossary.js", "/style.css"] {
         let (status, body) = http(server.addr, "GET", path, None).await.unwrap();
         assert_eq!(status, 200, "{path}");

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use oh7_core::game::{Game, Seat};
@@ -51,8 +51,8 @@ pub fn fast() -> Settings {
 }
 
 /// Start a server on `db`.
-pub async fn start(db: PathBuf, settings: Settings) -> Running {
-    oh7_server::start("127.0.0.1:0".parse().unwrap(), db, settings, std::future::pending()).await.unwrap()
+pub async fn start(db: &Path, settings: Settings) -> Running {
+    oh7_server::start("127.0.0.1:0".parse().unwrap(), db.to_path_buf(), settings, std::future::pending()).await.unwrap()
 }
 
 /// Everything a played table left: each client's frames, the tokens, the acts, the record.
