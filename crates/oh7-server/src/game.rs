@@ -8,7 +8,7 @@
 use oh7_bots::Bot;
 use oh7_core::game::{Game, Seat, SeatSet, SeatViewLike};
 use oh7_core::oh7::{Oh7Game, SeatView};
-use oh7_core::ruleset::Ruleset;
+use oh7_core::ruleset::{Preset, Ruleset};
 use oh7_core::seven::{SevenGame, SevenRules};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -50,6 +50,48 @@ impl GameSpec {
             GameSpec::Oh7 { ruleset } => ruleset.preset.name().to_string(),
             GameSpec::Seven { .. } => "seven".to_string(),
         }
+    }
+
+    /// The player counts this game and its rules allow, fewest and most (`None`: none at all,
+    /// e.g. a Seven hand size too large for any table). Oh 7: the ruleset's own range, which its
+    /// validation guarantees is playable throughout; Seven: the engine's range, narrowed to the
+    /// counts its game accepts with these rules.
+    pub fn player_range(&self) -> Option<(usize, usize)> {
+        match self {
+            GameSpec::Oh7 { ruleset } => Some((ruleset.min_players as usize, ruleset.max_players as usize)),
+            GameSpec::Seven { .. } => {
+                let ok: Vec<usize> = (oh7_core::seven::MIN_PLAYERS..=oh7_core::seven::MAX_PLAYERS)
+                    .filter(|&n| self.check_players(n).is_ok())
+                    .collect();
+                Some((*ok.first()?, *ok.last()?))
+            }
+        }
+    }
+
+    /// The rules as the table's settings store them (`Ruleset` or `SevenRules`, serialized).
+    pub fn ruleset_json(&self) -> Value {
+        match self {
+            GameSpec::Oh7 { ruleset } => serde_json::to_value(ruleset),
+            GameSpec::Seven { rules } => serde_json::to_value(rules),
+        }
+        .expect("rules always serialize")
+    }
+
+    /// The game's name on the wire (`oh7`, `seven`).
+    pub fn game_name(&self) -> &'static str {
+        match self {
+            GameSpec::Oh7 { .. } => "oh7",
+            GameSpec::Seven { .. } => "seven",
+        }
+    }
+
+    /// Every game a table can be created with: each Oh 7 preset, then Seven with its default
+    /// rules.
+    pub fn all() -> Vec<GameSpec> {
+        let mut out: Vec<GameSpec> =
+            Preset::ALL.into_iter().map(|p| GameSpec::Oh7 { ruleset: Ruleset::preset(p) }).collect();
+        out.push(GameSpec::Seven { rules: SevenRules::default() });
+        out
     }
 
     /// Check that `players` can play this game.
@@ -226,7 +268,6 @@ impl AnyGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oh7_core::ruleset::Preset;
 
     /// The text of every legal action reads back as the same action, so the log replays.
     #[test]

@@ -14,8 +14,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
+use tower_http::compression::CompressionLayer;
 
 use crate::Settings;
 use crate::lobby::{CreateTable, Lobby};
@@ -45,17 +46,37 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/healthz", get(|| async { "ok" }))
+        .route("/api/presets", get(presets))
         .route("/api/tables", post(create))
         .route("/api/tables/{code}", get(info))
         .route("/api/tables/{code}/record", get(record))
-        .route("/ws", get(ws))
+        .route("/api/tables/{code}/stats", get(stats))
         .merge(crate::web::routes())
+        // gzip when the client asks (`Accept-Encoding`), on every route above; a layer covers
+        // only the routes added before it, so the WebSocket below is left alone.
+        .layer(CompressionLayer::new())
+        .route("/ws", get(ws))
         .layer(DefaultBodyLimit::max(16 * 1024))
         .with_state(app)
 }
 
 fn refusal_response(status: StatusCode, r: &Refusal) -> Response {
-    (status, Json(json!({"code": r.code.as_str(), "message": r.message}))).into_response()
+    (status, Json(r.to_body())).into_response()
+}
+
+async fn presets() -> Response {
+    Json(crate::lobby::presets()).into_response()
+}
+
+async fn stats(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
+    match app.lobby.stats(&code).await {
+        Some(Some(v)) => Json(v).into_response(),
+        Some(None) => refusal_response(
+            StatusCode::NOT_FOUND,
+            &Refusal::new(ErrorCode::NotOver, "No game at this table has finished yet."),
+        ),
+        None => unknown_table(),
+    }
 }
 
 async fn index() -> Response {

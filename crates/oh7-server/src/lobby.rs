@@ -20,7 +20,7 @@ use crate::Settings;
 use crate::game::GameSpec;
 use crate::protocol::{ErrorCode, Refusal};
 use crate::store::{Row, Store, StoredTable};
-use crate::table::{Access, Table, TableConfig, TableHandle, TableMsg, check_name};
+use crate::table::{Access, FinishedGame, Table, TableConfig, TableHandle, TableMsg, check_name};
 
 /// Lower-case hexadecimal.
 pub fn hex(bytes: &[u8]) -> String {
@@ -58,6 +58,30 @@ pub fn token_matches(a: &[u8; 32], b: &[u8; 32]) -> bool {
     a.ct_eq(b).into()
 }
 
+/// Largest custom ruleset text, in bytes.
+pub const MAX_RULESET: usize = 8192;
+/// Players at a table created without a count (brought into the game's range).
+pub const DEFAULT_PLAYERS: usize = 4;
+/// The languages of a table.
+pub const LANGS: [&str; 2] = ["en", "fr"];
+/// The turn clock's range, in seconds.
+pub const CLOCK_S: std::ops::RangeInclusive<u32> = 10..=600;
+
+/// `unknown_level`: `level` is not a bot level of the game (`seat`: where the create form put it).
+pub fn unknown_level(spec: &GameSpec, level: &str, seat: Option<usize>) -> Refusal {
+    let level: String = level.chars().take(20).collect();
+    let levels = spec.levels();
+    let message = match seat {
+        Some(s) => format!("Seat {s}: `{level}` is not a bot level; choose human or one of {}.", levels.join(", ")),
+        None => format!("Unknown bot level: choose one of {}.", levels.join(", ")),
+    };
+    let mut params = json!({"level": level, "levels": levels});
+    if let Some(s) = seat {
+        params["seat"] = json!(s);
+    }
+    Refusal::new(ErrorCode::UnknownLevel, message).with(params)
+}
+
 /// What a client asks to create a table.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,8 +95,9 @@ pub struct CreateTable {
     /// A custom ruleset (TOML), instead of a preset.
     #[serde(default)]
     pub ruleset: Option<String>,
-    /// Players.
-    pub players: usize,
+    /// Players; left out: 4, or the nearest count the game allows.
+    #[serde(default)]
+    pub players: Option<usize>,
     /// Per seat: `"human"` or a bot level; seat 0 is the creator's unless it is a bot. Missing
     /// seats are for people.
     #[serde(default)]
@@ -185,25 +210,40 @@ impl Lobby {
     }
 
     /// Create a table. Returns the codes and, for the creator's seat, its token.
+    ///
+    /// Whatever a person can get wrong in the create form has its own code and the figures to
+    /// word it (`params`); `bad_request` is left for what no form sends.
     pub async fn create(&self, req: CreateTable, ip: IpAddr) -> Result<Value, Refusal> {
         let bad = |m: String| Refusal::new(ErrorCode::BadRequest, m);
+        let bad_ruleset = |detail: String| {
+            Refusal::new(ErrorCode::BadRuleset, format!("Ruleset: {detail}")).with(json!({"detail": detail}))
+        };
+        let too_large = || {
+            Refusal::new(ErrorCode::RulesetTooLarge, format!("A ruleset file has at most {} KiB.", MAX_RULESET / 1024))
+                .with(json!({"max_bytes": MAX_RULESET}))
+        };
+        let short = |t: &str| t.chars().take(20).collect::<String>();
         let spec = match req.game.as_deref().unwrap_or("oh7") {
             "oh7" => {
                 let ruleset = match (&req.preset, &req.ruleset) {
-                    (Some(_), Some(_)) => return Err(bad("Give a preset or a ruleset, not both.".into())),
+                    (Some(_), Some(_)) => {
+                        return Err(Refusal::new(ErrorCode::PresetAndRuleset, "Give a preset or a ruleset, not both."));
+                    }
                     (_, Some(toml)) => {
-                        if toml.len() > 8192 {
-                            return Err(bad("A ruleset file has at most 8 KiB.".into()));
+                        if toml.len() > MAX_RULESET {
+                            return Err(too_large());
                         }
-                        oh7_core::ruleset::Ruleset::from_toml(toml).map_err(|e| bad(format!("Ruleset: {e}")))?
+                        oh7_core::ruleset::Ruleset::from_toml(toml).map_err(|e| bad_ruleset(e.to_string()))?
                     }
                     (p, None) => {
                         let p = p.as_deref().unwrap_or("en");
                         let preset: oh7_core::ruleset::Preset = p.parse().map_err(|_| {
-                            bad(format!(
-                                "Unknown preset `{}`: choose en, fr, fr-advanced, kod7 or bga.",
-                                p.chars().take(20).collect::<String>()
-                            ))
+                            let names: Vec<&str> = oh7_core::ruleset::Preset::ALL.iter().map(|p| p.name()).collect();
+                            Refusal::new(
+                                ErrorCode::UnknownPreset,
+                                format!("Unknown preset `{}`: choose en, fr, fr-advanced, kod7 or bga.", short(p)),
+                            )
+                            .with(json!({"preset": short(p), "presets": names}))
                         })?;
                         oh7_core::ruleset::Ruleset::preset(preset)
                     }
@@ -211,59 +251,86 @@ impl Lobby {
                 GameSpec::Oh7 { ruleset }
             }
             "seven" => {
-                if req.preset.is_some() {
-                    return Err(bad("Seven has no presets: give its knobs as a ruleset (e.g. `limit = 50`).".into()));
+                match req.preset.as_deref() {
+                    // Seven's one entry in `/api/presets` is called `seven`.
+                    None | Some("seven") => {}
+                    Some(p) => {
+                        return Err(Refusal::new(
+                            ErrorCode::UnknownPreset,
+                            "Seven has no presets: give its knobs as a ruleset (e.g. `limit = 50`).",
+                        )
+                        .with(json!({"preset": short(p), "presets": ["seven"]})));
+                    }
                 }
                 let rules = match &req.ruleset {
-                    Some(text) if text.len() > 8192 => return Err(bad("A ruleset file has at most 8 KiB.".into())),
-                    Some(text) => toml::from_str(text).map_err(|e| bad(format!("Seven ruleset: {}", e.message())))?,
+                    Some(text) if text.len() > MAX_RULESET => return Err(too_large()),
+                    Some(text) => toml::from_str(text).map_err(|e| bad_ruleset(e.message().trim().to_string()))?,
                     None => Default::default(),
                 };
                 GameSpec::Seven { rules }
             }
             _ => return Err(bad("The game is `oh7` or `seven`.".into())),
         };
-        if req.players == 0 || req.players > 16 {
-            return Err(bad("Players: 2 to 9 for Oh 7 (2 with the Dummy), 2 to 8 for Seven.".into()));
+        let Some((min, max)) = spec.player_range() else {
+            // Seven knobs no player count can use (a hand size too large, a zero turn limit).
+            let detail = spec.check_players(oh7_core::seven::MIN_PLAYERS).err().unwrap_or_default();
+            return Err(bad_ruleset(detail));
+        };
+        let players = req.players.unwrap_or(DEFAULT_PLAYERS.clamp(min, max));
+        let bad_players = |detail: String| {
+            Refusal::new(ErrorCode::BadPlayers, format!("Players: {detail}")).with(json!({"min": min, "max": max}))
+        };
+        if !(min..=max).contains(&players) {
+            let detail = match &spec {
+                GameSpec::Oh7 { ruleset } => ruleset.check_players(players).err().map(|e| e.to_string()),
+                GameSpec::Seven { .. } => None,
+            };
+            return Err(bad_players(
+                detail.unwrap_or_else(|| format!("this game is played by {min} to {max} players; got {players}")),
+            ));
         }
-        spec.check_players(req.players).map_err(|e| bad(format!("Players: {e}")))?;
-        if req.seats.len() > req.players {
-            return Err(bad(format!("{} seats listed for {} players.", req.seats.len(), req.players)));
+        spec.check_players(players).map_err(bad_ruleset)?;
+        if req.seats.len() > players {
+            return Err(bad(format!("{} seats listed for {players} players.", req.seats.len())));
         }
-        let mut seats: Vec<Option<String>> = Vec::with_capacity(req.players);
-        for s in 0..req.players {
+        let mut seats: Vec<Option<String>> = Vec::with_capacity(players);
+        for s in 0..players {
             match req.seats.get(s).map(String::as_str) {
                 None | Some("human") => seats.push(None),
                 Some(level) if spec.levels().contains(&level) => seats.push(Some(level.to_string())),
                 Some(level) => {
-                    return Err(bad(format!(
-                        "Seat {s}: `{}` is not a bot level; choose human or one of {}.",
-                        level.chars().take(20).collect::<String>(),
-                        spec.levels().join(", ")
-                    )));
+                    return Err(unknown_level(&spec, level, Some(s)));
                 }
             }
         }
         let all_bots = seats.iter().all(Option::is_some);
         let name = match (&req.name, all_bots) {
             (Some(n), false) => Some(check_name(n)?),
-            (None, false) => return Err(Refusal::new(ErrorCode::BadName, "Give your name to take a seat.")),
+            (None, false) => {
+                return Err(Refusal::new(ErrorCode::BadName, "Give your name to take a seat.")
+                    .with(json!({"max": crate::table::MAX_NAME})));
+            }
             (_, true) => None,
         };
         if name.is_some() && seats[0].is_some() {
-            return Err(bad("Seat 0 is the host's: make it human.".into()));
+            return Err(Refusal::new(ErrorCode::HostSeatBot, "Seat 0 is the host's: make it human."));
         }
         let lang = req.lang.unwrap_or_else(|| "en".into());
-        if lang != "en" && lang != "fr" {
-            return Err(bad("The language is `en` or `fr`.".into()));
+        if !LANGS.contains(&lang.as_str()) {
+            return Err(Refusal::new(ErrorCode::BadLang, "The language is `en` or `fr`.")
+                .with(json!({"lang": short(&lang), "langs": LANGS})));
         }
         if let Some(c) = req.turn_clock_s
-            && !(10..=600).contains(&c)
+            && !CLOCK_S.contains(&c)
         {
-            return Err(bad("The turn clock is 10 to 600 seconds.".into()));
+            return Err(Refusal::new(
+                ErrorCode::BadClock,
+                format!("The turn clock is {} to {} seconds.", CLOCK_S.start(), CLOCK_S.end()),
+            )
+            .with(json!({"min": CLOCK_S.start(), "max": CLOCK_S.end()})));
         }
         self.count_table(ip)?;
-        let config = TableConfig { spec, players: req.players, seats, lang, turn_clock_s: req.turn_clock_s };
+        let config = TableConfig { spec, players, seats, lang, turn_clock_s: req.turn_clock_s };
         let (id, join_code, watch_code) = (new_code(), new_code(), new_code());
         let mut events = Vec::new();
         let token = name.as_ref().map(|_| new_secret());
@@ -297,7 +364,7 @@ impl Lobby {
             events: events.into_iter().enumerate().map(|(i, e)| (i as u64 + 1, e)).collect(),
         };
         self.register(stored).await.map_err(|e| Refusal::new(ErrorCode::Storage, e))?;
-        tracing::info!(table = %id, players = req.players, "table created");
+        tracing::info!(table = %id, players, "table created");
         Ok(json!({"invite": join_code, "watch": watch_code, "seat": token.as_ref().map(|_| 0), "token": token}))
     }
 
@@ -324,6 +391,20 @@ impl Lobby {
         rx.await.ok()
     }
 
+    /// The statistics of every finished game at the table behind `code` (`Some(None)`: no game
+    /// has finished yet).
+    pub async fn stats(&self, code: &str) -> Option<Option<Value>> {
+        let (h, _) = self.find(code).await?;
+        let (tx, rx) = oneshot::channel();
+        h.tx.send(TableMsg::Finished { reply: tx }).await.ok()?;
+        let games = rx.await.ok()?;
+        if games.is_empty() {
+            return Some(None);
+        }
+        // Records are replayed into counters: off the async workers.
+        tokio::task::spawn_blocking(move || table_stats(&games)).await.ok().map(Some)
+    }
+
     /// The last finished game's record at the table behind `code`.
     pub async fn record(&self, code: &str) -> Option<Option<Value>> {
         let (h, _) = self.find(code).await?;
@@ -331,4 +412,94 @@ impl Lobby {
         h.tx.send(TableMsg::Record { reply: tx }).await.ok()?;
         rx.await.ok()
     }
+}
+
+/// What every create form needs to know: the bot levels of each game, the strongest, and each
+/// preset's player counts and rules (from the engine's own knobs).
+pub fn presets() -> Value {
+    let specs = GameSpec::all();
+    let games: Vec<Value> = specs
+        .iter()
+        .filter_map(|spec| {
+            let (min, max) = spec.player_range()?;
+            Some(json!({
+                "game": spec.game_name(),
+                "preset": spec.label(),
+                "min_players": min,
+                "max_players": max,
+                "ruleset": spec.ruleset_json(),
+            }))
+        })
+        .collect();
+    let oh7 = GameSpec::Oh7 { ruleset: oh7_core::ruleset::Ruleset::preset(oh7_core::ruleset::Preset::En) };
+    let seven = GameSpec::Seven { rules: Default::default() };
+    json!({
+        "levels": {"oh7": oh7.levels(), "seven": seven.levels()},
+        "strongest": {"oh7": oh7.strongest(), "seven": seven.strongest()},
+        "games": games,
+    })
+}
+
+/// The statistics of a table's finished games: each game's totals and winners, and for Oh 7 the
+/// figures of `oh7-stats` (the same accumulator as `oh7 stats`) over all of them.
+pub fn table_stats(games: &[Arc<FinishedGame>]) -> Value {
+    let history: Vec<Value> =
+        games.iter().map(|g| json!({"game": g.game, "totals": g.totals, "winners": g.winners})).collect();
+    let oh7: Vec<&Value> = games.iter().map(|g| &g.record).filter(|r| r["game"] == "oh7").collect();
+    let stats = if oh7.is_empty() { Value::Null } else { oh7_stats_json(&oh7) };
+    json!({"games": games.len(), "history": history, "stats": stats})
+}
+
+fn oh7_stats_json(records: &[&Value]) -> Value {
+    let mut acc = oh7_stats::Stats::new();
+    // Every suit of the deck is listed, those never trump at 0.
+    let mut suits: Vec<oh7_core::card::Suit> = Vec::new();
+    for r in records {
+        if let Err(e) = acc.add_value(r) {
+            tracing::error!(error = %e, "a finished game's record is not readable for statistics");
+            continue;
+        }
+        let players = r["players"].as_u64().unwrap_or(0) as usize;
+        if let Ok(rules) = oh7_core::ruleset::Ruleset::deserialize(&r["ruleset"]) {
+            for s in rules.suits(players) {
+                if !suits.contains(&s) {
+                    suits.push(s);
+                }
+            }
+        }
+    }
+    let o = &acc.oh7;
+    let mut trump = serde_json::Map::new();
+    for s in oh7_core::card::Suit::ALL {
+        let rate = o.trump_rates().into_iter().find(|(t, _)| *t == s).map(|(_, r)| r.value());
+        if rate.is_some() || suits.contains(&s) {
+            trump.insert(s.letter().to_string(), json!(rate.unwrap_or(0.0)));
+        }
+    }
+    let players: Vec<Value> = o
+        .by_seat
+        .iter()
+        .enumerate()
+        .map(|(seat, p)| {
+            json!({
+                "seat": seat,
+                "points_per_round": p.points.value(),
+                "average_bid": p.bet.value(),
+                "nil_bid_rate": p.nil.value(),
+                "top_bid_rate": p.top.value(),
+                "success_rate": p.made.value(),
+                "overshoot_rate": p.over.value(),
+                "shortfall_rate": p.under.value(),
+            })
+        })
+        .collect();
+    json!({
+        "rounds": o.rounds,
+        "table": {
+            "nil_bid_rate": o.nil.value(),
+            "average_top_bid": o.top_bid.value(),
+            "trump_selection_rate": trump,
+        },
+        "players": players,
+    })
 }

@@ -32,6 +32,13 @@ pub enum Happened {
         /// The seat.
         seat: Seat,
     },
+    /// The host made a seat a bot seat (`bot`: its level) or a free seat (`None`).
+    Seat {
+        /// The seat.
+        seat: Seat,
+        /// The bot level, if a bot.
+        bot: Option<String>,
+    },
     /// A game started (the first or a rematch).
     Start {
         /// Game number at this table, from 1.
@@ -88,6 +95,7 @@ pub fn project(t: &TableFacts<'_>, happened: &Happened, seat: Option<Seat>) -> V
                     }
                 }
                 Happened::Join { seat: s } => json!({"kind": "join", "seat": s}),
+                Happened::Seat { seat: s, bot } => json!({"kind": "seat", "seat": s, "bot": bot}),
                 Happened::Start { game } => json!({"kind": "start", "game": game}),
                 Happened::Chat { entry } => json!({"kind": "chat", "entry": entry}),
                 Happened::Snapshot | Happened::Presence => unreachable!(),

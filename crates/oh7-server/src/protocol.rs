@@ -57,6 +57,16 @@ pub enum ClientMsg {
         /// The text.
         text: String,
     },
+    /// Make a seat a bot seat or a free seat again (the host, in the lobby).
+    Seat {
+        /// Command id.
+        id: String,
+        /// The seat (1 to players - 1, not a person's).
+        seat: usize,
+        /// A bot level, or `null` for a free seat for a person.
+        #[serde(default)]
+        bot: Option<String>,
+    },
     /// What the strongest bot would do for this seat now (answered to this client only).
     Hint {
         /// Command id.
@@ -75,6 +85,7 @@ impl ClientMsg {
             | ClientMsg::Act { id, .. }
             | ClientMsg::Rematch { id }
             | ClientMsg::Chat { id, .. }
+            | ClientMsg::Seat { id, .. }
             | ClientMsg::Hint { id } => Some(id),
             ClientMsg::Hello { .. } | ClientMsg::Sync => None,
         }
@@ -127,8 +138,30 @@ pub enum ErrorCode {
     NotOver,
     /// A chat line that is empty or over 300 characters.
     ChatTooLong,
-    /// Bad table settings (create).
+    /// A request no form of the client can send (create).
     BadRequest,
+    /// `seat` on a person's seat.
+    SeatTaken,
+    /// `seat` on seat 0 or a seat the table does not have.
+    BadSeat,
+    /// A player count the game (or its ruleset) does not allow.
+    BadPlayers,
+    /// A custom ruleset that cannot be read or does not work.
+    BadRuleset,
+    /// A custom ruleset over 8 KiB.
+    RulesetTooLarge,
+    /// A preset the game does not have.
+    UnknownPreset,
+    /// A bot level the game does not have.
+    UnknownLevel,
+    /// The host's seat (0) given to a bot while the creator sits.
+    HostSeatBot,
+    /// A language other than `en` and `fr`.
+    BadLang,
+    /// A turn clock outside 10 to 600 seconds.
+    BadClock,
+    /// Both a preset and a custom ruleset.
+    PresetAndRuleset,
     /// Too many connections or tables from this address.
     TooMany,
     /// The database refused the write; nothing was applied.
@@ -163,6 +196,17 @@ impl ErrorCode {
             ErrorCode::NotOver => "not_over",
             ErrorCode::ChatTooLong => "chat_too_long",
             ErrorCode::BadRequest => "bad_request",
+            ErrorCode::SeatTaken => "seat_taken",
+            ErrorCode::BadSeat => "bad_seat",
+            ErrorCode::BadPlayers => "bad_players",
+            ErrorCode::BadRuleset => "bad_ruleset",
+            ErrorCode::RulesetTooLarge => "ruleset_too_large",
+            ErrorCode::UnknownPreset => "unknown_preset",
+            ErrorCode::UnknownLevel => "unknown_level",
+            ErrorCode::HostSeatBot => "host_seat_bot",
+            ErrorCode::BadLang => "bad_lang",
+            ErrorCode::BadClock => "bad_clock",
+            ErrorCode::PresetAndRuleset => "preset_and_ruleset",
             ErrorCode::TooMany => "too_many",
             ErrorCode::Storage => "storage",
             ErrorCode::ShuttingDown => "shutting_down",
@@ -170,25 +214,49 @@ impl ErrorCode {
     }
 }
 
-/// A refusal: a code and a sentence for people.
+/// A refusal: a code, a sentence for people (English), and the figures a client needs to word
+/// it in its own language (`params`: limits, the value refused, the allowed values).
 #[derive(Clone, Debug)]
 pub struct Refusal {
     /// The code.
     pub code: ErrorCode,
     /// What was wrong and what to do.
     pub message: String,
+    /// A JSON object of the refusal's figures, if it has any.
+    pub params: Option<Value>,
 }
 
 impl Refusal {
     /// A refusal.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
-        Refusal { code, message: message.into() }
+        Refusal { code, message: message.into(), params: None }
+    }
+
+    /// The same refusal with its figures (a JSON object).
+    pub fn with(mut self, params: Value) -> Refusal {
+        debug_assert!(params.is_object());
+        self.params = Some(params);
+        self
     }
 
     /// The `error` message for a command `id` at table `version` (`None` when the connection
-    /// refused the message before it reached a table).
+    /// refused the message before it reached a table); `params` only when the refusal has them.
     pub fn to_msg(&self, id: Option<&str>, version: Option<u64>) -> Value {
-        json!({"type": "error", "id": id, "code": self.code.as_str(), "message": self.message, "version": version})
+        let mut m =
+            json!({"type": "error", "id": id, "code": self.code.as_str(), "message": self.message, "version": version});
+        if let Some(p) = &self.params {
+            m["params"] = p.clone();
+        }
+        m
+    }
+
+    /// The body of an HTTP error: `{code, message}` and `params` when the refusal has them.
+    pub fn to_body(&self) -> Value {
+        let mut m = json!({"code": self.code.as_str(), "message": self.message});
+        if let Some(p) = &self.params {
+            m["params"] = p.clone();
+        }
+        m
     }
 }
 

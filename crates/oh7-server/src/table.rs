@@ -118,6 +118,11 @@ pub enum TableMsg {
         /// The answer.
         reply: oneshot::Sender<Option<Value>>,
     },
+    /// Every finished game at the table, first to last.
+    Finished {
+        /// The answer.
+        reply: oneshot::Sender<Vec<Arc<FinishedGame>>>,
+    },
     /// Tell the clients and stop.
     Shutdown {
         /// Done.
@@ -150,13 +155,27 @@ struct SeatState {
     last_chat: Option<Instant>,
 }
 
+/// A game of the table that has ended.
+#[derive(Debug)]
+pub struct FinishedGame {
+    /// Its number at the table, from 1.
+    pub game: u32,
+    /// Its record (`oh7-record/1`, or Seven's).
+    pub record: Value,
+    /// Final totals by seat.
+    pub totals: Vec<i64>,
+    /// The winners.
+    pub winners: Vec<Seat>,
+}
+
 /// The state a log rebuilds: everything but connections and bots.
 struct Core {
     version: u64,
     seats: Vec<SeatState>,
     game: Option<AnyGame>,
     game_number: u32,
-    last_record: Option<Arc<Value>>,
+    /// Every finished game, first to last.
+    finished: Vec<Arc<FinishedGame>>,
     chat: Arc<VecDeque<Value>>,
     /// Acks of acted commands, by seat and command id.
     acted: HashMap<(Seat, String), u64>,
@@ -169,7 +188,7 @@ struct Saved {
     seats: Vec<SeatState>,
     game: Option<AnyGame>,
     game_number: u32,
-    last_record: Option<Arc<Value>>,
+    finished: Vec<Arc<FinishedGame>>,
     chat: Arc<VecDeque<Value>>,
 }
 
@@ -182,7 +201,7 @@ impl Core {
             seats,
             game: None,
             game_number: 0,
-            last_record: None,
+            finished: Vec::new(),
             chat: Arc::new(VecDeque::new()),
             acted: HashMap::new(),
         }
@@ -194,7 +213,7 @@ impl Core {
             seats: self.seats.clone(),
             game: self.game.clone(),
             game_number: self.game_number,
-            last_record: self.last_record.clone(),
+            finished: self.finished.clone(),
             chat: self.chat.clone(),
         }
     }
@@ -203,9 +222,9 @@ impl Core {
         if let (Some(seat), Some(id)) = (ev["seat"].as_u64(), ev["id"].as_str()) {
             self.acted.remove(&(seat as Seat, id.to_string()));
         }
-        let Saved { version, seats, game, game_number, last_record, chat } = saved;
-        (self.version, self.seats, self.game, self.game_number, self.last_record, self.chat) =
-            (version, seats, game, game_number, last_record, chat);
+        let Saved { version, seats, game, game_number, finished, chat } = saved;
+        (self.version, self.seats, self.game, self.game_number, self.finished, self.chat) =
+            (version, seats, game, game_number, finished, chat);
     }
 
     fn names(&self) -> Vec<String> {
@@ -281,11 +300,39 @@ impl Core {
                 let g = self.game.as_mut().ok_or("no game")?;
                 let canonical = g.apply_text(seat, action)?;
                 if g.is_over() {
-                    self.last_record = Some(Arc::new(g.record()));
+                    let done = FinishedGame {
+                        game: self.game_number,
+                        record: g.record(),
+                        totals: g.totals(),
+                        winners: g.winners(),
+                    };
+                    self.finished.push(Arc::new(done));
                 }
                 self.seats[seat].forced = false;
                 self.update_owed();
                 Ok(Happened::Act { seat, action: canonical, by_bot: ev["by_bot"].as_bool().unwrap_or(false) })
+            }
+            "seat" => {
+                // The host (`seat`, always 0) makes seat `target` a bot seat or a free seat.
+                if self.game.is_some() {
+                    return Err("the game has started".into());
+                }
+                let target = ev["target"]
+                    .as_u64()
+                    .map(|s| s as Seat)
+                    .filter(|&s| s > 0 && s < config.players)
+                    .ok_or("bad target seat")?;
+                let bot = match &ev["bot"] {
+                    Value::Null => None,
+                    Value::String(l) if config.spec.levels().contains(&l.as_str()) => Some(l.clone()),
+                    _ => return Err("bad bot level".into()),
+                };
+                let st = &mut self.seats[target];
+                if st.name.is_some() {
+                    return Err("a person sits there".into());
+                }
+                st.bot = bot.clone();
+                Ok(Happened::Seat { seat: target, bot })
             }
             "chat" => {
                 let seat = seat_of(ev)?;
@@ -361,6 +408,8 @@ pub struct Table {
     me: mpsc::Sender<TableMsg>,
     /// The table information last broadcast (events leave it out while it is unchanged).
     last_info: Value,
+    /// The rules as JSON (for the table information; fixed at creation).
+    ruleset: Value,
 }
 
 /// Sends to a table task.
@@ -391,6 +440,7 @@ impl Table {
         }
         let (tx, rx) = mpsc::channel(1024);
         let n = config.players;
+        let ruleset = config.spec.ruleset_json();
         let mut t = Table {
             id: stored.id,
             join_code: stored.join_code,
@@ -405,6 +455,7 @@ impl Table {
             sat: HashMap::new(),
             me: tx.clone(),
             last_info: Value::Null,
+            ruleset,
         };
         tracing::info!(table = %t.id, version = t.core.version, "table ready");
         for s in 0..n {
@@ -447,7 +498,10 @@ impl Table {
                     let _ = reply.send(self.info());
                 }
                 TableMsg::Record { reply } => {
-                    let _ = reply.send(self.core.last_record.as_deref().cloned());
+                    let _ = reply.send(self.core.finished.last().map(|f| f.record.clone()));
+                }
+                TableMsg::Finished { reply } => {
+                    let _ = reply.send(self.core.finished.clone());
                 }
                 TableMsg::Shutdown { reply } => {
                     let msg = json!({"type": "closing", "version": self.core.version,
@@ -558,6 +612,7 @@ impl Table {
             | ClientMsg::Start { ref id, .. }
             | ClientMsg::Rematch { ref id }
             | ClientMsg::Chat { ref id, .. }
+            | ClientMsg::Seat { ref id, .. }
                 if seat.is_some_and(|s| self.core.acted.contains_key(&(s, id.clone()))) =>
             {
                 let v = seat.and_then(|s| self.core.acted.get(&(s, id.clone()))).copied().unwrap_or_default();
@@ -567,6 +622,7 @@ impl Table {
             ClientMsg::Start { id, fill } => self.start(&id, seat, fill).await,
             ClientMsg::Rematch { id } => self.rematch(&id, seat).await,
             ClientMsg::Chat { id, text } => self.chat(&id, seat, &text).await,
+            ClientMsg::Seat { id, seat: target, bot } => self.set_seat(&id, seat, target, bot).await,
             ClientMsg::Hint { id } => self.hint(conn, seat, id),
         };
         match r {
@@ -688,10 +744,7 @@ impl Table {
                 ));
             };
             if !self.config.spec.levels().contains(&level.as_str()) {
-                return Err(Refusal::new(
-                    ErrorCode::BadRequest,
-                    format!("Unknown bot level: choose one of {}.", self.config.spec.levels().join(", ")),
-                ));
+                return Err(crate::lobby::unknown_level(&self.config.spec, &level, None));
             }
             for s in free {
                 fills[s] = Value::String(level.clone());
@@ -701,6 +754,44 @@ impl Table {
         let happened = self.commit(ev).await?;
         self.after_change(&happened, None);
         Ok(Some(self.ack(id)))
+    }
+
+    /// The host makes a seat a bot seat (`bot`: its level) or a free seat again, in the lobby.
+    async fn set_seat(
+        &mut self,
+        id: &str,
+        seat: Option<Seat>,
+        target: usize,
+        bot: Option<String>,
+    ) -> Result<Option<Value>, Refusal> {
+        self.is_host(seat)?;
+        if self.core.game.is_some() {
+            return Err(Refusal::new(ErrorCode::AlreadyStarted, "The game has started already."));
+        }
+        let players = self.config.players;
+        if target == 0 || target >= players {
+            return Err(Refusal::new(
+                ErrorCode::BadSeat,
+                format!("Choose a seat from 1 to {}: seat 0 is the host's.", players - 1),
+            )
+            .with(json!({"seat": target, "min": 1, "max": players - 1})));
+        }
+        if self.core.seats[target].name.is_some() {
+            return Err(Refusal::new(ErrorCode::SeatTaken, format!("A person sits at seat {target}."))
+                .with(json!({"seat": target})));
+        }
+        if let Some(level) = &bot
+            && !self.config.spec.levels().contains(&level.as_str())
+        {
+            return Err(crate::lobby::unknown_level(&self.config.spec, level, None));
+        }
+        let ev = json!({"kind": "seat", "seat": 0, "target": target, "bot": bot, "id": id});
+        let happened = self.commit(ev).await?;
+        // A bot made for the seat's old level (none before a start, but be sure) is dropped.
+        self.bots[target] = None;
+        let ack = self.ack(id);
+        self.broadcast(&happened);
+        Ok(Some(ack))
     }
 
     async fn rematch(&mut self, id: &str, seat: Option<Seat>) -> Result<Option<Value>, Refusal> {
@@ -725,7 +816,8 @@ impl Table {
             return Err(Refusal::new(
                 ErrorCode::ChatTooLong,
                 format!("A chat line has 1 to {} characters.", self.settings.chat_len),
-            ));
+            )
+            .with(json!({"max": self.settings.chat_len})));
         }
         let now = Instant::now();
         if self.core.seats[seat].last_chat.is_some_and(|t| now.duration_since(t) < self.settings.chat_interval) {
@@ -895,6 +987,7 @@ impl Table {
         json!({
             "game": game,
             "preset": preset,
+            "ruleset": self.ruleset,
             "players": self.config.players,
             "lang": self.config.lang,
             "state": self.core.state(),
@@ -904,7 +997,7 @@ impl Table {
             "seats": seats,
             "totals": self.core.game.as_ref().map(|g| g.totals()),
             "winners": self.core.game.as_ref().filter(|g| g.is_over()).map(|g| g.winners()),
-            "record": self.core.last_record.is_some(),
+            "record": !self.core.finished.is_empty(),
         })
     }
 
@@ -967,7 +1060,8 @@ pub fn check_name(name: &str) -> Result<String, Refusal> {
         return Err(Refusal::new(
             ErrorCode::BadName,
             format!("A name has 1 to {MAX_NAME} characters, without control characters."),
-        ));
+        )
+        .with(json!({"max": MAX_NAME})));
     }
     Ok(n.to_string())
 }
