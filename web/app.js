@@ -1,699 +1,601 @@
-// The browser table: one page, one WebSocket, every word from i18n.js, every card from cards.js.
-// Game content is only ever what the server sent this seat; names and chat are shown as text.
+// The browser table: the pages (home, lobby, game), built once and updated in place from the
+// state (state.js, a pure reducer over the server's messages). Every word comes from i18n.js,
+// every card from cards.js; names and chat are shown as text, never as HTML.
 
-import { texts } from "./i18n.js";
-import { face, speak, sortHand, actionCard, suitName } from "./cards.js";
+import { texts, errorText } from "./i18n.js";
+import { initial, reduce, gameOf } from "./state.js";
+import { connect, tokenFor, keepToken } from "./socket.js";
+import { h, region, part } from "./dom.js";
+import { rulesSections, facts, symbols } from "./rules.js";
+import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
 
-const LEVELS = { oh7: ["random", "heuristic", "easy", "medium", "hard", "ismcts", "expert"], seven: ["random", "heuristic", "search"] };
-const PRESETS = ["en", "fr", "fr-advanced", "kod7", "bga"];
+const NOTICE_MS = 5000;
 
-const S = {
-  lang: localStorage.getItem("oh7.lang") || ((navigator.language || "en").startsWith("fr") ? "fr" : "en"),
-  code: null,
-  access: null,
-  ws: null,
-  connected: false,
-  retry: 0,
-  version: 0,
-  you: null,
-  table: null,
-  view: null,
-  legal: [],
-  chat: [],
-  links: null,
-  passSel: new Set(),
-  choice: null,
-  announce: false,
-  hint: null,
-  notice: null,
-  nextId: 0,
-  prefix: Math.random().toString(36).slice(2, 10),
-  lastTrickKey: null,
-};
-if (!["en", "fr"].includes(S.lang)) S.lang = "en";
+// The page's state: the reducer's, plus the language and the route.
+let S = { ...initial(), lang: pickLang() };
+let code = null;
+let access = null;
+let sock = null;
+let presets = null;
+let stats = null;
+let statsFor = null;
+let announce = false;
+let chatWaiting = null;
+let lastChatAt = 0;
+const noticeTimers = new Map();
+
+function pickLang() {
+  let l = null;
+  try {
+    l = localStorage.getItem("oh7.lang");
+  } catch {
+    l = null;
+  }
+  l = l || ((navigator.language || "en").startsWith("fr") ? "fr" : "en");
+  return ["en", "fr"].includes(l) ? l : "en";
+}
 
 const T = () => texts(S.lang);
 
-// ---------- DOM helpers (text only: no HTML from data) ----------
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
+function rules() {
+  return symbols(S.table?.ruleset || { preset: S.table?.preset });
 }
 
-function rulesOf() {
-  const preset = S.table?.preset;
-  return { fifth: preset === "kod7" ? "✿" : "☆", mark: preset === "kod7" ? "‽" : "?" };
-}
-
-function gameOf() {
-  return S.table?.game === "seven" ? "seven" : "oh7";
-}
-
-function cardEl(text, opts = {}) {
-  const game = opts.game || gameOf();
-  const f = face(game, text, rulesOf());
-  const name = speak(game, text, S.lang, rulesOf());
-  const cls = `card ${f.colour}${opts.legal ? " legal" : ""}${opts.selected ? " selected" : ""}${opts.hinted ? " hinted" : ""}${opts.arrive ? " arrive" : ""}`;
-  const inner = [h("span", { class: "rank", "aria-hidden": "true" }, f.rank ?? f.face), h("span", { class: "suit", "aria-hidden": "true" }, f.suitSymbol || "")];
-  if (f.copy) inner.push(h("span", { class: "copy", "aria-hidden": "true" }, "′"));
-  if (opts.onclick) {
-    return h("button", { class: cls, "aria-label": name, title: name, onclick: opts.onclick, disabled: opts.disabled, "data-card": text }, ...inner);
-  }
-  return h("span", { class: cls, role: "img", "aria-label": name, title: name, "data-card": text }, ...inner);
-}
-
-function backEl(label) {
-  return h("span", { class: "card back", role: "img", "aria-label": label, title: label }, h("span", { "aria-hidden": "true" }, "🂠"));
-}
-
-// ---------- connection ----------
-
-function send(msg) {
-  if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
-}
-
-function command(type, fields = {}) {
-  S.nextId += 1;
-  const id = `${S.prefix}-${S.nextId}`;
-  send({ type, id, ...fields });
-  return id;
-}
-
-function tokenKey() {
-  return `oh7.token.${S.code}`;
-}
-
-function connect() {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws`);
-  S.ws = ws;
-  ws.onopen = () => {
-    S.retry = 0;
-    const token = S.access === "invite" ? localStorage.getItem(tokenKey()) : null;
-    ws.send(JSON.stringify({ type: "hello", table: S.code, token }));
-  };
-  ws.onmessage = (e) => receive(JSON.parse(e.data));
-  ws.onclose = () => {
-    S.connected = false;
+const ctx = {
+  get S() {
+    return S;
+  },
+  t: T,
+  rules,
+  dispatch,
+  send: (type, fields) => sendCommand(type, fields),
+  act,
+  redraw: () => render(),
+  stats: () => stats,
+  announce: () => announce,
+  setAnnounce: (v) => {
+    announce = v;
     render();
-    S.retry = Math.min(S.retry + 1, 6);
-    setTimeout(connect, 250 * 2 ** S.retry);
-  };
-}
+  },
+};
 
-function receive(m) {
-  switch (m.type) {
-    case "snapshot":
-      S.connected = true;
-      // A guest who never chose a language gets the table's.
-      if (!localStorage.getItem("oh7.lang") && m.table?.lang) S.lang = m.table.lang;
-      S.version = m.version;
-      S.you = m.you;
-      S.table = m.table;
-      S.view = m.view;
-      S.legal = m.legal || [];
-      S.chat = m.chat || [];
-      if (m.links) S.links = m.links;
-      S.passSel.clear();
-      S.choice = null;
-      break;
-    case "event":
-      if (m.version <= S.version) return;
-      if (m.version !== S.version + 1) {
-        // Messages were lost: ask for the whole state instead of guessing.
-        send({ type: "sync" });
-        return;
-      }
-      S.version = m.version;
-      if (m.table) S.table = m.table;
-      if (m.view) S.view = m.view;
-      if (m.legal) {
-        S.legal = m.legal;
-        S.passSel.clear();
-        S.choice = null;
-        S.hint = null;
-      }
-      if (m.event.kind === "chat") S.chat = [...S.chat, m.event.entry].slice(-50);
-      break;
-    case "presence":
-      S.table = m.table;
-      break;
-    case "ack":
-      if (m.token) {
-        localStorage.setItem(tokenKey(), m.token);
-        S.you = m.seat;
-      }
-      if (m.hint !== undefined) S.hint = m.hint;
-      break;
-    case "error":
-      S.notice = errorText(m);
-      break;
-    case "closing":
-      S.notice = T().reconnecting;
-      break;
-  }
+function dispatch(msg) {
+  const lang = S.lang;
+  S = { ...reduce(S, msg), lang };
   render();
 }
 
-function errorText(m) {
-  if (S.lang === "en") return m.message;
-  const fr = {
-    not_your_turn: "Ce n'est pas votre tour.",
-    illegal: "Ce coup n'est pas permis.",
-    rate_limited: "Trop de commandes : ralentissez.",
-    table_full: "Toutes les places sont prises.",
-    bad_name: "Un nom a de 1 à 24 caractères.",
-    seats_free: "Des places sont libres : attendez vos amis ou complétez avec des robots.",
-    chat_too_long: "Un message a de 1 à 300 caractères.",
-    unknown_table: "Aucune table n'a ce lien.",
-    bad_token: "Ce jeton de place n'est pas valable ici.",
-  };
-  return fr[m.code] || "La commande a été refusée.";
+function sendCommand(type, fields = {}) {
+  if (!sock) return null;
+  return sock.send(type, fields);
 }
 
-// ---------- pages ----------
+function act(action) {
+  if (S.pending) return;
+  clearSevenChoice();
+  const id = sendCommand("act", { action });
+  if (id) dispatch({ type: "local/sent", id, action });
+}
+
+function onMessage(msg) {
+  // Keep the seat token this browser was given (never in a URL).
+  if (msg.type === "ack" && msg.token) keepToken(code, msg.token);
+  if (msg.type === "snapshot" && !hasChosenLang() && msg.table?.lang) S = { ...S, lang: msg.table.lang };
+  if (msg.type === "ack" && chatWaiting && msg.id === chatWaiting.id) {
+    const input = document.getElementById("chat-input");
+    if (input && input.value === chatWaiting.text) input.value = "";
+    chatWaiting = null;
+  }
+  if (msg.type === "error" && chatWaiting && msg.id === chatWaiting.id) chatWaiting = null;
+  dispatch(msg);
+  if (S.needSync) sock?.sync();
+  if (msg.type === "event" || msg.type === "snapshot") clearSevenChoice();
+}
+
+function hasChosenLang() {
+  try {
+    return !!localStorage.getItem("oh7.lang");
+  } catch {
+    return false;
+  }
+}
+
+// ---------- rendering ----------
 
 function render() {
   const app = document.getElementById("app");
   document.documentElement.lang = S.lang;
   document.title = T().title;
-  app.replaceChildren(S.code ? tablePage() : homePage());
+  const page = code ? "table" : "home";
+  if (app.__page !== `${page}:${S.lang}:${code}`) {
+    app.__page = `${page}:${S.lang}:${code}`;
+    app.replaceChildren(page === "home" ? homePage() : tablePage());
+  }
+  if (page === "table") updateTablePage(app);
 }
 
 function langSwitch() {
   return h(
     "label",
     { class: "lang" },
-    T().language + " ",
+    h("span", {}, T().language),
     h(
       "select",
       {
         id: "lang",
         onchange: (e) => {
-          S.lang = e.target.value;
-          localStorage.setItem("oh7.lang", S.lang);
+          const keep = formValues();
+          S = { ...S, lang: e.target.value };
+          try {
+            localStorage.setItem("oh7.lang", S.lang);
+          } catch {
+            // The choice lasts as long as the page.
+          }
           render();
+          restoreForm(keep);
+          document.getElementById("lang")?.focus();
         },
       },
-      h("option", { value: "en", selected: S.lang === "en" }, "English"),
-      h("option", { value: "fr", selected: S.lang === "fr" }, "Français"),
+      h("option", { value: "en", selected: S.lang === "en" || null }, "English"),
+      h("option", { value: "fr", selected: S.lang === "fr" || null }, "Français"),
     ),
   );
+}
+
+// ---------- home: create a table ----------
+
+const FALLBACK = {
+  levels: { oh7: ["random", "heuristic", "easy", "medium", "hard", "ismcts", "expert"], seven: ["random", "heuristic", "search"] },
+  games: [
+    { game: "oh7", preset: "en", min_players: 2, max_players: 4, ruleset: { dummy: true } },
+    { game: "oh7", preset: "fr", min_players: 2, max_players: 5, ruleset: { dummy: true } },
+    { game: "oh7", preset: "fr-advanced", min_players: 3, max_players: 6, ruleset: { dummy: false } },
+    { game: "oh7", preset: "kod7", min_players: 2, max_players: 6, ruleset: { dummy: true } },
+    { game: "oh7", preset: "bga", min_players: 2, max_players: 9, ruleset: { dummy: false } },
+    { game: "seven", preset: "seven", min_players: 2, max_players: 8, ruleset: {} },
+  ],
+};
+
+function catalogue() {
+  return presets || FALLBACK;
+}
+
+function formValues() {
+  const f = document.getElementById("create");
+  if (!f) return null;
+  const out = {};
+  for (const el of f.querySelectorAll("input, select, textarea")) out[el.id || el.dataset.seat] = el.value;
+  return out;
+}
+
+function restoreForm(values) {
+  if (!values) return;
+  const f = document.getElementById("create");
+  if (!f) return;
+  for (const id of ["game", "preset", "players", "name", "ruleset"]) {
+    const el = document.getElementById(id);
+    if (el && values[id] !== undefined) el.value = values[id];
+  }
+  f.dispatchEvent(new Event("redraw-seats"));
+  for (const sel of f.querySelectorAll("select[data-seat]")) if (values[sel.dataset.seat] !== undefined) sel.value = values[sel.dataset.seat];
 }
 
 function homePage() {
   const t = T();
-  const form = h("form", { id: "create", class: "panel" });
+  const form = h("form", { id: "create", class: "panel", novalidate: true });
   const game = h("select", { id: "game", name: "game" }, h("option", { value: "oh7" }, t.gameOh7), h("option", { value: "seven" }, t.gameSeven));
-  const preset = h("select", { id: "preset", name: "preset" }, ...PRESETS.map((p) => h("option", { value: p }, t.presets[p])));
-  const ruleset = h("textarea", { id: "ruleset", rows: 2, placeholder: 'preset = "fr"\ntarget = 21' });
-  const players = h("input", { id: "players", type: "number", min: 2, max: 9, value: 4 });
-  const name = h("input", { id: "name", maxlength: 24, required: true, autocomplete: "nickname" });
-  const seats = h("div", { id: "seats", class: "seats-form" });
+  const preset = h("select", { id: "preset", name: "preset" }, ...["en", "fr", "fr-advanced", "kod7", "bga"].map((p) => h("option", { value: p }, t.presets[p])));
+  const ruleset = h("textarea", { id: "ruleset", rows: 2, placeholder: 'preset = "fr"\ntarget = 21', "aria-describedby": "ruleset-help" });
+  const players = h("input", { id: "players", type: "number", min: 2, max: 9, value: 4, inputmode: "numeric", "aria-describedby": "players-help" });
+  const playersHelp = h("small", { id: "players-help", class: "help" });
+  const name = h("input", { id: "name", maxlength: 24, autocomplete: "nickname", required: true });
+  const seats = h("fieldset", { id: "seats", class: "seats-form" });
+  const error = h("p", { id: "create-error", class: "form-error", role: "alert" });
+  const submit = h("button", { type: "submit", id: "create-btn", class: "primary" }, t.create);
+  const entry = () => {
+    const c = catalogue();
+    const key = game.value === "seven" ? "seven" : preset.value;
+    return c.games.find((g) => g.preset === key) || FALLBACK.games.find((g) => g.preset === key);
+  };
   const drawSeats = () => {
-    const n = Math.max(2, Math.min(9, Number(players.value) || 4));
-    const levels = LEVELS[game.value];
-    // Keep what was chosen for the seats that stay.
+    const e = entry();
+    players.min = e.min_players;
+    players.max = e.max_players;
+    playersHelp.textContent = t.playersAllowed(e.min_players, e.max_players, !!e.ruleset?.dummy && e.min_players === 2);
+    const n = Math.max(e.min_players, Math.min(e.max_players, Number(players.value) || 4));
+    const levels = catalogue().levels[game.value] || FALLBACK.levels[game.value];
     const before = new Map([...seats.querySelectorAll("select")].map((s) => [s.dataset.seat, s.value]));
-    const keep = (i, l) => (before.has(String(i + 1)) ? before.get(String(i + 1)) === l : l === levels[levels.length - 1]);
     seats.replaceChildren(
-      ...Array.from({ length: n - 1 }, (_, i) =>
-        h(
-          "label",
-          {},
-          t.seat(i + 1) + " ",
-          h("select", { "data-seat": i + 1 }, h("option", { value: "human", selected: keep(i, "human") }, t.person), ...levels.map((l) => h("option", { value: l, selected: keep(i, l) }, t.botLevel(t.levels[l] || l)))),
-        ),
-      ),
+      h("legend", {}, t.otherSeats),
+      ...Array.from({ length: n - 1 }, (_, i) => {
+        const was = before.get(String(i + 1));
+        const opts = [h("option", { value: "human" }, t.freeSeat), ...levels.map((l) => h("option", { value: l }, t.botLevel(t.levels[l] || l)))];
+        const sel = h("select", { "data-seat": i + 1, id: `seat-${i + 1}` }, ...opts);
+        sel.value = was && [...sel.options].some((o) => o.value === was) ? was : "human";
+        return h("label", {}, t.seat(i + 1), sel);
+      }),
     );
     preset.disabled = game.value === "seven";
     ruleset.placeholder = game.value === "seven" ? "limit = 50" : 'preset = "fr"\ntarget = 21';
   };
+  form.addEventListener("redraw-seats", drawSeats);
   game.addEventListener("change", drawSeats);
+  preset.addEventListener("change", drawSeats);
   // On input, not change: a change fires on blur, and redrawing then would swallow the click
   // that moved the focus.
   players.addEventListener("input", drawSeats);
   drawSeats();
+  if (!presets) {
+    fetch("/api/presets")
+      .then((r) => (r.ok ? r.json() : null))
+      .then((p) => {
+        if (p?.games) {
+          presets = p;
+          const keep = formValues();
+          drawSeats();
+          restoreForm(keep);
+        }
+      })
+      .catch(() => {});
+  }
   form.append(
-    h("label", {}, t.game + " ", game),
-    h("label", {}, t.preset + " ", preset),
-    h("label", { class: "wide" }, t.ruleset, ruleset),
-    h("label", {}, t.players + " ", players),
-    h("label", {}, t.yourName + " ", name),
+    h("label", {}, t.game, game),
+    h("label", {}, t.preset, preset),
+    h("label", {}, t.players, players, playersHelp),
+    h("label", {}, t.yourName, name),
     seats,
-    h("button", { type: "submit", id: "create-btn", class: "primary" }, t.create),
+    h("label", { class: "wide" }, t.ruleset, ruleset),
+    error,
+    submit,
   );
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    error.textContent = "";
     const body = { game: game.value, players: Number(players.value), name: name.value, lang: S.lang };
     body.seats = ["human", ...[...seats.querySelectorAll("select")].map((s) => s.value)];
     if (ruleset.value.trim()) body.ruleset = ruleset.value;
     else if (game.value === "oh7") body.preset = preset.value;
-    const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    const v = await r.json();
-    if (!r.ok) {
-      S.notice = errorText(v);
-      render();
+    submit.disabled = true;
+    submit.textContent = t.creating;
+    let r;
+    let v;
+    try {
+      r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      v = await r.json().catch(() => ({ code: "bad_request" }));
+    } catch {
+      v = { code: "offline" };
+    }
+    submit.disabled = false;
+    submit.textContent = t.create;
+    if (!r || !r.ok) {
+      // The form keeps what was typed; the sentence says what to change.
+      error.textContent = errorText(S.lang, v.code, v.params);
+      const focus = { bad_name: name, bad_players: players, bad_ruleset: ruleset, ruleset_too_large: ruleset, preset_and_ruleset: ruleset }[v.code];
+      (focus || error).focus?.();
       return;
     }
-    localStorage.setItem(`oh7.token.${v.invite}`, v.token);
+    keepToken(v.invite, v.token);
     history.pushState({}, "", `/t/${v.invite}`);
-    // For the browser tests: a read-only look at what the page knows.
-window.oh7State = () => JSON.parse(JSON.stringify({ version: S.version, you: S.you, table: S.table, view: S.view, legal: S.legal, links: S.links, connected: S.connected }));
-route();
+    route();
   });
-  return h("div", { class: "home" }, h("header", {}, h("h1", {}, "oh7"), langSwitch()), h("p", {}, t.tagline), noticeEl(), form);
+  return h(
+    "div",
+    { class: "home" },
+    h("header", { class: "bar" }, h("h1", {}, "oh7"), langSwitch()),
+    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), form),
+  );
 }
 
-function noticeEl() {
-  if (!S.notice) return null;
-  return h("p", { class: "notice", role: "alert" }, S.notice, " ", h("button", { class: "link", onclick: () => ((S.notice = null), render()), "aria-label": "OK" }, "×"));
-}
-
-function seatName(s) {
-  const v = S.view;
-  if (v && v.dummy === s) return T().dummy;
-  const seat = S.table?.seats?.[s];
-  if (seat?.name) return seat.name;
-  if (seat?.bot) return T().botName(s + 1, T().levels[seat.bot] || seat.bot);
-  const names = v?.names || v?.seats;
-  return names?.[s] ?? `#${s + 1}`;
-}
+// ---------- the table page: built once, updated in place ----------
 
 function tablePage() {
   const t = T();
-  const tbl = S.table;
-  const head = h(
-    "header",
-    {},
-    h("h1", {}, h("a", { href: "/", "aria-label": t.back }, "oh7"), " ", tbl ? (tbl.game === "seven" ? t.gameSeven : t.presets[tbl.preset] || tbl.preset) : ""),
-    h("span", { class: `status ${S.connected ? "ok" : "down"}`, role: "status" }, S.connected ? t.connected : t.reconnecting),
-    langSwitch(),
-    h("details", { class: "rules" }, h("summary", {}, t.rules), h("p", {}, t.rulesText[gameOf()])),
-  );
-  if (!tbl) return h("div", { class: "table-page" }, head, noticeEl());
-  const body = tbl.state === "lobby" ? lobby() : gameScreen();
-  return h("div", { class: "table-page" }, head, noticeEl(), body, chatPanel());
-}
-
-function linkRow(label, url) {
-  const input = h("input", { value: url, readonly: true, "aria-label": label });
-  const btn = h("button", {
-    onclick: async () => {
-      try {
-        await navigator.clipboard.writeText(url);
-      } catch {
-        input.select();
-        document.execCommand("copy");
-      }
-      btn.textContent = T().copied;
-    },
-  }, T().copy);
-  return h("div", { class: "link-row" }, h("span", {}, label), input, btn);
-}
-
-function linksEl() {
-  if (!S.links) return null;
-  const base = location.origin;
-  return h("div", { class: "links" }, S.links.invite ? linkRow(T().invite, `${base}/t/${S.links.invite}`) : null, linkRow(T().watchLink, `${base}/w/${S.links.watch}`));
-}
-
-function seatList() {
-  const t = T();
+  const details = h("details", { class: "rules", id: "rules" }, h("summary", {}, t.rules), h("div", { class: "rules-body" }));
   return h(
-    "ul",
-    { class: "seat-list" },
-    ...S.table.seats.map((s) =>
-      h("li", {}, h("strong", {}, seatName(s.seat)), s.seat === S.you ? ` (${t.you})` : "", " — ", t.statuses[s.status] || s.status),
+    "div",
+    { class: "table-page" },
+    h(
+      "header",
+      { class: "bar" },
+      h("h1", {}, h("a", { href: "/", title: t.back }, "oh7"), h("span", { class: "title-preset" })),
+      h("span", { class: "status", role: "status" }),
+      h("span", { class: "watching" }),
+      langSwitch(),
     ),
+    h("div", { class: "facts" }),
+    details,
+    h("div", { class: "notices", "aria-live": "polite" }),
+    h("main", { id: "content" }, h("section", { class: "lobby-area" }), h("section", { class: "game-area", "aria-label": t.gameOh7 })),
+    h("div", { class: "links-area" }),
+    chatPanel(),
   );
 }
 
-function lobby() {
+function updateTablePage(app) {
   const t = T();
-  const parts = [seatList(), linksEl()];
-  const free = S.table.seats.some((s) => s.status === "empty");
-  if (S.you === null && S.access === "invite" && free) {
-    const name = h("input", { id: "sit-name", maxlength: 24, "aria-label": t.yourName, placeholder: t.yourName });
-    parts.push(
+  const tbl = S.table;
+  const q = (sel) => app.querySelector(sel);
+  region(q(".title-preset"), JSON.stringify([S.lang, tbl?.game, tbl?.preset]), () => (tbl ? ` ${tbl.game === "seven" ? t.gameSeven : t.presets[tbl.preset] || tbl.preset}` : ""));
+  const status = q(".status");
+  const up = S.connected && !S.closing;
+  status.className = `status ${up ? "ok" : "down"}`;
+  if (status.textContent !== (up ? t.connected : t.reconnecting)) status.textContent = up ? t.connected : t.reconnecting;
+  region(q(".watching"), JSON.stringify([S.lang, S.you, !!tbl]), () => (tbl && S.you === null ? h("span", { class: "badge watch" }, t.watchingBadge) : null));
+  region(q(".facts"), JSON.stringify([S.lang, tbl?.ruleset, tbl?.players]), () => facts(gameOf(S), tbl?.ruleset, S.lang, tbl?.players).map((f) => h("span", { class: "fact" }, f)));
+  region(q(".rules-body"), JSON.stringify([S.lang, tbl?.game, tbl?.ruleset]), () =>
+    rulesSections(gameOf(S), tbl?.ruleset, S.lang).map((sec) => h("section", {}, h("h2", {}, sec.title), h("ul", {}, ...sec.items.map((x) => h("li", {}, x))))),
+  );
+  renderNotices(q(".notices"));
+  const lobbyArea = q(".lobby-area");
+  const gameArea = q(".game-area");
+  if (!tbl) {
+    region(lobbyArea, "none", () => null);
+    return;
+  }
+  if (tbl.state === "lobby") {
+    gameArea.hidden = true;
+    lobbyArea.hidden = false;
+    renderLobby(lobbyArea);
+  } else {
+    lobbyArea.hidden = true;
+    gameArea.hidden = false;
+    if (tbl.state === "over") fetchStats();
+    renderGame(gameArea, ctx);
+    region(part(gameArea, "watch-note"), JSON.stringify([S.lang, S.you, access, tbl.state]), () =>
+      S.you === null && access === "invite" && tbl.state === "playing" ? h("p", { class: "note" }, t.startedWatching) : null,
+    );
+  }
+  region(q(".links-area"), JSON.stringify([S.lang, S.links, S.you, tbl.state]), () =>
+    tbl.state === "lobby" ? null : h("details", { class: "links-more" }, h("summary", {}, T().links), linksEl()),
+  );
+  renderChat(app);
+}
+
+function renderNotices(el) {
+  region(el, JSON.stringify([S.lang, S.notices.map((n) => n.n)]), () =>
+    S.notices.map((n) => h("p", { class: "notice", role: "alert" }, errorText(S.lang, n.code, n.params), " ", h("button", { type: "button", class: "link", "aria-label": T().dismiss, onclick: () => dispatch({ type: "local/dismiss-notice", n: n.n }) }, "×"))),
+  );
+  for (const n of S.notices) {
+    if (noticeTimers.has(n.n)) continue;
+    noticeTimers.set(
+      n.n,
+      setTimeout(() => {
+        noticeTimers.delete(n.n);
+        dispatch({ type: "local/dismiss-notice", n: n.n });
+      }, NOTICE_MS),
+    );
+  }
+}
+
+function fetchStats() {
+  const key = `${code}:${S.table.game_number}`;
+  if (statsFor === key) return;
+  statsFor = key;
+  stats = null;
+  const c = S.links?.watch || code;
+  fetch(`/api/tables/${c}/stats`)
+    .then((r) => (r.ok ? r.json() : null))
+    .then((v) => {
+      if (statsFor === key && v) {
+        stats = v;
+        render();
+      }
+    })
+    .catch(() => {});
+}
+
+// ---------- the lobby ----------
+
+function renderLobby(area) {
+  const t = T();
+  const tbl = S.table;
+  region(part(area, "lobby-links"), JSON.stringify([S.lang, S.links, S.you]), () => linksEl());
+  const seatsEl = part(area, "lobby-seats", "section", { "aria-labelledby": "seats-h" });
+  const sitEl = part(area, "lobby-sit");
+  const startEl = part(area, "lobby-start");
+  const people = tbl.seats.filter((s) => s.name).length;
+  region(seatsEl, JSON.stringify([S.lang, tbl.seats, S.you]), () => [
+    h("h2", { id: "seats-h" }, t.seatsTitle),
+    h("p", {}, t.joined(people, tbl.players)),
+    h("ul", { class: "seat-list" }, ...tbl.seats.map((s) => seatRow(s))),
+  ]);
+  const free = tbl.seats.some((s) => s.status === "empty");
+  // The sit form is made once and kept: a name being typed survives others joining.
+  const showSit = S.you === null && access === "invite" && free;
+  if (showSit && !sitEl.firstChild) {
+    const name = h("input", { id: "sit-name", maxlength: 24, autocomplete: "nickname", "aria-label": t.yourName, placeholder: t.yourName });
+    sitEl.append(
       h(
         "form",
-        { class: "sit", onsubmit: (e) => (e.preventDefault(), command("sit", { name: name.value })) },
+        {
+          class: "sit",
+          onsubmit: (e) => {
+            e.preventDefault();
+            sendCommand("sit", { name: name.value });
+          },
+        },
         name,
         h("button", { type: "submit", id: "sit-btn", class: "primary" }, t.takeSeat),
       ),
     );
-  } else if (S.you === null) {
-    parts.push(h("p", {}, free ? t.watching : t.full));
   }
+  sitEl.hidden = !showSit;
+  region(part(area, "lobby-note", "p"), JSON.stringify([S.lang, S.you, free]), () => (S.you === null ? (free ? (access === "invite" ? "" : t.watching) : t.full) : S.you !== 0 ? t.waitingHost : ""));
   if (S.you === 0) {
-    const levels = LEVELS[gameOf()];
-    const fill = h("select", { id: "fill", "aria-label": t.fillWith }, ...levels.map((l) => h("option", { value: l, selected: l === levels[levels.length - 1] }, t.levels[l] || l)));
-    parts.push(
-      h(
-        "div",
-        { class: "start" },
-        free ? h("label", {}, t.fillWith + " ", fill) : null,
-        h("button", { id: "start-btn", class: "primary", onclick: () => command("start", free ? { fill: fill.value } : {}) }, t.start),
-      ),
-    );
-  } else if (S.you !== null) {
-    parts.push(h("p", {}, t.waitingHost));
+    if (!startEl.firstChild) {
+      const levels = levelsOf(gameOf(S));
+      const fill = h("select", { id: "fill" }, ...levels.map((l) => h("option", { value: l }, t.fillBots(t.levels[l] || l))));
+      fill.value = levels[levels.length - 1];
+      startEl.append(
+        h("label", { class: "fill-label" }, t.fillWith, fill),
+        h("button", { type: "button", id: "start-btn", class: "primary", onclick: () => sendCommand("start", S.table.seats.some((s) => s.status === "empty") ? { fill: fill.value } : {}) }, t.start),
+      );
+    }
+    startEl.querySelector(".fill-label").hidden = !free;
+    startEl.hidden = false;
+  } else {
+    startEl.hidden = true;
   }
-  return h("section", { class: "panel lobby" }, ...parts);
 }
 
-// ---------- the game ----------
-
-function gameScreen() {
-  const v = S.view;
-  if (!v) return null;
-  const main = gameOf() === "seven" ? sevenTable(v) : oh7Table(v);
-  const over = S.table.state === "over" ? endPanel(v) : null;
-  return h("section", { class: "game" }, main, over, linksEl());
+function levelsOf(game) {
+  return catalogue().levels[game] || FALLBACK.levels[game];
 }
 
-function toMoveText(v) {
+function seatRow(s) {
   const t = T();
-  const moving = v.to_move || [];
-  if (moving.includes(S.you) && S.legal.length) return h("p", { class: "turn you", role: "status" }, t.yourTurn);
-  if (!moving.length) return null;
-  return h("p", { class: "turn", role: "status" }, t.toMove(moving.map(seatName).join(", ")));
-}
-
-function seatStatus(s) {
-  const st = S.table.seats[s]?.status;
-  if (!st || st === "here") return null;
-  return h("span", { class: `badge ${st}` }, T().statuses[st]);
-}
-
-function oh7Table(v) {
-  const t = T();
-  const n = v.players;
-  const seats = n + (v.dummy !== null && v.dummy !== undefined ? 1 : 0);
-  const trick = new Map((v.trick || []).map(([s, c]) => [s, c]));
-  const newest = (v.trick || []).length ? v.trick[v.trick.length - 1][1] : null;
-  const panels = [];
-  for (let s = 0; s < seats; s++) {
-    const isDummy = v.dummy === s;
-    const decided = (v.decided || []).includes(s);
-    const turn = (v.to_move || []).includes(s);
-    const bet = v.bets ? v.bets[s] : null;
-    const info = [
-      h("div", { class: "name" }, seatName(s), s === S.you ? ` (${t.you})` : "", " ", isDummy ? null : seatStatus(s)),
-      h("div", { class: "stats" }, `${t.bet}${t.colon}${bet ?? (decided ? "✓" : "–")}`, " · ", `${t.won}${t.colon}${v.won?.[s] ?? 0}`, isDummy ? "" : ` · ${t.score}${t.colon}${v.totals?.[s] ?? 0}`),
-      h("div", { class: "count" }, t.cards(v.hand_sizes?.[s] ?? 0)),
-    ];
-    if (decided && !v.bets) info.push(h("div", { class: "decided" }, t.decided));
-    if (isDummy && v.dummy_faceup?.length) info.push(h("div", { class: "faceup" }, ...v.dummy_faceup.map((c) => cardEl(c))));
-    if (isDummy) info.push(h("div", { class: "count" }, t.dummyPile(v.dummy_pile_left)));
-    const pub = v.public_bet_cards?.[s];
-    if (pub?.length) info.push(h("div", { class: "faceup" }, h("small", {}, t.betCard), " ", ...pub.map((c) => cardEl(c))));
-    const played = trick.get(s);
-    panels.push(
-      h(
-        "div",
-        { class: `seat${turn ? " turn" : ""}${s === S.you ? " me" : ""}`, "data-seat": s },
-        h("div", { class: "info" }, ...info),
-        h("div", { class: "played" }, played ? cardEl(played, { arrive: played === newest }) : h("span", { class: "slot" })),
-      ),
-    );
-  }
-  const lt = v.last_trick;
-  const lastTrick = h(
-    "div",
-    { class: "last-trick", id: "last-trick", "aria-live": "polite" },
-    h("h3", {}, t.lastTrick),
-    lt
-      ? h("div", {}, h("div", { class: "cards" }, ...lt.plays.map(([s, c]) => h("span", { class: `play${s === lt.winner ? " winner" : ""}` }, cardEl(c), h("small", {}, seatName(s))))), h("p", { class: "won-by" }, t.wonBy(seatName(lt.winner))))
-      : h("p", {}, t.noLastTrick),
-  );
-  const trump = v.leader_trump ? suitName(v.leader_trump[1], S.lang, rulesOf()) : null;
-  const counters = h(
-    "div",
-    { class: "counters" },
-    h("span", {}, t.round(v.round)),
-    v.phase.name === "playing" ? h("span", {}, t.trick((v.tricks || []).length + 1)) : null,
-    h("span", {}, `${t.trump}${t.colon}`, trump ? h("span", { class: "trump" }, `${trump.symbol} ${trump.name}`) : t.noTrump),
-  );
-  return h(
-    "div",
-    { class: "oh7" },
-    counters,
-    h("div", { class: "seats" }, ...panels),
-    lastTrick,
-    attemptsEl(v),
-    toMoveText(v),
-    oh7Actions(v),
-    handEl(v.hand || [], v),
-  );
-}
-
-function attemptsEl(v) {
-  if (!v.bet_attempts?.length || v.phase.name !== "betting") return null;
-  const t = T();
-  return h("div", { class: "attempts" }, h("h3", {}, t.attempts), ...v.bet_attempts.map((a) => h("div", { class: "cards" }, ...a.map((c, s) => h("span", { class: "play" }, cardEl(c), h("small", {}, seatName(s)))))));
-}
-
-function phaseText(v) {
-  const t = T();
-  const p = v.phase;
-  if (p.name === "passing") return t.phase.passing(p.count);
-  if (p.name === "betting") return t.phase.betting(p.attempt);
-  const f = t.phase[p.name];
-  return typeof f === "function" ? f() : f;
-}
-
-function actionLabel(a) {
-  const t = T();
-  const r = rulesOf();
-  let m;
-  if ((m = /^reveal (yes|no)$/.exec(a))) return m[1] === "yes" ? `${t.reveal} ${r.mark}` : t.dontReveal;
-  if ((m = /^leader (\d+)$/.exec(a))) return t.leads(seatName(Number(m[1])));
-  if ((m = /^trump (\w)$/.exec(a))) {
-    const s = suitName(m[1], S.lang, r);
-    return t.trumpIs(`${s.symbol} ${s.name}`);
-  }
-  if ((m = /^announce (\w)$/.exec(a))) {
-    const s = suitName(m[1], S.lang, r);
-    return t.announce(`${s.symbol} ${s.name}`);
-  }
-  if (a === "draw") return t.draw;
-  if (a === "pass") return t.pass;
-  if ((m = /^callout (\d+)$/.exec(a))) return t.callOut(seatName(Number(m[1])));
-  if (a === "nocall") return t.noCall;
-  const card = actionCard(gameOf(), a);
-  if (card) {
-    let label = speak(gameOf(), card, S.lang, r);
-    const suit = /:(\w)/.exec(a);
-    if (suit) label += ` → ${suitName(suit[1], S.lang, r).symbol}`;
-    if (a.endsWith("!")) label += ` (${t.announceLast})`;
-    return label;
-  }
-  return a;
-}
-
-function hintRow() {
-  if (!S.legal.length || S.you === null) return null;
-  const t = T();
-  return h(
-    "div",
-    { class: "hint" },
-    h("button", { id: "hint-btn", onclick: () => command("hint") }, t.hint),
-    S.hint ? h("span", { role: "status" }, t.hintIs(actionLabel(S.hint))) : null,
-  );
-}
-
-function oh7Actions(v) {
-  if (S.you === null) return null;
-  const t = T();
-  const items = [];
-  if (S.legal.length) items.push(h("p", { class: "question" }, phaseText(v)));
-  if (v.my_pending && v.phase.name === "betting") items.push(h("p", {}, t.betChosen, " ", cardEl(v.my_pending)));
-  if (v.phase.name === "passing" && S.legal.length) {
-    const need = v.phase.count;
-    items.push(h("button", { id: "pass-btn", class: "primary", disabled: S.passSel.size !== need, onclick: () => sendPass(need) }, t.passConfirm));
-  }
-  if (v.passed?.length) items.push(h("p", {}, t.passed, " ", ...v.passed.map((c) => cardEl(c))));
-  if (v.received?.length) items.push(h("p", {}, t.received, " ", ...v.received.map((c) => cardEl(c))));
-  const other = S.legal.filter((a) => !actionCard("oh7", a) && !a.startsWith("pass "));
-  if (other.length) items.push(h("div", { class: "choices" }, ...other.map((a) => h("button", { class: "choice", "data-action": a, onclick: () => act(a) }, actionLabel(a)))));
-  items.push(hintRow());
-  return h("div", { class: "actions" }, ...items);
-}
-
-function sendPass(need) {
-  const want = [...S.passSel].sort().join(" ");
-  const a = S.legal.find((x) => x.startsWith("pass ") && x.slice(5).split(" ").sort().join(" ") === want);
-  if (a && S.passSel.size === need) act(a);
-}
-
-function act(action) {
-  S.choice = null;
-  S.hint = null;
-  command("act", { action });
-  render();
-}
-
-function handEl(hand, v) {
-  const t = T();
-  const game = gameOf();
-  const byCard = new Map();
-  for (const a of S.legal) {
-    const c = actionCard(game, a);
-    if (c) byCard.set(c, [...(byCard.get(c) || []), a]);
-  }
-  const passing = game === "oh7" && v.phase?.name === "passing" && S.legal.length > 0;
-  const hinted = S.hint ? actionCard(game, S.hint) : null;
-  const cards = sortHand(game, hand).map((c) => {
-    const actions = byCard.get(c) || [];
-    const legal = passing || actions.length > 0;
-    return cardEl(c, {
-      game,
-      legal,
-      disabled: !legal,
-      selected: S.passSel.has(c),
-      hinted: c === hinted,
-      onclick: () => {
-        if (passing) {
-          if (S.passSel.has(c)) S.passSel.delete(c);
-          else S.passSel.add(c);
-          render();
-        } else if (actions.length === 1) act(actions[0]);
-        else if (actions.length > 1) chooseAmong(actions);
+  const you = s.seat === S.you;
+  const label = s.name || s.bot ? h("span", { class: "nm" }, seatName(ctx, s.seat)) : null;
+  const status = h("span", { class: `badge ${s.status}` }, t.statuses[s.status] || s.status);
+  const bits = [h("span", { class: "seat-no" }, t.seatSetting(s.seat)), label, you ? ` (${t.you})` : null, s.seat === 0 ? h("span", { class: "badge host" }, t.host) : null, status];
+  // The host turns any seat no person holds into a bot seat, or back into a free seat.
+  if (S.you === 0 && s.seat !== 0 && !s.name) {
+    const levels = levelsOf(gameOf(S));
+    const sel = h(
+      "select",
+      {
+        "data-k": `seat:${s.seat}`,
+        "aria-label": t.seatSetting(s.seat),
+        onchange: (e) => sendCommand("seat", { seat: s.seat, bot: e.target.value === "human" ? null : e.target.value }),
       },
-    });
-  });
-  const parts = [h("h3", {}, t.hand), h("div", { class: "hand", role: "group", "aria-label": t.hand }, ...cards)];
-  if (S.choice) parts.push(h("div", { class: "choices", role: "group", "aria-label": t.chooseSuit }, ...S.choice.map((a) => h("button", { class: "choice", "data-action": a, onclick: () => act(a) }, actionLabel(a)))));
-  return h("div", { class: "hand-area" }, ...parts);
-}
-
-function chooseAmong(actions) {
-  // Seven: an 8's suit, and whether to announce the last card.
-  const withBang = actions.filter((a) => a.endsWith("!"));
-  const plain = actions.filter((a) => !a.endsWith("!"));
-  const pool = S.announce && withBang.length ? withBang : plain.length ? plain : actions;
-  if (pool.length === 1) act(pool[0]);
-  else {
-    S.choice = pool;
-    render();
-  }
-}
-
-function sevenTable(v) {
-  const t = T();
-  const n = v.players;
-  const panels = [];
-  for (let s = 0; s < n; s++) {
-    const turn = v.turn === s;
-    const out = !(v.in_game || []).includes(s);
-    const last = (v.last_card || []).find((x) => x.seat === s);
-    panels.push(
-      h(
-        "div",
-        { class: `seat${turn ? " turn" : ""}${s === S.you ? " me" : ""}${out ? " out" : ""}`, "data-seat": s },
-        h(
-          "div",
-          { class: "info" },
-          h("div", { class: "name" }, seatName(s), s === S.you ? ` (${t.you})` : "", " ", seatStatus(s)),
-          h("div", { class: "stats" }, `${t.score}${t.colon}${v.totals?.[s] ?? 0}`),
-          h("div", { class: "count" }, t.cards(v.hand_counts?.[s] ?? 0), last ? " !" : ""),
-        ),
-      ),
+      h("option", { value: "human" }, t.freeSeat),
+      ...levels.map((l) => h("option", { value: l }, t.botLevel(t.levels[l] || l))),
     );
+    sel.value = s.bot || "human";
+    bits.push(sel);
   }
-  const active = suitName(v.active_suit, S.lang);
-  const pile = h(
-    "div",
-    { class: "pile" },
-    h("div", {}, h("h3", {}, t.top), cardEl(v.top, { game: "seven", arrive: true })),
-    h("div", {}, `${t.activeSuit}${t.colon}`, h("span", { class: "trump" }, `${active.symbol} ${active.name}`)),
-    h("div", {}, t.drawPile(v.draw_pile)),
-    h("div", {}, t.direction[v.direction] || v.direction),
-    v.penalty ? h("div", { class: "warn" }, t.penalty(v.penalty.cards)) : null,
-    v.seven_lock ? h("div", { class: "warn" }, t.sevenLock) : null,
-  );
-  const other = S.legal.filter((a) => !actionCard("seven", a));
-  const hand = v.hand || [];
-  const actions = S.you === null ? null : h(
-    "div",
-    { class: "actions" },
-    hand.length === 2 && S.legal.some((a) => a.endsWith("!"))
-      ? h("label", {}, h("input", { type: "checkbox", id: "announce", checked: S.announce, onchange: (e) => ((S.announce = e.target.checked), render()) }), " ", t.announceLast)
-      : null,
-    other.length ? h("div", { class: "choices" }, ...other.map((a) => h("button", { class: "choice", "data-action": a, onclick: () => act(a) }, actionLabel(a)))) : null,
-    hintRow(),
-  );
-  return h("div", { class: "seven" }, h("div", { class: "counters" }, h("span", {}, t.round(v.round))), h("div", { class: "seats" }, ...panels), pile, toMoveText(v), actions, S.you === null ? null : handEl(hand, v));
+  return h("li", { class: you ? "me" : null }, ...bits);
 }
 
-function endPanel(v) {
+// ---------- links ----------
+
+function linkRow(id, label, url, help) {
   const t = T();
-  const winners = (S.table.winners || []).map(seatName).join(", ");
-  const n = S.table.players;
-  const rows = [];
-  for (const r of v.past_rounds || []) {
-    rows.push(h("tr", {}, h("th", { scope: "row" }, t.round(r.number)), ...r.points.map((p, s) => h("td", {}, `${p} (${r.won[s]}/${r.bets[s]})`))));
-  }
-  rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t.total), ...(S.table.totals || []).slice(0, n).map((p) => h("td", {}, String(p)))));
-  const watch = S.links?.watch;
-  return h(
-    "div",
-    { class: "panel end", id: "end" },
-    h("h2", {}, t.over),
-    h("p", { class: "winner" }, t.winner(winners)),
-    h("table", { class: "scores" }, h("caption", {}, t.scores), h("thead", {}, h("tr", {}, h("th", {}), ...Array.from({ length: n }, (_, s) => h("th", { scope: "col" }, seatName(s))))), h("tbody", {}, ...rows)),
-    S.you === 0 ? h("button", { id: "rematch-btn", class: "primary", onclick: () => command("rematch") }, t.rematch) : null,
-    watch ? h("a", { id: "download", href: `/api/tables/${watch}/record`, download: "oh7-game.json" }, t.download) : null,
+  const input = h("input", { id, value: url, readonly: true, "aria-label": label, "data-k": id });
+  const btn = h(
+    "button",
+    {
+      type: "button",
+      "data-k": `${id}-copy`,
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(url);
+        } catch {
+          input.select();
+          document.execCommand("copy");
+        }
+        btn.textContent = t.copied;
+      },
+    },
+    t.copy,
   );
+  return h("div", { class: "link-row" }, h("label", { for: id }, label), h("div", { class: "link-line" }, input, btn), help ? h("small", { class: "help" }, help) : null);
 }
+
+function linksEl() {
+  if (!S.links) return null;
+  const t = T();
+  const base = location.origin;
+  const rows = [];
+  if (S.links.invite) rows.push(linkRow("invite-link", t.invite, `${base}/t/${S.links.invite}`));
+  rows.push(linkRow("watch-link", t.watchLink, `${base}/w/${S.links.watch}`));
+  const token = S.you !== null && S.links.invite ? tokenFor(code) : null;
+  const out = [h("div", { class: "links panel" }, ...rows)];
+  if (token) {
+    // The seat's secret travels in the fragment, which browsers never send to a server.
+    out.push(h("details", { class: "seat-link panel" }, h("summary", {}, t.seatLink), linkRow("seat-link", t.seatLink, `${base}/t/${S.links.invite}#seat=${token}`, t.seatLinkHelp)));
+  }
+  return out;
+}
+
+// ---------- chat: made once; its input is never redrawn ----------
 
 function chatPanel() {
   const t = T();
-  const list = h("ul", { class: "chat-list", "aria-live": "polite" }, ...S.chat.map((c) => h("li", {}, h("strong", {}, c.name), ": ", c.text)));
-  const input = h("input", { id: "chat-input", maxlength: 300, "aria-label": t.chat });
-  const form = S.you === null ? null : h("form", { onsubmit: (e) => (e.preventDefault(), input.value.trim() && command("chat", { text: input.value }), (input.value = "")) }, input, h("button", { type: "submit" }, t.send));
-  return h("aside", { class: "chat panel" }, h("h3", {}, t.chat), list, form);
+  const list = h("ul", { class: "chat-list", "aria-live": "polite" });
+  const input = h("input", { id: "chat-input", maxlength: 300, autocomplete: "off", "aria-label": t.chatLabel });
+  const form = h(
+    "form",
+    {
+      class: "chat-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const text = input.value.trim();
+        if (!text || chatWaiting) return;
+        // One line a second: a quick second line waits its turn instead of being refused.
+        const wait = Math.max(0, lastChatAt + 1100 - Date.now());
+        setTimeout(() => {
+          lastChatAt = Date.now();
+          const id = sendCommand("chat", { text });
+          if (id) chatWaiting = { id, text: input.value };
+        }, wait);
+      },
+    },
+    input,
+    h("button", { type: "submit", id: "chat-send" }, t.send),
+  );
+  return h("aside", { class: "chat panel", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, t.chat), list, form);
+}
+
+function renderChat(app) {
+  const list = app.querySelector(".chat-list");
+  const form = app.querySelector(".chat-form");
+  form.hidden = S.you === null;
+  const want = S.chat;
+  // Append what is new; redraw only when the kept lines were cut from the front.
+  const shown = list.__shown || [];
+  const prefix = shown.length <= want.length && shown.every((e, i) => e === want[i]);
+  if (!prefix) {
+    list.replaceChildren();
+    list.__shown = [];
+  }
+  const have = list.__shown?.length ?? 0;
+  for (const c of want.slice(have)) list.append(h("li", {}, h("strong", {}, c.name), ": ", c.text));
+  list.__shown = want;
+  if (want.length > have) list.scrollTop = list.scrollHeight;
 }
 
 // ---------- start ----------
 
 function route() {
+  if (sock) {
+    sock.close();
+    sock = null;
+  }
+  const lang = S.lang;
+  S = { ...initial(), lang };
+  stats = null;
+  statsFor = null;
   const m = /^\/(t|w)\/([0-9a-f]{32})$/.exec(location.pathname);
-  if (S.ws) {
-    S.ws.onclose = null;
-    S.ws.close();
-    S.ws = null;
-  }
-  Object.assign(S, { table: null, view: null, version: 0, you: null, links: null, chat: [], legal: [], hint: null, choice: null });
-  S.passSel.clear();
   if (m) {
-    S.code = m[2];
-    S.access = m[1] === "t" ? "invite" : "watch";
-    connect();
+    code = m[2];
+    access = m[1] === "t" ? "invite" : "watch";
+    // A seat link from another device: keep its token here, then take it out of the address bar.
+    const f = /^#seat=([0-9a-f]{16,128})$/.exec(location.hash);
+    if (f && access === "invite") {
+      keepToken(code, f[1]);
+      history.replaceState({}, "", location.pathname);
+    }
+    sock = connect(code, access, onMessage, () => dispatch({ type: "local/disconnected" }));
   } else {
-    S.code = null;
+    code = null;
+    access = null;
   }
+  document.getElementById("app").__page = null;
   render();
 }
 
 window.addEventListener("popstate", route);
 document.addEventListener("keydown", (e) => {
-  // Keyboard: digits 1-9 play the n-th legal card of the hand; Enter on a focused card plays it.
-  if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "SELECT") return;
+  if (handKeys(e)) return;
+  const tag = e.target.tagName;
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+  if (e.key === "Escape" && S.summary) dispatch({ type: "local/dismiss-summary" });
+  if ((e.key === " " || e.key === "Escape") && S.completed && tag !== "BUTTON") {
+    e.preventDefault();
+    dispatch({ type: "local/dismiss-trick" });
+  }
+  // Digits 1-9 play the n-th playable card of the hand.
   const n = Number(e.key);
   if (n >= 1 && n <= 9) {
     const cards = [...document.querySelectorAll(".hand .card.legal")];
@@ -701,5 +603,6 @@ document.addEventListener("keydown", (e) => {
   }
 });
 // For the browser tests: a read-only look at what the page knows.
-window.oh7State = () => JSON.parse(JSON.stringify({ version: S.version, you: S.you, table: S.table, view: S.view, legal: S.legal, links: S.links, connected: S.connected }));
+window.oh7State = () =>
+  JSON.parse(JSON.stringify({ version: S.version, you: S.you, table: S.table, view: S.view, legal: S.legal, links: S.links, connected: S.connected, pending: S.pending, choice: S.choice, completed: S.completed, summary: S.summary, notices: S.notices }));
 route();

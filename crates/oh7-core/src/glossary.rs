@@ -80,6 +80,12 @@ pub const TERMS: &[Term] = &[
     Term { key: "to_bet", en: "bet", fr: "parier" },
     Term { key: "bet_card", en: "bet card", fr: "carte pariée" },
     Term { key: "attempt", en: "attempt", fr: "tentative" },
+    // Kod-7 (seed 002) says estimation and exception suit; the online rules (seed 001) say bid.
+    Term { key: "estimation", en: "estimation", fr: "estimation" },
+    Term { key: "estimations", en: "estimations", fr: "estimations" },
+    Term { key: "exception_suit", en: "exception suit", fr: "couleur d'exception" },
+    Term { key: "bid", en: "bid", fr: "enchère" },
+    Term { key: "bids", en: "bids", fr: "enchères" },
     Term { key: "trick", en: "trick", fr: "pli" },
     Term { key: "tricks", en: "tricks", fr: "plis" },
     Term { key: "round", en: "round", fr: "manche" },

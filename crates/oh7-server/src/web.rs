@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::http::header;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
@@ -13,43 +13,86 @@ use crate::http::App;
 
 const INDEX: &str = include_str!("../../../web/index.html");
 const APP: &str = include_str!("../../../web/app.js");
+const STATE: &str = include_str!("../../../web/state.js");
+const SOCKET: &str = include_str!("../../../web/socket.js");
+const DOM: &str = include_str!("../../../web/dom.js");
+const TABLE: &str = include_str!("../../../web/table.js");
+const RULES: &str = include_str!("../../../web/rules.js");
 const CARDS: &str = include_str!("../../../web/cards.js");
 const I18N: &str = include_str!("../../../web/i18n.js");
+/// The glossary as an ES module; a test checks it is what `oh7_core::glossary::to_js` makes, so
+/// the terminal and the browser read the same words (node's tests import the file as it is).
+const GLOSSARY: &str = include_str!("../../../web/glossary.js");
 const STYLE: &str = include_str!("../../../web/style.css");
+const ICON: &str = include_str!("../../../web/favicon.svg");
 
-/// Every file of the client and its size, for the first-load budget.
-pub const FILES: &[(&str, &str)] =
-    &[("/", INDEX), ("/app.js", APP), ("/cards.js", CARDS), ("/i18n.js", I18N), ("/style.css", STYLE)];
+const JS: &str = "text/javascript; charset=utf-8";
 
-fn file(content_type: &'static str, body: &'static str) -> Response {
-    ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body).into_response()
+/// Every file of the client: its path, content type and body (the first-load budget counts them).
+pub const FILES: &[(&str, &str, &str)] = &[
+    ("/", "text/html; charset=utf-8", INDEX),
+    ("/app.js", JS, APP),
+    ("/state.js", JS, STATE),
+    ("/socket.js", JS, SOCKET),
+    ("/dom.js", JS, DOM),
+    ("/table.js", JS, TABLE),
+    ("/rules.js", JS, RULES),
+    ("/cards.js", JS, CARDS),
+    ("/i18n.js", JS, I18N),
+    ("/glossary.js", JS, GLOSSARY),
+    ("/style.css", "text/css; charset=utf-8", STYLE),
+    ("/favicon.svg", "image/svg+xml", ICON),
+];
+
+/// A file's validator: a hash of its bytes (FNV-1a, 64 bits), so a browser revalidates with
+/// `If-None-Match` and gets `304 Not Modified` until the binary ships a new file.
+fn etag(body: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in body.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("\"{h:016x}\"")
 }
 
-/// The terms of the rule documents, from the glossary the terminal game uses
-/// (`oh7_core::glossary`), as an ES module.
-fn glossary() -> Response {
-    static JS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let body = JS.get_or_init(oh7_core::glossary::to_js).clone();
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], body)
-        .into_response()
+/// A static file: `Cache-Control: no-cache` (always revalidated, so a new binary's client is
+/// seen at once) with an `ETag`, answered `304` when the browser has it already.
+fn file(headers: &HeaderMap, content_type: &'static str, body: &'static str) -> Response {
+    let tag = etag(body);
+    let fresh = headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()).is_some_and(|v| v == tag);
+    let common = [(header::CACHE_CONTROL, "no-cache".to_string()), (header::ETAG, tag)];
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    ([(header::CONTENT_TYPE, content_type.to_string()), common[0].clone(), common[1].clone()], body).into_response()
 }
 
 /// The home page.
 pub fn index() -> Response {
-    file("text/html; charset=utf-8", INDEX)
+    live(&HeaderMap::new(), "/", "text/html; charset=utf-8", INDEX)
+}
+
+/// For working on the client: with `OH7_WEB_DIR` set, files are read from that folder on every
+/// request (edit, reload), instead of the copies built into the binary.
+fn live(headers: &HeaderMap, path: &str, content_type: &'static str, body: &'static str) -> Response {
+    if let Some(dir) = std::env::var_os("OH7_WEB_DIR") {
+        let name = if path == "/" { "index.html" } else { path.trim_start_matches('/') };
+        if let Ok(text) = std::fs::read_to_string(std::path::Path::new(&dir).join(name)) {
+            return ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-store")], text).into_response();
+        }
+    }
+    file(headers, content_type, body)
 }
 
 /// The client's other files and the table pages.
 pub fn routes() -> Router<Arc<App>> {
-    let js = "text/javascript; charset=utf-8";
-    Router::new()
-        .route("/app.js", get(move || async move { file(js, APP) }))
-        .route("/cards.js", get(move || async move { file(js, CARDS) }))
-        .route("/i18n.js", get(move || async move { file(js, I18N) }))
-        .route("/glossary.js", get(move || async move { glossary() }))
-        .route("/style.css", get(|| async { file("text/css; charset=utf-8", STYLE) }))
-        .route("/t/{code}", get(|| async { index() }))
-        .route("/w/{code}", get(|| async { index() }))
+    let mut r = Router::new();
+    for &(path, ty, body) in FILES.iter().filter(|(p, _, _)| *p != "/") {
+        r = r.route(path, get(move |h: HeaderMap| async move { live(&h, path, ty, body) }));
+    }
+    r.route("/favicon.ico", get(|h: HeaderMap| async move { file(&h, "image/svg+xml", ICON) }))
+        .route("/t/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
+        .route("/w/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
 }
 
 #[cfg(test)]
@@ -57,7 +100,24 @@ mod tests {
     /// The first load (page, scripts, style) stays under 300 KB.
     #[test]
     fn first_load_is_small() {
-        let total: usize = super::FILES.iter().map(|(_, f)| f.len()).sum();
+        let total: usize = super::FILES.iter().map(|(_, _, f)| f.len()).sum();
         assert!(total < 300_000, "{total} bytes");
+    }
+
+    /// The browser's glossary is the terminal's: the file shipped is what the core generates.
+    #[test]
+    fn glossary_js_is_generated_from_the_core() {
+        assert_eq!(
+            super::GLOSSARY,
+            oh7_core::glossary::to_js(),
+            "run the glossary test's regeneration: web/glossary.js is stale"
+        );
+    }
+
+    /// A file's ETag changes with its bytes.
+    #[test]
+    fn etags_follow_the_bytes() {
+        assert_ne!(super::etag("a"), super::etag("b"));
+        assert_eq!(super::etag("a"), super::etag("a"));
     }
 }

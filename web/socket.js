@@ -1,0 +1,80 @@
+// One WebSocket to the table: hello (with the seat token kept in this browser), reconnection
+// with backoff, `sync` when the state says a version was skipped, and command ids that are
+// unique per page (a random prefix and a count), so a repeated command is answered, never
+// applied twice.
+
+const PREFIX = Math.random().toString(36).slice(2, 10);
+let count = 0;
+
+/** The seat token this browser keeps for a table (by its invite code). */
+export function tokenFor(code) {
+  try {
+    return localStorage.getItem(`oh7.token.${code}`);
+  } catch {
+    return null;
+  }
+}
+
+/** Keep a seat token (never in a URL, a log or a cookie). */
+export function keepToken(code, token) {
+  try {
+    localStorage.setItem(`oh7.token.${code}`, token);
+  } catch {
+    // Private windows may refuse storage: the seat lasts as long as the page.
+  }
+}
+
+/**
+ * Connect to table `code` (`access`: "invite" or "watch"); `onMessage(msg)` gets every server
+ * message, `onDown()` every lost connection. Returns {send(type, fields) -> id, sync(), close()}.
+ */
+export function connect(code, access, onMessage, onDown) {
+  let ws = null;
+  let retry = 0;
+  let closed = false;
+  let timer = null;
+  const open = () => {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${proto}://${location.host}/ws`);
+    ws.onopen = () => {
+      retry = 0;
+      const token = access === "invite" ? tokenFor(code) : null;
+      ws.send(JSON.stringify({ type: "hello", table: code, token }));
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (closed) return;
+      onDown();
+      retry = Math.min(retry + 1, 6);
+      timer = setTimeout(open, 250 * 2 ** retry);
+    };
+  };
+  open();
+  return {
+    send(type, fields = {}) {
+      count += 1;
+      const id = `${PREFIX}-${count}`;
+      if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type, id, ...fields }));
+      return id;
+    },
+    sync() {
+      if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "sync" }));
+    },
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      if (ws) {
+        ws.onclose = null;
+        ws.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,163 @@
+// The table's state in the browser: a pure reducer over what the server sends (snapshot, event,
+// presence, ack, error, closing) and the few things the page itself decides (a card chosen and
+// not yet confirmed, a command on its way, a notice dismissed). No DOM and no socket here, so
+// node's test runner replays recorded message sequences through it (web/test/state.test.mjs).
+//
+// `reduce(state, msg)` never changes `state`: it returns a new object (or the same one when
+// nothing changed), so the views can compare what they drew with what is now true.
+
+/** The state before the first snapshot. */
+export function initial() {
+  return {
+    version: 0,
+    you: null,
+    table: null,
+    view: null,
+    legal: [],
+    chat: [],
+    links: null,
+    connected: false,
+    // The server said it is stopping (until the next snapshot).
+    closing: false,
+    // A `sync` is owed: an event skipped a version.
+    needSync: false,
+    // The command on its way ({id, action, acked}): the hand takes no second click until the
+    // table has moved past it.
+    pending: null,
+    // A decision chosen but not confirmed yet (a bet card), or the cards chosen to pass.
+    choice: null,
+    passSel: [],
+    // What the expert would do (the ack of `hint`).
+    hint: null,
+    // Short notices ({n, code, params, message}); the views let each go after a few seconds.
+    notices: [],
+    noticeSeq: 0,
+    // The trick just completed ({plays, winner, version}), shown on the table for a moment.
+    completed: null,
+    // The round just finished ({number, bets, won, points, ...}), until dismissed or the next
+    // decision of this seat.
+    summary: null,
+  };
+}
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** What changed in the game between two views, as the page shows it. */
+function moments(s, before, after, version) {
+  let { completed, summary } = s;
+  if (!before || !after || after.game !== "oh7") return { completed, summary };
+  if (after.last_trick && !same(after.last_trick, before.last_trick)) {
+    completed = { plays: after.last_trick.plays, winner: after.last_trick.winner, version };
+  }
+  const was = before.past_rounds?.length ?? 0;
+  const now = after.past_rounds?.length ?? 0;
+  if (now > was) summary = { ...after.past_rounds[now - 1], version };
+  // A spectator's summary goes when the next round's bets are revealed.
+  if (summary && s.you === null && after.bets && after.round > summary.number) summary = null;
+  return { completed, summary };
+}
+
+function withNotice(s, notice) {
+  const n = s.noticeSeq + 1;
+  return { ...s, noticeSeq: n, notices: [...s.notices, { n, ...notice }].slice(-3) };
+}
+
+/** The next state after `msg`. */
+export function reduce(s, msg) {
+  switch (msg.type) {
+    case "snapshot":
+      return {
+        ...s,
+        connected: true,
+        closing: false,
+        needSync: false,
+        version: msg.version,
+        you: msg.you ?? null,
+        table: msg.table ?? null,
+        view: msg.view ?? null,
+        legal: msg.legal || [],
+        chat: msg.chat || [],
+        links: msg.links || s.links,
+        pending: null,
+        choice: null,
+        passSel: [],
+        completed: null,
+        summary: s.view && msg.view ? moments(s, s.view, msg.view, msg.version).summary : s.summary,
+      };
+    case "event": {
+      if (msg.version <= s.version) return s;
+      if (msg.version !== s.version + 1) return s.needSync ? s : { ...s, needSync: true };
+      const next = { ...s, version: msg.version };
+      if (msg.table) next.table = msg.table;
+      if (msg.view) {
+        Object.assign(next, moments(s, s.view, msg.view, msg.version));
+        next.view = msg.view;
+      }
+      if (msg.legal && !same(msg.legal, s.legal)) {
+        next.legal = msg.legal;
+        next.choice = null;
+        next.passSel = [];
+        next.hint = null;
+      }
+      if (msg.event?.kind === "chat") next.chat = [...s.chat, msg.event.entry].slice(-50);
+      if (msg.event?.kind === "start") Object.assign(next, { completed: null, summary: null, choice: null, passSel: [] });
+      if (s.pending && (s.pending.acked !== undefined ? msg.version >= s.pending.acked : msg.event?.kind === "act" && msg.event.seat === s.you)) {
+        next.pending = null;
+      }
+      return next;
+    }
+    case "presence":
+      return msg.table ? { ...s, table: msg.table } : s;
+    case "ack": {
+      const next = { ...s };
+      if (msg.seat !== undefined && msg.seat !== null) next.you = msg.seat;
+      if (msg.hint !== undefined) next.hint = msg.hint;
+      if (s.pending && s.pending.id === msg.id) {
+        // Free the hand once the change itself has reached us (it follows its ack).
+        next.pending = msg.version <= s.version ? null : { ...s.pending, acked: msg.version };
+      }
+      return next;
+    }
+    case "error": {
+      const next = s.pending && s.pending.id === msg.id ? { ...s, pending: null } : s;
+      return withNotice(next, { code: msg.code, params: msg.params || {}, message: msg.message });
+    }
+    case "closing":
+      return { ...s, closing: true };
+    // ---- what the page decides ----
+    case "local/disconnected":
+      return { ...s, connected: false, pending: null };
+    case "local/sent":
+      return { ...s, pending: { id: msg.id, action: msg.action }, choice: null, passSel: [], summary: null };
+    case "local/choose":
+      return { ...s, choice: msg.action, summary: null };
+    case "local/unchoose":
+      return { ...s, choice: null };
+    case "local/toggle-pass": {
+      const has = s.passSel.includes(msg.card);
+      return { ...s, passSel: has ? s.passSel.filter((c) => c !== msg.card) : [...s.passSel, msg.card], summary: null };
+    }
+    case "local/notice":
+      return withNotice(s, { code: msg.code, params: msg.params || {}, message: msg.message || "" });
+    case "local/dismiss-notice":
+      return s.notices.some((x) => x.n === msg.n) ? { ...s, notices: s.notices.filter((x) => x.n !== msg.n) } : s;
+    case "local/dismiss-trick":
+      return s.completed ? { ...s, completed: null } : s;
+    case "local/dismiss-summary":
+      return s.summary ? { ...s, summary: null } : s;
+    case "local/reset":
+      return initial();
+    default:
+      return s;
+  }
+}
+
+/** Whether the seat can send a decision now (it owes one and none is on its way). */
+export function canAct(s) {
+  return s.you !== null && s.legal.length > 0 && !s.pending;
+}
+
+/** The game of the table: "oh7" or "seven". */
+export function gameOf(s) {
+  return s.table?.game === "seven" || s.view?.game === "seven" ? "seven" : "oh7";
+}

@@ -1,0 +1,692 @@
+// The game on the table: seats placed around it (you at the bottom, the others across and
+// beside you), the trick in the middle (a completed trick stays there a moment with its winner
+// marked), a round summary, your hand, and the game-over screen. Each part is a region redrawn
+// only when what it shows changed (dom.js), so focus, an open panel and typed text survive.
+
+import { h, region, part, sr } from "./dom.js";
+import { face, speak, sortHand, actionCard, suitName } from "./cards.js";
+import { terms, symbols, passOf } from "./rules.js";
+import { gameOf, canAct } from "./state.js";
+
+const TRICK_HOLD_MS = 1600;
+
+let holdTimer = null;
+let holdFor = null;
+let sevenChoice = null;
+
+/** A card face; a button when `onclick` is given. Screen readers read its name ("7 of hearts"). */
+export function cardEl(ctx, text, opts = {}) {
+  const game = opts.game || gameOf(ctx.S);
+  const rules = ctx.rules();
+  const f = face(game, text, rules);
+  const name = speak(game, text, ctx.S.lang || ctx.lang, rules);
+  const cls = ["card", f.colour, opts.legal && "legal", opts.selected && "selected", opts.hinted && "hinted", opts.arrive && "arrive", opts.winner && "winner", opts.mini && "mini"]
+    .filter(Boolean)
+    .join(" ");
+  const inner = [
+    h("span", { class: "rank", "aria-hidden": "true" }, f.rank ?? f.face),
+    h("span", { class: "suit", "aria-hidden": "true" }, f.suitSymbol || ""),
+    f.copy ? h("span", { class: "copy", "aria-hidden": "true" }, "′") : null,
+    sr(name),
+  ];
+  if (opts.onclick) {
+    return h(
+      "button",
+      {
+        type: "button",
+        class: cls,
+        title: name,
+        "data-card": text,
+        "data-k": `card:${text}`,
+        "aria-disabled": opts.disabled ? "true" : null,
+        "aria-pressed": opts.pressable ? String(!!opts.selected) : null,
+        tabindex: opts.tabindex,
+        onclick: opts.onclick,
+      },
+      ...inner,
+    );
+  }
+  return h("span", { class: cls, title: name, "data-card": text }, ...inner);
+}
+
+/** A seat's display name. */
+export function seatName(ctx, s) {
+  const { S } = ctx;
+  const t = ctx.t();
+  const v = S.view;
+  if (v && v.dummy === s) return cap(t.dummy);
+  const seat = S.table?.seats?.[s];
+  if (seat?.name) return seat.name;
+  if (seat?.bot) return t.botName(s + 1, t.levels[seat.bot] || seat.bot);
+  return `#${s + 1}`;
+}
+
+const cap = (w) => (w ? w.charAt(0).toUpperCase() + w.slice(1) : w);
+
+function nameEl(ctx, s, extra = "") {
+  const n = seatName(ctx, s);
+  return h("span", { class: "nm", title: n }, n, extra);
+}
+
+/** The number of places at the table (the Dummy included). */
+function placeCount(v) {
+  if (gameOfView(v) === "seven") return v.players;
+  return v.players + (v.dummy !== null && v.dummy !== undefined ? 1 : 0);
+}
+
+function gameOfView(v) {
+  return v?.game === "seven" ? "seven" : "oh7";
+}
+
+/** Where place `s` sits: an angle, with you at the bottom. */
+function angleOf(ctx, s, n) {
+  const base = ctx.S.you ?? 0;
+  const rel = (s - base + n) % n;
+  return { rel, a: Math.PI / 2 + (rel * 2 * Math.PI) / n };
+}
+
+// ---------- the whole game section ----------
+
+/** Draw (or update) the game section in `root`. */
+export function renderGame(root, ctx) {
+  const { S } = ctx;
+  const v = S.view;
+  if (!v) {
+    root.replaceChildren();
+    return;
+  }
+  const game = gameOfView(v);
+  const t = ctx.t();
+  if (root.__game !== `${game}:${S.table?.game_number}`) {
+    root.__game = `${game}:${S.table?.game_number}`;
+    root.replaceChildren();
+    root.classList.add("game");
+    root.classList.toggle("seven", game === "seven");
+  }
+  const top = part(root, "topbar");
+  const felt = part(root, "felt");
+  const prompt = part(root, "prompt", "div", { role: "status" });
+  const actions = part(root, "actions");
+  const handArea = part(root, "hand-area");
+  const side = part(root, "side");
+  const end = part(root, "end-area");
+
+  region(top, JSON.stringify([S.lang, v.round, v.phase, v.tricks?.length, v.leader_trump, S.table?.state, v.active_suit, v.direction, v.draw_pile, v.penalty, v.seven_lock, v.top]), () =>
+    game === "seven" ? sevenTop(ctx, v) : oh7Top(ctx, v),
+  );
+  renderFelt(felt, ctx, v);
+  region(prompt, JSON.stringify([S.lang, v.to_move, S.legal.length, !!S.pending, v.phase, S.you, S.table?.state, S.table?.seats]), () => promptEl(ctx, v));
+  region(actions, JSON.stringify([S.lang, S.legal, S.choice, S.passSel, !!S.pending, v.phase, S.hint, v.my_pending, v.passed, v.received, S.you, sevenChoice, v.hand?.length, S.table?.state]), () =>
+    game === "seven" ? sevenActions(ctx, v) : oh7Actions(ctx, v),
+  );
+  renderHand(handArea, ctx, v);
+  region(side, JSON.stringify([S.lang, v.last_trick, v.bet_attempts, v.phase?.name, S.table?.seats]), () => (game === "seven" ? null : sideEl(ctx, v)));
+  region(end, JSON.stringify([S.lang, S.table?.state, S.table?.game_number, v.past_rounds?.length, S.table?.totals, S.table?.winners, ctx.stats(), S.you, S.links]), () =>
+    S.table?.state === "over" ? endPanel(ctx, v) : null,
+  );
+  scheduleHold(ctx);
+}
+
+function scheduleHold(ctx) {
+  const c = ctx.S.completed;
+  if (!c) {
+    clearTimeout(holdTimer);
+    holdFor = null;
+    return;
+  }
+  if (holdFor === c.version) return;
+  holdFor = c.version;
+  clearTimeout(holdTimer);
+  holdTimer = setTimeout(() => ctx.dispatch({ type: "local/dismiss-trick" }), TRICK_HOLD_MS);
+}
+
+// ---------- top bar ----------
+
+function oh7Top(ctx, v) {
+  const t = ctx.t();
+  const w = terms(v.preset, ctx.S.lang);
+  const over = ctx.S.table?.state === "over";
+  const lt = v.leader_trump;
+  const trump = lt ? suitName(lt[1], ctx.S.lang, ctx.rules()) : null;
+  const items = [h("span", { class: "chip" }, t.round(v.round))];
+  if (v.phase.name === "playing") items.push(h("span", { class: "chip" }, t.trick(Math.min((v.tricks || []).length + 1, 7))));
+  if (!over) {
+    items.push(
+      h(
+        "span",
+        { class: "chip trump-chip" },
+        `${cap(w.trump)}${t.colon}`,
+        trump ? h("span", { class: `trump suit-${lt[1]}` }, `${trump.symbol} ${trump.name}`) : t.noTrump,
+      ),
+    );
+  }
+  return h("div", { class: "counters" }, ...items);
+}
+
+function sevenTop(ctx, v) {
+  const t = ctx.t();
+  const active = suitName(v.active_suit, ctx.S.lang);
+  return h(
+    "div",
+    { class: "counters" },
+    h("span", { class: "chip" }, t.round(v.round)),
+    h("span", { class: "chip" }, `${t.activeSuit}${t.colon}`, h("span", { class: "trump" }, `${active.symbol} ${active.name}`)),
+    h("span", { class: "chip" }, t.drawPile(v.draw_pile)),
+    h("span", { class: "chip" }, t.direction[v.direction] || v.direction),
+    v.penalty ? h("span", { class: "chip warn" }, t.penalty(v.penalty.cards)) : null,
+    v.seven_lock ? h("span", { class: "chip warn" }, t.sevenLock) : null,
+  );
+}
+
+// ---------- the felt: seats and the trick ----------
+
+function renderFelt(felt, ctx, v) {
+  const { S } = ctx;
+  const n = placeCount(v);
+  felt.style.setProperty("--n", n);
+  if (felt.__n !== n || felt.__you !== S.you) {
+    felt.__n = n;
+    felt.__you = S.you;
+    felt.replaceChildren();
+    for (let s = 0; s < n; s++) {
+      const { rel, a } = angleOf(ctx, s, n);
+      const el = h("div", { class: `seat${s === S.you ? " me" : ""}`, "data-seat": s });
+      el.style.setProperty("--x", `${50 + 40 * Math.cos(a)}%`);
+      el.style.setProperty("--y", `${50 + 40 * Math.sin(a)}%`);
+      el.style.order = s === S.you ? 99 : rel;
+      felt.append(el);
+    }
+    felt.append(h("div", { class: "center" }));
+  }
+  const game = gameOfView(v);
+  for (let s = 0; s < n; s++) {
+    const el = felt.querySelector(`.seat[data-seat="${s}"]`);
+    const turn = (v.to_move || []).includes(s);
+    el.classList.toggle("turn", turn);
+    if (game === "seven") el.classList.toggle("out", !(v.in_game || []).includes(s));
+    const seatInfo = S.table?.seats?.[s];
+    region(el, JSON.stringify([S.lang, seatInfo, v.bets?.[s], (v.decided || []).includes(s), v.won?.[s], v.totals?.[s], v.hand_sizes?.[s], v.hand_counts?.[s], v.public_bet_cards?.[s], v.dummy_faceup, v.dummy_pile_left, v.last_card, turn]), () =>
+      game === "seven" ? sevenSeat(ctx, v, s) : oh7Seat(ctx, v, s),
+    );
+  }
+  const center = felt.querySelector(".center");
+  region(center, JSON.stringify([S.lang, game === "seven" ? v.top : v.trick, S.completed?.version, S.summary?.version, S.table?.seats]), () =>
+    game === "seven" ? sevenCenter(ctx, v) : oh7Center(ctx, v),
+  );
+}
+
+function seatBadge(ctx, s) {
+  const st = ctx.S.table?.seats?.[s]?.status;
+  if (!st || st === "here" || st === "bot") return null;
+  return h("span", { class: `badge ${st}` }, ctx.t().statuses[st]);
+}
+
+function oh7Seat(ctx, v, s) {
+  const t = ctx.t();
+  const w = terms(v.preset, ctx.S.lang);
+  const isDummy = v.dummy === s;
+  const decided = (v.decided || []).includes(s);
+  const bet = v.bets ? v.bets[s] : null;
+  const parts = [
+    h("div", { class: "name" }, nameEl(ctx, s), s === ctx.S.you ? h("span", { class: "you-tag" }, ` (${t.you})`) : null, isDummy ? null : seatBadge(ctx, s)),
+    h(
+      "div",
+      { class: "stats" },
+      h("span", {}, `${cap(w.bet)} `, h("b", {}, bet ?? (decided ? "✓" : "–"))),
+      h("span", {}, ` · ${t.won} `, h("b", {}, String(v.won?.[s] ?? 0))),
+      isDummy ? null : h("span", {}, ` · ${t.score} `, h("b", {}, String(v.totals?.[s] ?? 0))),
+    ),
+    h("div", { class: "count" }, t.cards(v.hand_sizes?.[s] ?? 0), decided && !v.bets ? h("span", { class: "decided" }, ` · ${t.decided}`) : null),
+  ];
+  if (!v.bets && decided) parts[0].append(h("span", { class: "done", "aria-hidden": "true" }, " ✓"));
+  if (isDummy && v.dummy_faceup?.length) parts.push(h("div", { class: "faceup" }, ...v.dummy_faceup.map((c) => cardEl(ctx, c, { mini: true }))));
+  if (isDummy) parts.push(h("div", { class: "count" }, t.dummyPile(v.dummy_pile_left)));
+  const pub = v.public_bet_cards?.[s];
+  if (pub?.length) parts[2].append(h("span", { class: "faceup bet-cards" }, h("small", {}, t.betCards(w, pub.length)), ...pub.map((c) => cardEl(ctx, c, { mini: true }))));
+  return parts;
+}
+
+function sevenSeat(ctx, v, s) {
+  const t = ctx.t();
+  const last = (v.last_card || []).find((x) => x.seat === s);
+  return [
+    h("div", { class: "name" }, nameEl(ctx, s), s === ctx.S.you ? h("span", { class: "you-tag" }, ` (${t.you})`) : null, seatBadge(ctx, s)),
+    h("div", { class: "stats" }, `${t.score} `, h("b", {}, String(v.totals?.[s] ?? 0))),
+    h("div", { class: "count" }, t.cards(v.hand_counts?.[s] ?? 0), last ? " !" : ""),
+  ];
+}
+
+function playedAt(ctx, v, s, card, opts) {
+  const n = placeCount(v);
+  const { a } = angleOf(ctx, s, n);
+  const el = h("div", { class: `play${opts.winner ? " winner" : ""}`, "data-seat": s }, cardEl(ctx, card, opts), h("small", { class: "nm" }, seatName(ctx, s)));
+  el.style.setProperty("--tx", `${50 + 24 * Math.cos(a)}%`);
+  el.style.setProperty("--ty", `${50 + 15 * Math.sin(a)}%`);
+  return el;
+}
+
+function oh7Center(ctx, v) {
+  const t = ctx.t();
+  const { S } = ctx;
+  const c = S.completed;
+  if (c) {
+    return [
+      h("div", { class: "trick done", "data-k": "trick" }, ...c.plays.map(([s, card]) => playedAt(ctx, v, s, card, { winner: s === c.winner }))),
+      h(
+        "div",
+        { class: "trick-caption" },
+        h("span", { role: "status" }, t.takes(seatName(ctx, c.winner))),
+        " ",
+        h("button", { type: "button", class: "small", "data-k": "continue", onclick: () => ctx.dispatch({ type: "local/dismiss-trick" }) }, t.continue),
+      ),
+    ];
+  }
+  if (S.summary) return summaryEl(ctx, v, S.summary);
+  const trick = v.trick || [];
+  const newest = trick.length ? trick[trick.length - 1][1] : null;
+  return h("div", { class: "trick" }, ...trick.map(([s, card]) => playedAt(ctx, v, s, card, { arrive: card === newest })));
+}
+
+function summaryEl(ctx, v, r) {
+  const t = ctx.t();
+  const w = terms(v.preset, ctx.S.lang);
+  const n = v.players;
+  const rows = [];
+  for (let s = 0; s < r.points.length && s < n; s++) {
+    const made = r.bets[s] === r.won[s];
+    rows.push(
+      h(
+        "tr",
+        { class: made ? "made" : "failed" },
+        h("th", { scope: "row" }, nameEl(ctx, s)),
+        h("td", {}, String(r.bets[s])),
+        h("td", {}, String(r.won[s])),
+        h("td", {}, `${r.points[s] > 0 ? "+" : ""}${r.points[s]}${r.bonus?.[s] ? ` (+${r.bonus[s]})` : ""}`),
+        h("td", {}, String(v.totals?.[s] ?? "")),
+      ),
+    );
+  }
+  return h(
+    "div",
+    { class: "summary panel", role: "dialog", "aria-label": t.summaryTitle(r.number) },
+    h("h2", {}, t.summaryTitle(r.number)),
+    h(
+      "table",
+      { class: "scores" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, t.summaryBet(w)), h("th", { scope: "col" }, t.summaryTricks), h("th", { scope: "col" }, t.summaryPoints), h("th", { scope: "col" }, t.summaryTotal))),
+      h("tbody", {}, ...rows),
+    ),
+    h("button", { type: "button", class: "primary", "data-k": "summary-ok", onclick: () => ctx.dispatch({ type: "local/dismiss-summary" }) }, t.dismiss),
+  );
+}
+
+function sevenCenter(ctx, v) {
+  const t = ctx.t();
+  return h("div", { class: "pile" }, h("div", { class: "pile-top" }, h("small", {}, t.top), cardEl(ctx, v.top, { game: "seven", arrive: true })));
+}
+
+// ---------- what to do ----------
+
+function promptEl(ctx, v) {
+  const t = ctx.t();
+  const { S } = ctx;
+  if (S.table?.state === "over") return null;
+  const moving = v.to_move || [];
+  if (S.you !== null && moving.includes(S.you) && S.legal.length) return h("p", { class: "turn you" }, t.yourTurn);
+  if (!moving.length) return null;
+  return h("p", { class: "turn" }, t.toMove(moving.map((s) => seatName(ctx, s)).join(", ")));
+}
+
+function passTarget(v, you, toLeft) {
+  const n = v.players;
+  return toLeft ? (you + 1) % n : (you - 1 + n) % n;
+}
+
+function phaseText(ctx, v) {
+  const t = ctx.t();
+  const w = terms(v.preset, ctx.S.lang);
+  const p = v.phase;
+  if (p.name === "passing") return t.phase.passing(p.count, seatName(ctx, passTarget(v, ctx.S.you, p.to_left)));
+  if (p.name === "betting") return t.phase.betting(p.attempt, w);
+  const f = t.phase[p.name];
+  return typeof f === "function" ? f(w) : f;
+}
+
+/** A decision's words ("Bob leads", "Trump: ♥ hearts", "seven of hearts"). */
+export function actionLabel(ctx, a) {
+  const t = ctx.t();
+  const r = ctx.rules();
+  const w = terms(ctx.S.table?.preset, ctx.S.lang);
+  const game = gameOf(ctx.S);
+  let m;
+  if ((m = /^reveal (yes|no)$/.exec(a))) return m[1] === "yes" ? t.reveal(r.mark) : t.dontReveal;
+  if ((m = /^leader (\d+)$/.exec(a))) return t.leads(seatName(ctx, Number(m[1])));
+  if ((m = /^trump (\w)$/.exec(a))) {
+    const s = suitName(m[1], ctx.S.lang, r);
+    return t.trumpIs(w, `${s.symbol} ${s.name}`);
+  }
+  if ((m = /^announce (\w)$/.exec(a))) {
+    const s = suitName(m[1], ctx.S.lang, r);
+    return t.announce(`${s.symbol} ${s.name}`);
+  }
+  if (a === "draw") return t.draw;
+  if (a === "pass") return t.pass;
+  if ((m = /^callout (\d+)$/.exec(a))) return t.callOut(seatName(ctx, Number(m[1])));
+  if (a === "nocall") return t.noCall;
+  const card = actionCard(game, a);
+  if (card) {
+    let label = speak(game, card, ctx.S.lang, r);
+    const suit = /:(\w)/.exec(a);
+    if (suit) label += ` → ${suitName(suit[1], ctx.S.lang, r).symbol}`;
+    if (a.endsWith("!")) label += ` (${t.announceLast})`;
+    return label;
+  }
+  return a;
+}
+
+function hintRow(ctx) {
+  const { S } = ctx;
+  if (!S.legal.length || S.you === null) return null;
+  const t = ctx.t();
+  return h(
+    "div",
+    { class: "hint" },
+    h("button", { type: "button", id: "hint-btn", "data-k": "hint", onclick: () => ctx.send("hint") }, t.hint),
+    S.hint ? h("span", {}, t.hintIs(actionLabel(ctx, S.hint))) : null,
+  );
+}
+
+function choiceButtons(ctx, list) {
+  return h(
+    "div",
+    { class: "choices", "data-group": "choices" },
+    ...list.map((a) => h("button", { type: "button", class: "choice", "data-action": a, "data-k": `act:${a}`, disabled: !canAct(ctx.S) || null, onclick: () => ctx.act(a) }, actionLabel(ctx, a))),
+  );
+}
+
+function oh7Actions(ctx, v) {
+  const { S } = ctx;
+  if (S.you === null || S.table?.state === "over") return null;
+  const t = ctx.t();
+  const w = terms(v.preset, S.lang);
+  const items = [];
+  const mine = S.legal.length > 0;
+  if (mine) items.push(h("p", { class: "question" }, phaseText(ctx, v)));
+  if (v.my_pending && v.phase.name === "betting") items.push(h("p", {}, t.betChosen(w), " ", cardEl(ctx, v.my_pending, { mini: true })));
+  if (S.choice && mine) {
+    const card = actionCard("oh7", S.choice);
+    items.push(
+      h(
+        "div",
+        { class: "confirm" },
+        h("button", { type: "button", id: "confirm-btn", class: "primary", "data-k": "confirm", disabled: !canAct(S) || null, onclick: () => ctx.act(S.choice) }, t.confirmBet(speak("oh7", card, S.lang, ctx.rules()))),
+        h("button", { type: "button", id: "change-btn", "data-k": "change", onclick: () => ctx.dispatch({ type: "local/unchoose" }) }, t.cancel),
+      ),
+    );
+  }
+  if (v.phase.name === "passing" && mine) {
+    const need = v.phase.count;
+    const to = seatName(ctx, passTarget(v, S.you, v.phase.to_left));
+    items.push(h("button", { type: "button", id: "pass-btn", class: "primary", "data-k": "pass", disabled: S.passSel.length !== need || !canAct(S) || null, onclick: () => sendPass(ctx, need) }, t.passConfirm(need, to)));
+  }
+  if (v.passed?.length || v.received?.length) {
+    const p = passOf(v.round);
+    const to = p.count ? seatName(ctx, passTarget(v, S.you, p.toLeft)) : "?";
+    const from = p.count ? seatName(ctx, passTarget(v, S.you, !p.toLeft)) : "?";
+    if (v.passed?.length) items.push(h("p", { class: "passes" }, t.passed(to), " ", ...v.passed.map((c) => cardEl(ctx, c, { mini: true }))));
+    if (v.received?.length) items.push(h("p", { class: "passes" }, t.received(from), " ", ...v.received.map((c) => cardEl(ctx, c, { mini: true }))));
+  }
+  const other = S.legal.filter((a) => !actionCard("oh7", a) && !a.startsWith("pass "));
+  if (other.length) items.push(choiceButtons(ctx, other));
+  items.push(hintRow(ctx));
+  return items;
+}
+
+function sendPass(ctx, need) {
+  const { S } = ctx;
+  const want = [...S.passSel].sort().join(" ");
+  const a = S.legal.find((x) => x.startsWith("pass ") && x.slice(5).split(" ").sort().join(" ") === want);
+  if (a && S.passSel.length === need) ctx.act(a);
+}
+
+function sevenActions(ctx, v) {
+  const { S } = ctx;
+  if (S.you === null || S.table?.state === "over") return null;
+  const t = ctx.t();
+  const hand = v.hand || [];
+  const other = S.legal.filter((a) => !actionCard("seven", a));
+  const items = [];
+  if (hand.length === 2 && S.legal.some((a) => a.endsWith("!"))) {
+    items.push(h("label", { class: "check" }, h("input", { type: "checkbox", id: "announce", "data-k": "announce", checked: ctx.announce() || null, onchange: (e) => ctx.setAnnounce(e.target.checked) }), " ", t.announceLast));
+  }
+  if (other.length) items.push(choiceButtons(ctx, other));
+  if (sevenChoice && S.legal.length) items.push(h("p", { class: "question" }, t.chooseSuit), choiceButtons(ctx, sevenChoice));
+  items.push(hintRow(ctx));
+  return items;
+}
+
+// ---------- the hand ----------
+
+function renderHand(area, ctx, v) {
+  const { S } = ctx;
+  const t = ctx.t();
+  if (S.you === null) {
+    area.hidden = true;
+    return;
+  }
+  area.hidden = false;
+  const heading = part(area, "hand-head", "h2");
+  if (heading.textContent !== t.hand) heading.textContent = t.hand;
+  const hand = part(area, "hand", "div", { role: "group", "data-group": "hand" });
+  hand.setAttribute("aria-label", t.hand);
+  const game = gameOfView(v);
+  const cards = sortHand(game, v.hand || []);
+  const byCard = new Map();
+  for (const a of S.legal) {
+    const c = actionCard(game, a);
+    if (c) byCard.set(c, [...(byCard.get(c) || []), a]);
+  }
+  const passing = game === "oh7" && v.phase?.name === "passing" && S.legal.length > 0;
+  const hinted = S.hint ? actionCard(game, S.hint) : null;
+  const chosen = S.choice ? actionCard(game, S.choice) : null;
+  const key = JSON.stringify([S.lang, cards, [...byCard.keys()], passing, S.passSel, hinted, chosen, !!S.pending, S.table?.preset]);
+  region(hand, key, () => {
+    const focusable = cards.findIndex((c) => passing || byCard.has(c));
+    return cards.map((c, i) => {
+      const actions = byCard.get(c) || [];
+      const legal = (passing || actions.length > 0) && !S.pending;
+      return cardEl(ctx, c, {
+        game,
+        legal,
+        disabled: !legal,
+        selected: S.passSel.includes(c) || c === chosen,
+        pressable: passing,
+        hinted: c === hinted,
+        tabindex: i === Math.max(0, focusable) ? "0" : "-1",
+        onclick: () => clickCard(ctx, c, actions, passing),
+      });
+    });
+  });
+}
+
+function clickCard(ctx, c, actions, passing) {
+  const { S } = ctx;
+  if (!canAct(S)) return;
+  if (passing) {
+    ctx.dispatch({ type: "local/toggle-pass", card: c });
+    return;
+  }
+  if (!actions.length) return;
+  if (actions.length === 1 && actions[0].startsWith("bet ")) {
+    // A bet is chosen, then confirmed.
+    ctx.dispatch({ type: "local/choose", action: actions[0] });
+    document.getElementById("confirm-btn")?.focus();
+    return;
+  }
+  if (actions.length === 1) {
+    ctx.act(actions[0]);
+    return;
+  }
+  // Seven: an 8's suit, and whether to announce the last card.
+  const withBang = actions.filter((a) => a.endsWith("!"));
+  const plain = actions.filter((a) => !a.endsWith("!"));
+  const pool = ctx.announce() && withBang.length ? withBang : plain.length ? plain : actions;
+  if (pool.length === 1) ctx.act(pool[0]);
+  else {
+    sevenChoice = pool;
+    ctx.redraw();
+  }
+}
+
+/** Forget a pending Seven suit choice (after any decision). */
+export function clearSevenChoice() {
+  sevenChoice = null;
+}
+
+/** Arrow keys move along the hand (and along a row of choices); Home and End go to the ends. */
+export function handKeys(e) {
+  const group = e.target.closest?.("[data-group]");
+  if (!group) return false;
+  const items = [...group.querySelectorAll("[data-k]")];
+  const i = items.indexOf(e.target);
+  if (i < 0) return false;
+  let j = null;
+  if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(items.length - 1, i + 1);
+  else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);
+  else if (e.key === "Home") j = 0;
+  else if (e.key === "End") j = items.length - 1;
+  if (j === null) return false;
+  e.preventDefault();
+  items.forEach((x, k) => x.setAttribute("tabindex", k === j ? "0" : "-1"));
+  items[j].focus();
+  return true;
+}
+
+// ---------- beside the table ----------
+
+function sideEl(ctx, v) {
+  const t = ctx.t();
+  const w = terms(v.preset, ctx.S.lang);
+  const out = [];
+  if (v.bet_attempts?.length && v.phase.name === "betting") {
+    out.push(
+      h(
+        "section",
+        { class: "attempts" },
+        h("h2", {}, t.attempts(w)),
+        ...v.bet_attempts.map((a, i) =>
+          h("div", { class: "attempt" }, h("span", { class: "label" }, t.attemptN(i + 1)), ...a.map((c, s) => h("span", { class: "play" }, cardEl(ctx, c, { mini: true }), h("small", { class: "nm" }, seatName(ctx, s))))),
+        ),
+      ),
+    );
+  }
+  const lt = v.last_trick;
+  out.push(
+    h(
+      "section",
+      { class: "last-trick", id: "last-trick" },
+      h("h2", {}, t.lastTrick),
+      lt
+        ? h(
+            "div",
+            {},
+            h("div", { class: "cards" }, ...lt.plays.map(([s, c]) => h("span", { class: `play${s === lt.winner ? " winner" : ""}` }, cardEl(ctx, c, { mini: true, winner: s === lt.winner }), h("small", { class: "nm" }, seatName(ctx, s))))),
+            h("p", { class: "won-by" }, t.wonBy(seatName(ctx, lt.winner))),
+          )
+        : h("p", {}, t.noLastTrick),
+    ),
+  );
+  return out;
+}
+
+// ---------- the end ----------
+
+function endPanel(ctx, v) {
+  const t = ctx.t();
+  const { S } = ctx;
+  const winners = (S.table.winners || []).map((s) => seatName(ctx, s)).join(", ");
+  const n = S.table.players;
+  const rows = [];
+  for (const r of v.past_rounds || []) {
+    rows.push(h("tr", {}, h("th", { scope: "row" }, t.round(r.number)), ...r.points.slice(0, n).map((p, s) => h("td", {}, `${p} (${r.won[s]}/${r.bets[s]})`))));
+  }
+  rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t.total), ...(S.table.totals || []).slice(0, n).map((p) => h("td", {}, String(p)))));
+  const names = Array.from({ length: n }, (_, s) => seatName(ctx, s));
+  const watch = S.links?.watch;
+  return h(
+    "section",
+    { class: "panel end", id: "end" },
+    h("h2", {}, t.over),
+    h("p", { class: "winner" }, t.winner(winners)),
+    gameOfView(v) === "oh7"
+      ? h("div", { class: "scroll" }, h("table", { class: "scores" }, h("caption", {}, t.scores), h("thead", {}, h("tr", {}, h("td", {}), ...names.map((nm) => h("th", { scope: "col" }, h("span", { class: "nm" }, nm))))), h("tbody", {}, ...rows)))
+      : null,
+    statsEl(ctx, names),
+    h(
+      "div",
+      { class: "end-actions" },
+      S.you === 0 ? h("button", { type: "button", id: "rematch-btn", class: "primary", "data-k": "rematch", onclick: () => ctx.send("rematch") }, t.rematch) : null,
+      watch ? h("a", { id: "download", href: `/api/tables/${watch}/record`, download: "oh7-game.json" }, t.download) : null,
+    ),
+  );
+}
+
+function statsEl(ctx, names) {
+  const t = ctx.t();
+  const st = ctx.stats();
+  if (!st) return null;
+  const out = [];
+  const s = st.stats;
+  if (s) {
+    const tbl = s.table || {};
+    const tr = tbl.trump_selection_rate;
+    const trumpText =
+      tr && typeof tr === "object"
+        ? Object.entries(tr)
+            .filter(([, x]) => x > 0)
+            .map(([k, x]) => `${suitName(k, ctx.S.lang, ctx.rules()).symbol} ${t.pct(x)}`)
+            .join(" · ")
+        : t.pct(tr);
+    const keys = ["points_per_round", "average_bid", "nil_bid_rate", "top_bid_rate", "success_rate", "overshoot_rate", "shortfall_rate"];
+    const fmt = (k, x) => (k === "points_per_round" || k === "average_bid" ? t.num(x) : t.pct(x));
+    const players = s.players || [];
+    out.push(
+      h("h3", {}, st.games > 1 ? t.statsGames(st.games) : t.statsTitle),
+      h(
+        "ul",
+        { class: "table-stats" },
+        h("li", {}, `${t.statsRows.nil_bid_rate}${t.colon}${t.pct(tbl.nil_bid_rate)}`),
+        h("li", {}, `${t.statsRows.average_top_bid}${t.colon}${t.num(tbl.average_top_bid)}`),
+        h("li", {}, `${t.statsRows.trump_selection_rate}${t.colon}${trumpText}`),
+      ),
+      h(
+        "div",
+        { class: "scroll" },
+        h(
+          "table",
+          { class: "scores stats" },
+          h("thead", {}, h("tr", {}, h("td", {}), ...players.map((p) => h("th", { scope: "col" }, h("span", { class: "nm" }, names[p.seat] ?? `#${p.seat + 1}`))))),
+          h("tbody", {}, ...keys.map((k) => h("tr", {}, h("th", { scope: "row" }, t.statsRows[k]), ...players.map((p) => h("td", {}, fmt(k, p[k])))))),
+        ),
+      ),
+    );
+  }
+  if ((st.history || []).length > 1) {
+    out.push(
+      h("h3", {}, t.history),
+      h(
+        "div",
+        { class: "scroll" },
+        h(
+          "table",
+          { class: "scores" },
+          h("thead", {}, h("tr", {}, h("td", {}), ...names.map((nm) => h("th", { scope: "col" }, h("span", { class: "nm" }, nm))))),
+          h("tbody", {}, ...st.history.map((g) => h("tr", {}, h("th", { scope: "row" }, t.gameN(g.game)), ...g.totals.slice(0, names.length).map((p, s) => h("td", { class: (g.winners || []).includes(s) ? "best" : null }, String(p)))))),
+        ),
+      ),
+    );
+  }
+  return out.length ? h("div", { class: "stats-area" }, ...out) : null;
+}
+
+export { symbols };
