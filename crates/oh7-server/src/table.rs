@@ -622,7 +622,7 @@ impl Table {
             ClientMsg::Start { id, fill } => self.start(&id, seat, fill).await,
             ClientMsg::Rematch { id } => self.rematch(&id, seat).await,
             ClientMsg::Chat { id, text } => self.chat(&id, seat, &text).await,
-            ClientMsg::Seat { id, seat: target, bot } => self.set_seat(&id, seat, target, bot).await,
+            ClientMsg::Seat { id, seat: target, bot } => self.set_seat(conn, &id, seat, target, bot).await,
             ClientMsg::Hint { id } => self.hint(conn, seat, id),
         };
         match r {
@@ -759,6 +759,7 @@ impl Table {
     /// The host makes a seat a bot seat (`bot`: its level) or a free seat again, in the lobby.
     async fn set_seat(
         &mut self,
+        conn: ConnId,
         id: &str,
         seat: Option<Seat>,
         target: usize,
@@ -789,9 +790,10 @@ impl Table {
         let happened = self.commit(ev).await?;
         // A bot made for the seat's old level (none before a start, but be sure) is dropped.
         self.bots[target] = None;
-        let ack = self.ack(id);
+        // The host hears first, as the actor of `act` and `sit` does.
+        self.reply(conn, &self.ack(id));
         self.broadcast(&happened);
-        Ok(Some(ack))
+        Ok(None)
     }
 
     async fn rematch(&mut self, id: &str, seat: Option<Seat>) -> Result<Option<Value>, Refusal> {
