@@ -432,3 +432,64 @@ async fn answers_are_gzipped_when_asked() {
     assert!(!head.contains("content-encoding"), "{head}");
     server.stop().await;
 }
+
+/// Every finished game stays at the table, not only the last: after a rematch `/stats` has both
+/// games, and again after a restart (the table is rebuilt from its log).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stats_keep_every_game_across_a_rematch_and_a_restart() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let req = json!({"ruleset": "preset = \"en\"\nrounds = 1", "players": 3, "name": "A"});
+    let created = create_table(server.addr, &req).await.unwrap();
+    let invite = created["invite"].as_str().unwrap().to_string();
+    let mut cs = vec![Client::connect(server.addr).await.unwrap()];
+    cs[0].hello(&invite, created["token"].as_str()).await.unwrap();
+    for name in ["B", "C"] {
+        let mut c = Client::connect(server.addr).await.unwrap();
+        c.hello(&invite, None).await.unwrap();
+        c.command(json!({"type": "sit", "name": name})).await.unwrap();
+        cs.push(c);
+    }
+    for game in 1..=2 {
+        let kind = if game == 1 { "start" } else { "rematch" };
+        let ack = cs[0].command(json!({"type": kind})).await.unwrap();
+        assert_eq!(ack["type"], "ack", "{ack}");
+        let mut v = ack["version"].as_u64().unwrap();
+        loop {
+            for c in cs.iter_mut() {
+                while c.version < v {
+                    c.recv().await.unwrap();
+                }
+            }
+            if cs[0].table["state"] == "over" {
+                break;
+            }
+            let s = (0..cs.len()).find(|&s| !cs[s].legal.is_empty()).expect("someone owes a decision");
+            let action = cs[s].legal[cs[s].legal.len() / 2].clone();
+            let ack = cs[s].command(json!({"type": "act", "action": action})).await.unwrap();
+            assert_eq!(ack["type"], "ack", "{ack}");
+            v = ack["version"].as_u64().unwrap();
+        }
+    }
+    let stats = |addr| {
+        let invite = invite.clone();
+        async move {
+            let (status, body) = http(addr, "GET", &format!("/api/tables/{invite}/stats"), None).await.unwrap();
+            assert_eq!(status, 200, "{body}");
+            serde_json::from_str::<Value>(&body).unwrap()
+        }
+    };
+    let before = stats(server.addr).await;
+    assert_eq!(before["games"], 2);
+    let numbers: Vec<&Value> = before["history"].as_array().unwrap().iter().map(|h| &h["game"]).collect();
+    assert_eq!(numbers, [&json!(1), &json!(2)]);
+    assert_eq!(before["history"][1]["totals"], cs[0].table["totals"]);
+    assert_eq!(before["stats"]["players"].as_array().unwrap().len(), 3);
+    for c in cs {
+        c.close().await;
+    }
+    server.stop().await;
+    let server = start(&db, fast()).await;
+    assert_eq!(stats(server.addr).await, before, "rebuilt from the log");
+    server.stop().await;
+}
