@@ -1,5 +1,6 @@
-//! HTTP routes (axum): health, table creation and information, record download, and the
-//! WebSocket of each client. Handlers only translate between the wire and the lobby or a table
+//! HTTP routes (axum): health, the presets a create form offers, table creation and
+//! information, record download and game statistics (gzip when asked), and the WebSocket of each
+//! client. Handlers only translate between the wire and the lobby or a table
 //! task; they never hold game state.
 
 use std::net::SocketAddr;
