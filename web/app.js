@@ -301,12 +301,17 @@ function tablePage() {
       h("span", { class: "status", role: "status" }),
       h("span", { class: "watching" }),
       langSwitch(),
+      h("div", { class: "facts" }),
+      details,
     ),
-    h("div", { class: "facts" }),
-    details,
-    h("div", { class: "notices", "aria-live": "polite" }),
-    h("main", { id: "content" }, h("section", { class: "lobby-area" }), h("section", { class: "game-area", "aria-label": t.gameOh7 })),
-    h("div", { class: "links-area" }),
+    h(
+      "main",
+      { id: "content" },
+      h("div", { class: "notices", "aria-live": "polite" }),
+      h("section", { class: "lobby-area", "aria-label": t.seatsTitle }),
+      h("section", { class: "game-area", "aria-label": t.gameOh7 }),
+      h("div", { class: "links-area" }),
+    ),
     chatPanel(),
   );
 }
@@ -390,7 +395,7 @@ function renderLobby(area) {
   const t = T();
   const tbl = S.table;
   region(part(area, "lobby-links"), JSON.stringify([S.lang, S.links, S.you]), () => linksEl());
-  const seatsEl = part(area, "lobby-seats", "section", { "aria-labelledby": "seats-h" });
+  const seatsEl = part(area, "lobby-seats");
   const sitEl = part(area, "lobby-sit");
   const startEl = part(area, "lobby-start");
   const people = tbl.seats.filter((s) => s.name).length;

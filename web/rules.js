@@ -104,7 +104,7 @@ const FR = {
   },
   rebid: "Chaque fois que les enchères font 7, la plus forte enchère marque aussitôt 1 point.",
   leader: {
-    highest_bet: (r, t) => `Premier meneur et ${t.trump} : le plus fort ${t.bet} mène le premier pli ; égalité : priorité des couleurs ♠ > ♥ > ♣ > ♦ > ${symbols(r).fifth} ; sa couleur est l'${t.trump}.${r.decks === 2 || r.preset === "bga" ? " Avec deux paquets, une plus forte enchère faite par deux cartes identiques oblige à enchérir de nouveau." : ""}`,
+    highest_bet: (r, t) => `Premier meneur et ${t.trump} : ${["enchère", "estimation"].includes(t.bet) ? `la plus forte ${t.bet}` : `le plus fort ${t.bet}`} mène le premier pli ; égalité : priorité des couleurs ♠ > ♥ > ♣ > ♦ > ${symbols(r).fifth} ; sa couleur est l'${t.trump}.${r.decks === 2 || r.preset === "bga" ? " Avec deux paquets, une plus forte enchère faite par deux cartes identiques oblige à enchérir de nouveau." : ""}`,
     exclarrogatif: () => "Premier meneur et atout : le plus fort pari ordinaire mène (★ et Ø sont ignorés) ; sa couleur est l'atout. Entre égalitaires, qui détient ? peut le dévoiler pour remporter l'égalité ; sinon, priorité des couleurs. Si tous les paris sont ★ ou Ø, le plus fort ★ mène et choisit l'atout.",
     interrobang: () => "Premier meneur et couleur d'exception : la plus forte estimation non ★ mène ; sa couleur est la couleur d'exception (l'atout). En cas d'égalité, qui détient ‽ le dévoile et choisit le meneur parmi les égalitaires (tirage au sort si personne ne l'a). Si toutes les estimations sont ★, la plus forte ★ mène et choisit la couleur d'exception ; les égalitaires annoncent d'abord une couleur.",
   },

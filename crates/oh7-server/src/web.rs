@@ -44,7 +44,7 @@ pub const FILES: &[(&str, &str, &str)] = &[
     ("/favicon.svg", "image/svg+xml", ICON),
 ];
 
-/// A file's validator: a hash of its bytes (FNV-1a, 64 bits), so a browser revalidates with
+/// A file's validator: a hash of its bytes (FNV-1a, 64 bits), weak, so a browser revalidates with
 /// `If-None-Match` and gets `304 Not Modified` until the binary ships a new file.
 fn etag(body: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -52,7 +52,8 @@ fn etag(body: &str) -> String {
         h ^= b as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    format!("\"{h:016x}\"")
+    // Weak: the compression layer sends the same file gzipped or plain under one tag.
+    format!("W/\"{h:016x}\"")
 }
 
 /// A static file: `Cache-Control: no-cache` (always revalidated, so a new binary's client is

@@ -1,0 +1,76 @@
+// node --test web/test/ : the rules panel and the table's facts, from the rulesets the real
+// server sent in the recordings (web/test/fixtures), in both languages.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { rulesSections, facts, terms, passOf } from "../rules.js";
+import { texts, errorText, TEXT } from "../i18n.js";
+
+const dir = new URL("./fixtures/", import.meta.url);
+const rulesets = readdirSync(dir)
+  .filter((f) => f.endsWith(".seat0.jsonl"))
+  .map((f) => {
+    const first = JSON.parse(readFileSync(new URL(f, dir), "utf8").split("\n")[0]);
+    return { f, game: first.table.game, ruleset: first.table.ruleset, players: first.table.players };
+  });
+
+// Words that must not appear on a French page (checked as whole words).
+const ENGLISH = ["the", "and", "bet", "bets", "trick", "tricks", "round", "trump", "players", "cards", "wins", "Dummy", "attempt"];
+
+test("every recorded table carries its ruleset", () => {
+  assert.ok(rulesets.length >= 7);
+  for (const r of rulesets) if (r.game === "oh7") assert.ok(r.ruleset && r.ruleset.preset, r.f);
+});
+
+for (const r of rulesets) {
+  test(`${r.f}: the rules panel covers the round in both languages, French without English`, () => {
+    for (const lang of ["en", "fr"]) {
+      const secs = rulesSections(r.game, r.ruleset, lang);
+      assert.ok(secs.length >= 4, `${lang}: ${secs.length} sections`);
+      for (const s of secs) {
+        assert.ok(s.title.length > 0);
+        for (const item of s.items) assert.ok(item.length > 10 && !item.includes("undefined"), `${lang}: ${item}`);
+      }
+      if (lang === "fr") {
+        const all = secs.flatMap((s) => [s.title, ...s.items]).join(" ");
+        for (const w of ENGLISH) assert.ok(!new RegExp(`\\b${w}\\b`).test(all), `English "${w}" in: ${all}`);
+      }
+    }
+    const f = facts(r.game, r.ruleset, "fr", r.players);
+    for (const x of f) for (const w of ENGLISH) assert.ok(!new RegExp(`\\b${w}\\b`).test(x), x);
+  });
+}
+
+test("Kod-7 says estimation and exception suit; bga says bid; the others bet and trump", () => {
+  assert.deepEqual(terms("kod7", "en"), { bet: "estimation", bets: "estimations", trump: "exception suit" });
+  assert.equal(terms("kod7", "fr").trump, "couleur d'exception");
+  assert.equal(terms("bga", "en").bet, "bid");
+  assert.equal(terms("en", "fr").bet, "pari");
+  const kod = rulesets.find((r) => r.ruleset?.preset === "kod7");
+  const text = rulesSections("oh7", kod.ruleset, "en").flatMap((s) => s.items).join(" ");
+  assert.match(text, /exception suit/);
+  assert.match(text, /‽/);
+  const adv = rulesets.find((r) => r.ruleset?.preset === "fr-advanced");
+  const advText = rulesSections("oh7", adv.ruleset, "fr").flatMap((s) => s.items).join(" ");
+  for (const sign of ["★", "Ø", "?"]) assert.ok(advText.includes(sign), `fr-advanced explains ${sign}`);
+});
+
+test("passing follows the bga scheme: none, 1 left, 2 right, 3 left, 2 right, 1 left, none", () => {
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map((r) => passOf(r).count), [0, 1, 2, 3, 2, 1, 0]);
+  assert.equal(passOf(2).toLeft, true);
+  assert.equal(passOf(3).toLeft, false);
+  assert.equal(passOf(8).count, 0);
+});
+
+test("the two languages have the same texts, and every refusal code is worded in both", () => {
+  const keys = (o) => Object.keys(o).sort();
+  assert.deepEqual(keys(TEXT.fr), keys(TEXT.en));
+  assert.deepEqual(keys(TEXT.fr.errors), keys(TEXT.en.errors));
+  for (const code of keys(TEXT.en.errors)) {
+    const fr = errorText("fr", code, { min: 3, max: 6, detail: "x", levels: ["expert"], max_bytes: 8192 });
+    assert.ok(fr && !fr.includes("undefined"), code);
+    assert.notEqual(fr, errorText("en", code, { min: 3, max: 6, detail: "x", levels: ["expert"], max_bytes: 8192 }), `${code} is translated`);
+  }
+  assert.equal(errorText("fr", "bad_players", { min: 3, max: 6 }), "Ce jeu se joue de 3 à 6 joueurs.");
+  assert.equal(texts("xx"), texts("en"));
+});

@@ -1,0 +1,175 @@
+// node --test web/test/ : the page's state as a pure reducer over recorded server messages
+// (web/test/fixtures: every preset and Seven, one seat and a spectator, recorded from the real
+// server by `cargo test -p oh7-server --test client_fixtures -- --ignored`).
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { initial, reduce, canAct } from "../state.js";
+
+const dir = new URL("./fixtures/", import.meta.url);
+const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort();
+
+function load(f) {
+  const lines = readFileSync(new URL(f, dir), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const cut = lines.findIndex((m) => m.type === "__reconnect");
+  return { frames: lines.slice(0, cut), after: lines.slice(cut + 1) };
+}
+
+function run(frames, s = initial()) {
+  for (const m of frames) s = reduce(s, m);
+  return s;
+}
+
+test("recordings exist for every preset and Seven, for a seat and a spectator", () => {
+  for (const name of ["en-4", "en-2-dummy", "fr-3", "fr-advanced-5", "kod7-4", "bga-4-passing", "seven-3"]) {
+    for (const who of ["seat0", "spectator"]) assert.ok(files.includes(`${name}.${who}.jsonl`), `${name}.${who}`);
+  }
+});
+
+for (const f of files) {
+  test(`${f}: the events build exactly the state a reconnection's snapshot gives`, () => {
+    const { frames, after } = load(f);
+    let s = initial();
+    let versions = 0;
+    for (const m of frames) {
+      const before = s;
+      s = reduce(s, m);
+      assert.equal(s.needSync, false, `no version skipped at ${JSON.stringify(m).slice(0, 120)}`);
+      assert.ok(s.version >= before.version, "the version never goes back");
+      if (m.type === "event") versions += 1;
+      // The reducer never changes the state it was given.
+      if (before !== s) assert.notEqual(before, s);
+    }
+    assert.ok(versions > 10, "a whole game of events");
+    assert.equal(s.table.state, "over");
+    const snap = after[0];
+    assert.equal(snap.type, "snapshot");
+    assert.equal(s.version, snap.version);
+    assert.deepEqual(s.view, snap.view, "the view built from events is the snapshot's");
+    assert.deepEqual(s.table.seats.map((x) => [x.name, x.bot]), snap.table.seats.map((x) => [x.name, x.bot]));
+    assert.deepEqual(s.table.totals, snap.table.totals);
+    assert.deepEqual(s.legal, snap.legal);
+    // Reconnecting: the connection drops, the snapshot restores everything.
+    let r = reduce(s, { type: "local/disconnected" });
+    assert.equal(r.connected, false);
+    r = reduce(r, snap);
+    assert.equal(r.connected, true);
+    assert.deepEqual(r.view, s.view);
+  });
+
+  test(`${f}: a lost event asks for a snapshot instead of guessing`, () => {
+    const { frames } = load(f);
+    const events = frames.map((m, i) => [m, i]).filter(([m]) => m.type === "event");
+    const [, drop] = events[Math.floor(events.length / 2)];
+    let s = run(frames.slice(0, drop));
+    const before = s;
+    s = reduce(s, frames[drop + 1]);
+    if (frames[drop + 1].type === "event") {
+      assert.equal(s.needSync, true);
+      assert.equal(s.version, before.version, "nothing applied past the gap");
+      assert.deepEqual(s.view, before.view);
+    }
+    // The snapshot that answers the sync puts everything right.
+    const { after } = load(f);
+    s = reduce(s, after[0]);
+    assert.equal(s.needSync, false);
+    assert.equal(s.version, after[0].version);
+  });
+}
+
+for (const f of files.filter((x) => !x.startsWith("seven"))) {
+  test(`${f}: each completed trick is shown once, each finished round summed up once`, () => {
+    const { frames } = load(f);
+    let s = initial();
+    let tricks = 0;
+    let rounds = 0;
+    let lastCompleted = null;
+    let lastSummary = null;
+    for (const m of frames) {
+      s = reduce(s, m);
+      if (s.completed && s.completed !== lastCompleted) {
+        tricks += 1;
+        assert.ok(s.completed.plays.some(([seat]) => seat === s.completed.winner), "the winner played in the trick");
+        lastCompleted = s.completed;
+        s = reduce(s, { type: "local/dismiss-trick" });
+        assert.equal(s.completed, null);
+        lastCompleted = null;
+      }
+      if (s.summary && s.summary !== lastSummary) {
+        rounds += 1;
+        lastSummary = s.summary;
+        assert.equal(s.summary.bets.length, s.summary.won.length);
+      }
+    }
+    const past = s.view.past_rounds.length;
+    assert.equal(rounds, past, "one summary per finished round");
+    assert.equal(tricks, past * 7, "7 tricks a round, each shown");
+  });
+}
+
+test("a decision is sent once: the hand waits for the table to move past it", () => {
+  const { frames } = load("en-4.seat0.jsonl");
+  let s = initial();
+  let i = 0;
+  for (; i < frames.length; i++) {
+    s = reduce(s, frames[i]);
+    if (s.table?.state === "playing" && s.legal.length) break;
+  }
+  assert.ok(canAct(s));
+  s = reduce(s, { type: "local/sent", id: "x-1", action: s.legal[0] });
+  assert.equal(canAct(s), false, "a second click sends nothing");
+  s = reduce(s, { type: "ack", id: "x-1", version: s.version + 1 });
+  assert.equal(canAct(s), false, "acked, but the change itself has not arrived");
+  s = reduce(s, { type: "error", id: "other", code: "rate_limited", message: "" });
+  assert.equal(canAct(s), false, "another command's error frees nothing");
+  s = reduce(s, { type: "error", id: "x-1", code: "not_your_turn", message: "" });
+  assert.equal(s.pending, null, "its own error frees the hand");
+  assert.equal(s.notices.length, 2);
+});
+
+test("a bet is chosen, then confirmed; a new decision clears the choice", () => {
+  const { frames } = load("en-4.seat0.jsonl");
+  let s = initial();
+  let i = 0;
+  for (; i < frames.length; i++) {
+    s = reduce(s, frames[i]);
+    if (s.legal.some((a) => a.startsWith("bet "))) break;
+  }
+  const bet = s.legal.find((a) => a.startsWith("bet "));
+  s = reduce(s, { type: "local/choose", action: bet });
+  assert.equal(s.choice, bet);
+  assert.equal(s.pending, null, "choosing sends nothing");
+  s = reduce(s, { type: "local/unchoose" });
+  assert.equal(s.choice, null);
+  s = reduce(s, { type: "local/choose", action: bet });
+  s = reduce(s, { type: "local/sent", id: "b-1", action: bet });
+  assert.equal(s.choice, null);
+  assert.deepEqual(s.pending, { id: "b-1", action: bet });
+});
+
+test("notices keep their code and parameters, at most three, each dismissed by number", () => {
+  let s = initial();
+  for (let k = 0; k < 5; k++) s = reduce(s, { type: "error", id: null, code: "chat_too_long", params: { max: 300 }, message: "x" });
+  assert.equal(s.notices.length, 3);
+  assert.deepEqual(s.notices[0].params, { max: 300 });
+  const n = s.notices[0].n;
+  s = reduce(s, { type: "local/dismiss-notice", n });
+  assert.equal(s.notices.length, 2);
+  assert.ok(!s.notices.some((x) => x.n === n));
+});
+
+test("chat lines are appended from events, the last 50 kept", () => {
+  let s = reduce(initial(), { type: "snapshot", version: 1, you: 0, table: { state: "lobby" }, view: null, legal: [], chat: [] });
+  for (let k = 0; k < 60; k++) s = reduce(s, { type: "event", version: 2 + k, event: { kind: "chat", entry: { seat: 0, name: "A", text: `l${k}` } }, table: null, view: null, legal: null });
+  assert.equal(s.chat.length, 50);
+  assert.equal(s.chat[49].text, "l59");
+  assert.equal(s.version, 61);
+});
+
+test("an event already seen is ignored; the closing message does not pretend the connection is lost", () => {
+  let s = reduce(initial(), { type: "snapshot", version: 5, you: null, table: { state: "lobby" }, view: null, legal: [], chat: [] });
+  assert.equal(reduce(s, { type: "event", version: 5, event: { kind: "join", seat: 1 } }), s);
+  s = reduce(s, { type: "closing", version: 5 });
+  assert.equal(s.closing, true);
+  assert.equal(s.connected, true);
+});
