@@ -10,6 +10,8 @@ import { rulesSections, facts, symbols } from "./rules.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
 
 const NOTICE_MS = 5000;
+// A command unanswered this long frees the hand again.
+const PENDING_MS = 6000;
 
 // The page's state: the reducer's, plus the language and the route.
 let S = { ...initial(), lang: pickLang() };
@@ -73,8 +75,13 @@ function sendCommand(type, fields = {}) {
 function act(action) {
   if (S.pending) return;
   clearSevenChoice();
+  const fromActions = document.activeElement?.closest?.(".actions");
   const id = sendCommand("act", { action });
-  if (id) dispatch({ type: "local/sent", id, action });
+  if (!id) return;
+  dispatch({ type: "local/sent", id, action });
+  setTimeout(() => dispatch({ type: "local/pending-timeout", id }), PENDING_MS);
+  // The button pressed is gone: the keyboard goes back to the hand, not to the page's top.
+  if (fromActions && !document.activeElement?.closest?.(".actions")) document.querySelector('.hand [tabindex="0"]')?.focus();
 }
 
 function onMessage(msg) {
@@ -87,8 +94,10 @@ function onMessage(msg) {
     chatWaiting = null;
   }
   if (msg.type === "error" && chatWaiting && msg.id === chatWaiting.id) chatWaiting = null;
+  const gapBefore = S.needSync;
   dispatch(msg);
-  if (S.needSync) sock?.sync();
+  // One `sync` per gap: the events that follow it are ignored until the snapshot.
+  if (S.needSync && !gapBefore) sock?.sync();
   if (msg.type === "event" || msg.type === "snapshot") clearSevenChoice();
 }
 

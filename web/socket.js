@@ -59,10 +59,12 @@ export function connect(code, access, onMessage, onDown) {
   };
   open();
   return {
+    /** Send a command; its id, or null when the connection is down (nothing was sent). */
     send(type, fields = {}) {
+      if (!ws || ws.readyState !== 1) return null;
       count += 1;
       const id = `${PREFIX}-${count}`;
-      if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type, id, ...fields }));
+      ws.send(JSON.stringify({ type, id, ...fields }));
       return id;
     },
     sync() {

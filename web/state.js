@@ -119,7 +119,9 @@ export function reduce(s, msg) {
       return next;
     }
     case "error": {
-      const next = s.pending && s.pending.id === msg.id ? { ...s, pending: null } : s;
+      // A refusal of this command frees the hand (a rate limit says no id: it may be ours).
+      const ours = s.pending && (s.pending.id === msg.id || (msg.id === null && msg.code === "rate_limited"));
+      const next = ours ? { ...s, pending: null } : s;
       return withNotice(next, { code: msg.code, params: msg.params || {}, message: msg.message });
     }
     case "closing":
@@ -127,6 +129,10 @@ export function reduce(s, msg) {
     // ---- what the page decides ----
     case "local/disconnected":
       return { ...s, connected: false, pending: null };
+    case "local/pending-timeout":
+      // No answer in time (a connection that died quietly): let the person try again; the
+      // server never applies a command twice, and a stale one is refused.
+      return s.pending && s.pending.id === msg.id && s.pending.acked === undefined ? { ...s, pending: null } : s;
     case "local/sent":
       return { ...s, pending: { id: msg.id, action: msg.action }, choice: null, passSel: [], summary: null };
     case "local/choose":

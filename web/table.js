@@ -519,8 +519,10 @@ function clickCard(ctx, c, actions, passing) {
   if (!actions.length) return;
   if (actions.length === 1 && actions[0].startsWith("bet ")) {
     // A bet is chosen, then confirmed.
+    const fromHand = document.activeElement?.closest?.(".hand");
     ctx.dispatch({ type: "local/choose", action: actions[0] });
-    document.getElementById("confirm-btn")?.focus();
+    // A person on the hand goes on to the confirmation; focus elsewhere (the chat) stays there.
+    if (fromHand) document.getElementById("confirm-btn")?.focus();
     return;
   }
   if (actions.length === 1) {

@@ -124,7 +124,15 @@ test("a decision is sent once: the hand waits for the table to move past it", ()
   assert.equal(canAct(s), false, "another command's error frees nothing");
   s = reduce(s, { type: "error", id: "x-1", code: "not_your_turn", message: "" });
   assert.equal(s.pending, null, "its own error frees the hand");
-  assert.equal(s.notices.length, 2);
+  s = reduce(s, { type: "local/sent", id: "x-2", action: "play 1S" });
+  s = reduce(s, { type: "local/pending-timeout", id: "x-1" });
+  assert.ok(s.pending, "an old command's timer frees nothing");
+  s = reduce(s, { type: "error", id: null, code: "rate_limited", message: "" });
+  assert.equal(s.pending, null, "a rate limit without an id frees the hand");
+  s = reduce(s, { type: "local/sent", id: "x-3", action: "play 1S" });
+  s = reduce(s, { type: "local/pending-timeout", id: "x-3" });
+  assert.equal(s.pending, null, "an unanswered command frees the hand after a while");
+  assert.equal(s.notices.length, 3);
 });
 
 test("a bet is chosen, then confirmed; a new decision clears the choice", () => {

@@ -1,6 +1,10 @@
 //! The browser table in a real browser: Debian's chromium through chromium-driver (headless),
 //! driven with fantoccini against the real `oh7 serve` on a loopback port with a temporary
-//! SQLite file. The scenarios run one after another in one test (one driver, one server).
+//! SQLite file. The scenarios run one after another in one test (one driver, one server), as a
+//! new user would: a table created with only a name, a friend on a phone joining from the invite
+//! link, a whole game of `en` to the end with chat, the seat taken back on another device, a
+//! spectator, French, the Dummy and Seven. axe-core (from npm: `.ci/run` installs it and sets
+//! `OH7_AXE_JS`) checks every page for serious or critical violations.
 //!
 //! Without chromedriver on the PATH the test says so and passes, so `cargo test` works with the
 //! Rust toolchain alone; `.ci/run` installs chromium and sets `OH7_BROWSER_TESTS=require`.
@@ -23,18 +27,26 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-async fn session(driver: &str, width: u32, height: u32) -> Client {
+/// A browser window of `width`×`height` CSS pixels; below 600 px wide, a phone (touch, device
+/// pixel ratio 2), since desktop Chromium has a minimum window width.
+async fn session(driver: &str, width: u32, height: u32, lang: &str) -> Client {
     let mut caps = serde_json::Map::new();
     let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].into_iter().find(|p| Path::new(p).exists());
     let mut opts = json!({"args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        format!("--window-size={width},{height}"), "--lang=en-US"]});
+        format!("--window-size={width},{height}"), format!("--lang={lang}")]});
+    if width < 600 {
+        opts["mobileEmulation"] =
+            json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": true}});
+    }
     if let Some(b) = binary {
         opts["binary"] = Value::from(b);
     }
     caps.insert("goog:chromeOptions".into(), opts);
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     let c = ClientBuilder::new(connector).capabilities(caps).connect(driver).await.expect("chromedriver session");
-    c.set_window_size(width, height).await.ok();
+    if width >= 600 {
+        c.set_window_size(width, height).await.ok();
+    }
     c
 }
 
@@ -49,13 +61,17 @@ async fn shot(c: &Client, name: &str) {
     std::fs::write(shots().join(format!("{name}.png")), png).unwrap();
 }
 
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.unwrap_or_else(|e| panic!("{script}: {e}"))
+}
+
 /// What the page knows (its read-only test hook).
 async fn state(c: &Client) -> Value {
     c.execute("return window.oh7State ? window.oh7State() : null", vec![]).await.unwrap_or(Value::Null)
 }
 
 async fn text(c: &Client) -> String {
-    c.execute("return document.body.innerText", vec![]).await.unwrap().as_str().unwrap_or("").to_string()
+    js(c, "return document.body.innerText").await.as_str().unwrap_or("").to_string()
 }
 
 async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
@@ -81,29 +97,51 @@ async fn wait_state(c: &Client, what: &str, f: impl Fn(&Value) -> bool) -> Value
     }
 }
 
-/// Make one decision by clicking, if this seat owes one: a choice button, a legal card, or
-/// (passing) legal cards then the pass button. Returns whether it clicked.
+/// Make one decision by clicking, if this seat owes one and none is on its way: a confirm
+/// button, a choice button, a legal card, or (passing) legal cards then the pass button. The
+/// clicks are the page's own (`element.click()`), so where the focus is stays where it was.
 async fn act_once(c: &Client) -> bool {
-    let s = state(c).await;
-    if s["legal"].as_array().is_none_or(|l| l.is_empty()) {
-        return false;
-    }
-    if let Ok(b) = c.find(Locator::Css(".choices button.choice")).await {
-        return b.click().await.is_ok();
-    }
-    if let Ok(pass) = c.find(Locator::Css("#pass-btn")).await {
-        if pass.attr("disabled").await.ok().flatten().is_none() {
-            return pass.click().await.is_ok();
+    act_if(c, true).await
+}
+
+/// One decision, but never a card play: to stop at this seat's turn to play.
+async fn act_before_play(c: &Client) -> bool {
+    act_if(c, false).await
+}
+
+async fn act_if(c: &Client, plays: bool) -> bool {
+    let script = format!(
+        "const plays = {plays};
+         const st = window.oh7State(); if (!st || !st.legal.length || st.pending) return false;
+         if (!plays && st.view && st.view.phase.name === 'playing') return false;
+         const q = (s) => document.querySelector(s);
+         if (q('#confirm-btn:not([disabled])')) {{ q('#confirm-btn').click(); return true; }}
+         const choice = q('.choices button.choice:not([disabled])'); if (choice) {{ choice.click(); return true; }}
+         const pass = q('#pass-btn');
+         if (pass) {{ if (!pass.disabled) {{ pass.click(); return true; }}
+           const c = q('.hand button.card.legal:not(.selected)'); if (c) {{ c.click(); return true; }} return false; }}
+         const card = q('.hand button.card.legal'); if (card) {{ card.click(); return true; }}
+         return false;"
+    );
+    js(c, &script).await == json!(true)
+}
+
+/// Play until it is `c`'s turn to play a card, `others` playing on.
+async fn to_my_play(c: &Client, others: &[&Client], what: &str) {
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        if my_turn_to_play(&state(c).await) {
+            return;
         }
-        if let Ok(card) = c.find(Locator::Css(".hand button.card.legal:not(.selected)")).await {
-            return card.click().await.is_ok();
+        assert!(Instant::now() < until, "never {what}: {}", state(c).await);
+        let mut acted = act_before_play(c).await;
+        for o in others {
+            acted |= act_once(o).await;
         }
-        return false;
+        if !acted {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
     }
-    if let Ok(card) = c.find(Locator::Css(".hand button.card.legal")).await {
-        return card.click().await.is_ok();
-    }
-    false
 }
 
 /// Play by clicking until `done` holds (at most `limit` seconds).
@@ -121,20 +159,116 @@ async fn play_until(c: &Client, what: &str, limit: u64, done: impl Fn(&Value) ->
     }
 }
 
-/// A table to create from the home page.
-struct NewTable<'a> {
-    lang: &'a str,
-    game: &'a str,
-    preset: &'a str,
-    players: u32,
-    /// The other seats: `human` or a bot level.
-    seats: &'a [&'a str],
-    ruleset: &'a str,
+/// Two browsers play until `done` holds for the first.
+async fn play_both(a: &Client, b: &Client, what: &str, limit: u64, done: impl Fn(&Value) -> bool) {
+    let until = Instant::now() + Duration::from_secs(limit);
+    loop {
+        if done(&state(a).await) {
+            return;
+        }
+        assert!(Instant::now() < until, "played {limit} s without reaching {what}; state: {}", state(a).await);
+        let x = act_once(a).await;
+        let y = act_once(b).await;
+        if !x && !y {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
 }
 
-/// Create a table from the home page by hand: game, rules, players, the other seats' bots.
-async fn create(c: &Client, base: &str, t: NewTable<'_>) {
-    let NewTable { lang, game, preset, players, seats, ruleset } = t;
+/// axe-core on the page: no serious or critical violation. Skipped (with a line) when
+/// `OH7_AXE_JS` does not name axe.min.js, unless the browser tests are required.
+async fn axe(c: &Client, page: &str) {
+    let Some(src) = std::env::var_os("OH7_AXE_JS").and_then(|p| std::fs::read_to_string(p).ok()) else {
+        assert!(
+            std::env::var("OH7_BROWSER_TESTS").as_deref() != Ok("require"),
+            "OH7_BROWSER_TESTS=require but OH7_AXE_JS does not name axe.min.js"
+        );
+        eprintln!("axe-core check of {page} skipped: set OH7_AXE_JS to axe.min.js (npm install axe-core)");
+        return;
+    };
+    c.execute(&format!("{src}; return true;"), vec![]).await.unwrap();
+    let found = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations
+               .filter(v => v.impact === 'serious' || v.impact === 'critical')
+               .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`)));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(found, json!([]), "axe-core on the {page} page");
+}
+
+/// Nothing is wider than the window: no horizontal scroll, no name past the right edge.
+async fn fits_width(c: &Client, what: &str) {
+    let r = js(
+        c,
+        "const w = window.innerWidth;
+         const wide = [...document.querySelectorAll('.nm, .seat, .card, button, input, select')]
+           .filter(e => e.offsetParent !== null && e.getBoundingClientRect().right > w + 1)
+           .map(e => e.className + ': ' + e.textContent.slice(0, 30));
+         return [document.documentElement.scrollWidth, w, wide];",
+    )
+    .await;
+    assert!(r[0].as_u64() <= r[1].as_u64() && r[2] == json!([]), "{what}: wider than the window: {r}");
+}
+
+/// On this seat's turn to play, the hand and the trick are both on screen without scrolling.
+async fn hand_and_trick_on_screen(c: &Client, what: &str) {
+    js(c, "window.scrollTo(0, 0); return true").await;
+    let r = js(
+        c,
+        "const h = document.querySelector('.hand').getBoundingClientRect();
+         const t = document.querySelector('.center').getBoundingClientRect();
+         const seats = [...document.querySelectorAll('.seat .stats')].map(e => e.getBoundingClientRect().bottom);
+         return [h.top, h.bottom, t.top, t.bottom, Math.max(...seats), window.innerHeight];",
+    )
+    .await;
+    let v: Vec<f64> = r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert!(
+        v[0] >= 0.0 && v[1] <= v[5] && v[2] >= 0.0 && v[3] <= v[5] && v[4] <= v[5],
+        "{what}: hand, trick or seats off screen: {r}"
+    );
+}
+
+/// Count the commands this page sends from now on (wraps the socket's `send`).
+async fn count_sends(c: &Client) {
+    js(
+        c,
+        "if (!window.__sent) { window.__sent = []; const o = WebSocket.prototype.send;
+           WebSocket.prototype.send = function (d) { window.__sent.push(JSON.parse(d)); return o.call(this, d); }; }
+         window.__sent.length = 0; return true;",
+    )
+    .await;
+}
+
+async fn sent(c: &Client, kind: &str) -> Vec<Value> {
+    let all = js(c, "return window.__sent || []").await;
+    all.as_array().unwrap().iter().filter(|m| m["type"] == kind).cloned().collect()
+}
+
+/// Create a table from the home page with only a name (and the language), as a new user does.
+async fn create_default(c: &Client, base: &str, lang: &str, name: &str) {
+    c.goto(&format!("{base}/")).await.unwrap();
+    wait_for(c, "#create").await;
+    c.find(Locator::Css("#lang")).await.unwrap().select_by_value(lang).await.unwrap();
+    wait_for(c, "#name").await.send_keys(name).await.unwrap();
+    c.find(Locator::Css("#create-btn")).await.unwrap().click().await.unwrap();
+    wait_state(c, "the table", |s| s["table"].is_object() && s["links"].is_object()).await;
+}
+
+/// Create a table choosing the game, rules, players and the other seats.
+async fn create(
+    c: &Client,
+    base: &str,
+    lang: &str,
+    game: &str,
+    preset: &str,
+    players: u32,
+    seats: &[&str],
+    ruleset: &str,
+) {
     c.goto(&format!("{base}/")).await.unwrap();
     wait_for(c, "#create").await;
     c.find(Locator::Css("#lang")).await.unwrap().select_by_value(lang).await.unwrap();
@@ -157,9 +291,62 @@ async fn create(c: &Client, base: &str, t: NewTable<'_>) {
     wait_state(c, "the table", |s| s["table"].is_object() && s["links"].is_object()).await;
 }
 
-async fn start(c: &Client) {
+async fn start(c: &Client, fill: Option<&str>) {
+    if let Some(level) = fill {
+        wait_for(c, "#fill").await.select_by_value(level).await.unwrap();
+    }
     wait_for(c, "#start-btn").await.click().await.unwrap();
     wait_state(c, "the start", |s| s["table"]["state"] == "playing").await;
+}
+
+async fn link(c: &Client, id: &str) -> String {
+    js(c, &format!("return document.getElementById('{id}').value")).await.as_str().unwrap().to_string()
+}
+
+fn my_turn_to_play(s: &Value) -> bool {
+    s["view"]["phase"]["name"] == "playing"
+        && s["legal"].as_array().is_some_and(|l| !l.is_empty())
+        && s["pending"].is_null()
+}
+
+/// Words that must not be on a French page.
+const ENGLISH: &[&str] = &[
+    "Round",
+    "Trick",
+    "Trump",
+    "Your hand",
+    "Last trick",
+    "Waiting",
+    "Points by",
+    "Send",
+    "Hint",
+    "random",
+    "won by",
+    "Bet ",
+    "Seat",
+    "free seat",
+    "Start",
+    "Connected",
+    "Copy",
+    "Rules",
+    "Language",
+    "Invite",
+    "Spectator",
+    "cards",
+    "bot:",
+    "Play",
+    "Chat",
+   
+    "takes the trick",
+    "Game over",
+    "Winner",
+   
+];
+
+fn no_english(body: &str, page: &str) {
+    for english in ENGLISH {
+        assert!(!body.contains(english), "English `{english}` on the French {page} page: {body}");
+    }
 }
 
 #[test]
@@ -188,227 +375,265 @@ fn the_browser_table() {
     let driver = format!("http://127.0.0.1:{port}");
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     rt.block_on(async {
-        // Wait for the driver.
         let until = Instant::now() + Duration::from_secs(20);
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(Instant::now() < until, "chromedriver did not start");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        let a = session(&driver, 1200, 900).await;
+        let a = session(&driver, 1280, 800, "en-US").await;
 
-        eprintln!("scenario: three bots, a whole round of en by clicking");
-        create(
-            &a,
-            &base,
-            NewTable {
-                lang: "en",
-                game: "oh7",
-                preset: "en",
-                players: 4,
-                seats: &["random", "random", "random"],
-                ruleset: "",
-            },
-        )
-        .await;
-        shot(&a, "lobby").await;
-        start(&a).await;
-        let mut shot_taken = false;
-        play_until(&a, "round 2", 120, |s| {
-            s["view"]["round"].as_u64().unwrap_or(0) >= 2 || s["table"]["state"] == "over"
-        })
-        .await;
-        // A fresh screenshot of the game screen mid-trick, with the last trick shown.
-        play_until(&a, "a trick in progress", 60, |s| {
-            s["view"]["trick"].as_array().is_some_and(|t| t.len() >= 2) && !s["view"]["last_trick"].is_null()
-        })
-        .await;
-        if !shot_taken {
-            shot(&a, "game").await;
-            shot_taken = true;
+        eprintln!("scenario: a default table (only a name); a friend on a phone joins from the invite link");
+        a.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&a, "#create").await;
+        axe(&a, "home").await;
+        let long_a = "Annabelle-Marguerite-Zoé";
+        assert_eq!(long_a.chars().count(), 24);
+        create_default(&a, &base, "en", long_a).await;
+        let s = state(&a).await;
+        assert_eq!(s["you"], 0);
+        let statuses: Vec<Value> = s["table"]["seats"].as_array().unwrap().iter().map(|x| x["status"].clone()).collect();
+        assert_eq!(statuses, vec![json!("here"), json!("empty"), json!("empty"), json!("empty")], "free seats by default");
+        axe(&a, "lobby").await;
+        let invite = link(&a, "invite-link").await;
+        let watch = link(&a, "watch-link").await;
+        let b = session(&driver, 390, 844, "en-US").await;
+        b.goto(&invite).await.unwrap();
+        let long_b = "Bartholomew-Fitzgerald-X";
+        assert_eq!(long_b.chars().count(), 24);
+        wait_for(&b, "#sit-name").await.send_keys(long_b).await.unwrap();
+        b.find(Locator::Css("#sit-btn")).await.unwrap().click().await.unwrap();
+        wait_state(&b, "the friend seated", |s| s["you"] == 1).await;
+        wait_state(&a, "the friend seen by the host", |s| s["table"]["seats"][1]["name"] == long_b).await;
+        assert!(text(&a).await.contains("2 of 4 seats taken by people"), "{}", text(&a).await);
+        fits_width(&b, "the lobby at 390 px with 24-character names").await;
+
+        eprintln!("scenario: the host makes seat 3 a bot and frees it again; the friend cannot");
+        let sel = wait_for(&a, "select[data-k='seat:2']").await;
+        sel.select_by_value("random").await.unwrap();
+        wait_state(&b, "seat 3 a bot", |s| s["table"]["seats"][2]["bot"] == "random").await;
+        wait_for(&a, "select[data-k='seat:2']").await.select_by_value("human").await.unwrap();
+        wait_state(&a, "seat 3 free again", |s| s["table"]["seats"][2]["status"] == "empty").await;
+        assert!(b.find(Locator::Css("select[data-k='seat:2']")).await.is_err(), "only the host sets seats");
+        shot(&a, "lobby-1280x800-en").await;
+
+        eprintln!("scenario: start, filling the free seats with bots; the rules panel and chat survive the moves");
+        start(&a, Some("random")).await;
+        wait_state(&b, "the friend sees the game", |s| s["table"]["state"] == "playing").await;
+        wait_for(&a, "#rules summary").await.click().await.unwrap();
+        let chat = a.find(Locator::Css("#chat-input")).await.unwrap();
+        chat.click().await.unwrap();
+        chat.send_keys("typing while bots play").await.unwrap();
+        let v0 = state(&a).await["version"].as_u64().unwrap();
+        play_both(&a, &b, "three moves after typing", 60, |s| s["version"].as_u64().unwrap_or(0) >= v0 + 3).await;
+        let kept = js(&a, "return [document.activeElement.id, document.getElementById('chat-input').value, document.getElementById('rules').open]").await;
+        assert_eq!(kept, json!(["chat-input", "typing while bots play", true]), "focus, text and the open panel survive");
+        // Two lines within a second: both arrive, neither is lost.
+        a.find(Locator::Css("#chat-send")).await.unwrap().click().await.unwrap();
+        wait_state(&a, "the first line", |s| s["table"].is_object()).await;
+        let until = Instant::now() + Duration::from_secs(10);
+        while js(&a, "return document.getElementById('chat-input').value").await != json!("") {
+            assert!(Instant::now() < until, "the chat line was never acknowledged");
+            tokio::time::sleep(Duration::from_millis(30)).await;
         }
-        assert!(shot_taken);
-        let body = text(&a).await;
-        assert!(body.contains("Last trick") && body.contains("won by"), "{body}");
-
-        eprintln!("scenario: the hint button says what the expert would play");
-        play_until(&a, "a card of ours to play", 60, |s| {
-            s["view"]["phase"]["name"] == "playing" && s["legal"].as_array().is_some_and(|l| !l.is_empty())
-        })
-        .await;
-        wait_for(&a, "#hint-btn").await.click().await.unwrap();
-        let until = Instant::now() + Duration::from_secs(20);
-        while !text(&a).await.contains("The expert would play") {
-            assert!(Instant::now() < until, "no hint shown: {}", text(&a).await);
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        assert!(a.find(Locator::Css(".hand .card.hinted")).await.is_ok(), "the hinted card is marked");
-
-        eprintln!("scenario: a chat message is shown as text");
-        let evil = "<img src=x onerror=alert(1)>";
-        a.find(Locator::Css("#chat-input")).await.unwrap().send_keys(evil).await.unwrap();
-        a.find(Locator::Css(".chat form button")).await.unwrap().click().await.unwrap();
+        chat.send_keys("and a second line").await.unwrap();
+        a.find(Locator::Css("#chat-send")).await.unwrap().click().await.unwrap();
         let until = Instant::now() + Duration::from_secs(10);
         loop {
-            let shown = a.execute("return document.querySelector('.chat-list').innerText", vec![]).await.unwrap();
+            let lines = js(&a, "return [...document.querySelectorAll('.chat-list li')].map(l => l.textContent)").await;
+            let l = lines.to_string();
+            if l.contains("typing while bots play") && l.contains("and a second line") {
+                break;
+            }
+            assert!(Instant::now() < until, "a chat line was lost: {lines}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        js(&a, "document.getElementById('rules').open = false; return true").await;
+
+        eprintln!("scenario: a bet is chosen, then confirmed; a double click on a card sends one play");
+        play_both(&a, &b, "the host's bet", 60, |s| {
+            s["legal"].as_array().is_some_and(|l| l.iter().any(|x| x.as_str().unwrap_or("").starts_with("bet "))) && s["pending"].is_null()
+        })
+        .await;
+        count_sends(&a).await;
+        js(&a, "document.querySelector('.hand button.card.legal').click(); return true").await;
+        let s = wait_state(&a, "a chosen bet", |s| !s["choice"].is_null()).await;
+        assert!(sent(&a, "act").await.is_empty(), "choosing a bet card sends nothing");
+        assert!(s["legal"].as_array().unwrap().iter().any(|x| *x == s["choice"]));
+        shot(&a, "bet-confirm").await;
+        wait_for(&a, "#confirm-btn").await.click().await.unwrap();
+        wait_state(&a, "the bet sent", |s| s["choice"].is_null()).await;
+        let acts = sent(&a, "act").await;
+        assert_eq!(acts.len(), 1, "{acts:?}");
+        assert!(acts[0]["action"].as_str().unwrap().starts_with("bet "));
+        to_my_play(&a, &[&b], "the host's turn to play").await;
+        shot(&a, "game-1280x800-en").await;
+        count_sends(&a).await;
+        js(&a, "const c = document.querySelector('.hand button.card.legal'); c.click(); c.click(); return true").await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let acts = sent(&a, "act").await;
+        assert_eq!(acts.len(), 1, "a double click sent {acts:?}");
+        let s = state(&a).await;
+        assert!(s["notices"].as_array().unwrap().is_empty(), "no refusal after a double click: {s}");
+
+        eprintln!("scenario: the friend's phone at 390x844 fits, and on its turn hand and trick are on screen");
+        to_my_play(&b, &[&a], "the friend's turn to play").await;
+        hand_and_trick_on_screen(&b, "390x844").await;
+        fits_width(&b, "the game at 390 px").await;
+        shot(&b, "game-390x844-en").await;
+        axe(&a, "game").await;
+
+        eprintln!("scenario: the friend takes the seat back on another phone (360x640) from the seat link");
+        let seat_link = js(&b, "return document.getElementById('seat-link') ? document.getElementById('seat-link').value : null").await;
+        let seat_link = seat_link.as_str().expect("the friend's page offers a seat link").to_string();
+        assert!(seat_link.contains("#seat="), "the secret is in the fragment: {seat_link}");
+        let before_path = seat_link.split('#').next().unwrap();
+        assert_eq!(before_path, invite, "path and query hold no secret");
+        let p = session(&driver, 360, 640, "en-US").await;
+        p.goto(&seat_link).await.unwrap();
+        wait_state(&p, "the seat taken back", |s| s["you"] == 1 && s["view"].is_object()).await;
+        let url = p.current_url().await.unwrap();
+        assert!(url.fragment().is_none(), "the seat link's secret is taken out of the address bar: {url}");
+        b.close().await.ok();
+        to_my_play(&p, &[&a], "the phone's turn to play").await;
+        hand_and_trick_on_screen(&p, "360x640").await;
+        fits_width(&p, "the game at 360 px").await;
+        shot(&p, "game-360x640-en").await;
+
+        eprintln!("scenario: a spectator sees it is watching, and no hand");
+        let w = session(&driver, 1280, 800, "en-US").await;
+        w.goto(&watch).await.unwrap();
+        wait_state(&w, "the spectator's view", |s| s["view"].is_object()).await;
+        let body = text(&w).await;
+        assert!(body.contains("Watching") && !body.contains("Your hand"), "{body}");
+        axe(&w, "spectator").await;
+        w.close().await.ok();
+
+        eprintln!("scenario: the whole game of en to its end, with a round summary on the way");
+        let mut summaries = 0;
+        let until = Instant::now() + Duration::from_secs(400);
+        loop {
+            let s = state(&a).await;
+            if s["table"]["state"] == "over" {
+                break;
+            }
+            assert!(Instant::now() < until, "the game of en did not end: {s}");
+            if s["summary"].is_object() && summaries == 0 {
+                // A person looks at the summary before betting again (betting dismisses it).
+                if !s["completed"].is_null() {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+                summaries += 1;
+                shot(&a, "summary").await;
+                let body = text(&a).await;
+                assert!(body.contains("is over") && body.contains("Points"), "the summary is shown: {body}");
+                wait_for(&a, "button[data-k='summary-ok']").await.click().await.unwrap();
+                wait_state(&a, "the summary dismissed", |s| s["summary"].is_null()).await;
+            }
+            let x = act_once(&a).await;
+            let y = act_once(&p).await;
+            if !x && !y {
+                tokio::time::sleep(Duration::from_millis(30)).await;
+            }
+        }
+        assert!(summaries > 0, "a finished round was summed up");
+        wait_for(&a, "#end").await;
+        wait_for(&a, ".stats-area").await;
+        let body = text(&a).await;
+        assert!(body.contains("Success rate") && body.contains("Nil bid rate") && !body.contains("not chosen yet"), "{body}");
+        shot(&a, "end-1280x800-en").await;
+        axe(&a, "game-over").await;
+        p.close().await.ok();
+
+        eprintln!("scenario: French: a refused table keeps the form and says why in French; the game shows no English");
+        a.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&a, "#create").await;
+        a.find(Locator::Css("#lang")).await.unwrap().select_by_value("fr").await.unwrap();
+        a.find(Locator::Css("#preset")).await.unwrap().select_by_value("fr-advanced").await.unwrap();
+        let players = a.find(Locator::Css("#players")).await.unwrap();
+        players.clear().await.unwrap();
+        players.send_keys("2").await.unwrap();
+        a.find(Locator::Css("#name")).await.unwrap().send_keys("Chloé").await.unwrap();
+        a.find(Locator::Css("#create-btn")).await.unwrap().click().await.unwrap();
+        let until = Instant::now() + Duration::from_secs(10);
+        while js(&a, "return document.getElementById('create-error').textContent").await == json!("") {
+            assert!(Instant::now() < until, "no error shown");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let err = js(&a, "return document.getElementById('create-error').textContent").await;
+        assert_eq!(err, json!("Ce jeu se joue de 3 à 6 joueurs."), "a French sentence with the counts");
+        let kept = js(&a, "return [document.getElementById('name').value, document.getElementById('preset').value]").await;
+        assert_eq!(kept, json!(["Chloé", "fr-advanced"]), "the form keeps what was typed");
+        no_english(&text(&a).await, "home");
+        axe(&a, "home (French, with an error)").await;
+        create(&a, &base, "fr", "oh7", "kod7", 3, &["random", "random"], "").await;
+        no_english(&text(&a).await, "lobby");
+        start(&a, None).await;
+        play_until(&a, "a trick", 60, |s| !s["view"]["last_trick"].is_null()).await;
+        to_my_play(&a, &[], "our turn to play").await;
+        let body = text(&a).await;
+        assert!(body.contains("Manche") && body.contains("Votre main") && body.contains("Estimation"), "{body}");
+        no_english(&body, "game");
+        shot(&a, "game-1280x800-fr").await;
+        a.close().await.ok();
+        let pf = session(&driver, 390, 844, "fr-FR").await;
+        create(&pf, &base, "fr", "oh7", "fr", 4, &["random", "random", "random"], "").await;
+        start(&pf, None).await;
+        to_my_play(&pf, &[], "our turn to play").await;
+        hand_and_trick_on_screen(&pf, "390x844 French").await;
+        no_english(&text(&pf).await, "phone game");
+        shot(&pf, "game-390x844-fr").await;
+        pf.close().await.ok();
+        let pf = session(&driver, 360, 640, "fr-FR").await;
+        create(&pf, &base, "fr", "oh7", "fr", 4, &["random", "random", "random"], "").await;
+        start(&pf, None).await;
+        to_my_play(&pf, &[], "our turn to play").await;
+        hand_and_trick_on_screen(&pf, "360x640 French").await;
+        shot(&pf, "game-360x640-fr").await;
+        pf.close().await.ok();
+
+        eprintln!("scenario: the hint, a chat line shown as text, a reload mid-game, the Dummy game and Seven to their ends");
+        let c = session(&driver, 1280, 800, "en-US").await;
+        create(&c, &base, "en", "oh7", "en", 2, &["random"], "").await;
+        start(&c, None).await;
+        let s = state(&c).await;
+        assert!(s["view"]["dummy"].is_number(), "two players play with the Dummy: {s}");
+        to_my_play(&c, &[], "a card of ours to play").await;
+        wait_for(&c, "#hint-btn").await.click().await.unwrap();
+        let until = Instant::now() + Duration::from_secs(20);
+        while !text(&c).await.contains("The expert would play") {
+            assert!(Instant::now() < until, "no hint shown: {}", text(&c).await);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(c.find(Locator::Css(".hand .card.hinted")).await.is_ok(), "the hinted card is marked");
+        let evil = "<img src=x onerror=alert(1)>";
+        c.find(Locator::Css("#chat-input")).await.unwrap().send_keys(evil).await.unwrap();
+        c.find(Locator::Css("#chat-send")).await.unwrap().click().await.unwrap();
+        let until = Instant::now() + Duration::from_secs(10);
+        loop {
+            let shown = js(&c, "return document.querySelector('.chat-list').innerText").await;
             if shown.as_str().is_some_and(|t| t.contains(evil)) {
                 break;
             }
             assert!(Instant::now() < until, "the chat line never showed: {shown}");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let imgs = a.execute("return document.querySelectorAll('.chat-list img').length", vec![]).await.unwrap();
-        assert_eq!(imgs, json!(0), "the chat line became HTML");
-
-        eprintln!("scenario: two browsers, joined by the invite link: bets and a trick between them");
-        create(
-            &a,
-            &base,
-            NewTable {
-                lang: "en",
-                game: "oh7",
-                preset: "en",
-                players: 4,
-                seats: &["human", "random", "random"],
-                ruleset: "",
-            },
-        )
-        .await;
-        let invite: String = a
-            .execute(
-                "return [...document.querySelectorAll('.links input')].map(i => i.value).find(v => v.includes('/t/'))",
-                vec![],
-            )
-            .await
-            .unwrap()
-            .as_str()
-            .unwrap()
-            .to_string();
-        let b = session(&driver, 1200, 900).await;
-        b.goto(&invite).await.unwrap();
-        wait_for(&b, "#sit-name").await.send_keys("Bob").await.unwrap();
-        b.find(Locator::Css("#sit-btn")).await.unwrap().click().await.unwrap();
-        wait_state(&b, "Bob seated", |s| s["you"] == 1).await;
-        wait_state(&a, "Bob seen", |s| s["table"]["seats"][1]["name"] == "Bob").await;
-        start(&a).await;
-        let one_trick = |s: &Value| {
-            s["view"]["tricks"].as_array().is_some_and(|t| !t.is_empty()) || s["view"]["round"].as_u64() > Some(1)
-        };
-        let until = Instant::now() + Duration::from_secs(60);
-        while !(one_trick(&state(&a).await) && one_trick(&state(&b).await)) {
-            assert!(Instant::now() < until, "no trick between the two browsers");
-            let x = act_once(&a).await;
-            let y = act_once(&b).await;
-            if !x && !y {
-                tokio::time::sleep(Duration::from_millis(30)).await;
-            }
-        }
-        let sb = state(&b).await;
-        assert!(sb["view"]["bets"].is_array(), "the bets were revealed to Bob: {sb}");
-
-        eprintln!("scenario: a reload in the middle of a trick continues where it was");
-        let until = Instant::now() + Duration::from_secs(60);
-        loop {
-            let s = state(&b).await;
-            if s["view"]["trick"].as_array().is_some_and(|t| !t.is_empty())
-                && s["legal"].as_array().is_some_and(|l| l.is_empty())
-            {
-                break;
-            }
-            assert!(Instant::now() < until, "never mid-trick: {s}");
-            if !act_once(&a).await && !act_once(&b).await {
-                tokio::time::sleep(Duration::from_millis(30)).await;
-            }
-        }
-        let before = state(&b).await;
-        b.refresh().await.unwrap();
-        let after = wait_state(&b, "the snapshot after the reload", |s| {
+        assert_eq!(js(&c, "return document.querySelectorAll('.chat-list img').length").await, json!(0), "HTML from chat");
+        let before = state(&c).await;
+        c.refresh().await.unwrap();
+        let after = wait_state(&c, "the snapshot after the reload", |s| {
             s["version"].as_u64() >= before["version"].as_u64() && s["view"].is_object()
         })
         .await;
-        assert_eq!(after["you"], 1, "the seat token survived the reload");
-        if after["version"] == before["version"] {
-            assert_eq!(after["view"]["trick"], before["view"]["trick"]);
-        }
-        let v = after["version"].as_u64().unwrap();
-        let until = Instant::now() + Duration::from_secs(30);
-        while state(&b).await["version"].as_u64().unwrap_or(0) <= v {
-            assert!(Instant::now() < until, "the game did not go on after the reload");
-            if !act_once(&a).await && !act_once(&b).await {
-                tokio::time::sleep(Duration::from_millis(30)).await;
-            }
-        }
-        b.close().await.ok();
-
-        eprintln!("scenario: a French table shows French words only");
-        create(
-            &a,
-            &base,
-            NewTable { lang: "fr", game: "oh7", preset: "fr", players: 3, seats: &["random", "random"], ruleset: "" },
-        )
-        .await;
-        start(&a).await;
-        play_until(&a, "a trick", 60, |s| !s["view"]["last_trick"].is_null()).await;
-        let body = text(&a).await;
-        shot(&a, "game-fr").await;
-        assert!(body.contains("Manche") && body.contains("Votre main") && body.contains("Dernier pli"), "{body}");
-        for english in [
-            "Round",
-            "Trick",
-            "Trump",
-            "Your hand",
-            "Last trick",
-            "Waiting",
-            "Score:",
-            "Send",
-            "Hint",
-            "random",
-            "won by",
-            "Bet:",
-        ] {
-            assert!(!body.contains(english), "English `{english}` on a French table: {body}");
-        }
-
-        eprintln!("scenario: the Dummy, a game of two played to its end");
-        create(
-            &a,
-            &base,
-            NewTable { lang: "en", game: "oh7", preset: "en", players: 2, seats: &["random"], ruleset: "" },
-        )
-        .await;
-        start(&a).await;
-        let s = state(&a).await;
-        assert!(s["view"]["dummy"].is_number(), "two players play with the Dummy: {s}");
-        play_until(&a, "the end of the Dummy game", 240, |s| s["table"]["state"] == "over").await;
-        wait_for(&a, "#end").await;
-        wait_for(&a, "#download").await;
-        shot(&a, "end").await;
-
-        eprintln!("scenario: Seven played to its end");
-        create(
-            &a,
-            &base,
-            NewTable { lang: "en", game: "seven", preset: "", players: 2, seats: &["random"], ruleset: "limit = 15" },
-        )
-        .await;
-        start(&a).await;
-        play_until(&a, "the end of the Seven game", 240, |s| s["table"]["state"] == "over").await;
-        wait_for(&a, "#end").await;
-        shot(&a, "seven-end").await;
-        a.close().await.ok();
-
-        eprintln!("scenario: a phone-sized window plays a trick");
-        let p = session(&driver, 375, 812).await;
-        create(
-            &p,
-            &base,
-            NewTable { lang: "en", game: "oh7", preset: "kod7", players: 3, seats: &["random", "random"], ruleset: "" },
-        )
-        .await;
-        start(&p).await;
-        play_until(&p, "a trick on the phone", 60, |s| !s["view"]["last_trick"].is_null()).await;
-        shot(&p, "phone").await;
-        let width = p.execute("return document.documentElement.scrollWidth", vec![]).await.unwrap();
-        assert!(width.as_u64().unwrap_or(9999) <= 400, "the page is wider than the phone: {width}");
-        p.close().await.ok();
+        assert_eq!(after["you"], 0, "the seat token survived the reload");
+        play_until(&c, "the end of the Dummy game", 300, |s| s["table"]["state"] == "over").await;
+        wait_for(&c, "#end").await;
+        wait_for(&c, "#download").await;
+        create(&c, &base, "en", "seven", "", 2, &["random"], "limit = 15").await;
+        start(&c, None).await;
+        play_until(&c, "the end of the Seven game", 240, |s| s["table"]["state"] == "over").await;
+        wait_for(&c, "#end").await;
+        shot(&c, "seven-end").await;
+        c.close().await.ok();
     });
 }
