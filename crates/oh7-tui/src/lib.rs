@@ -300,6 +300,24 @@ pub fn saved_message(save: &Path, over: bool, lang: Lang) -> String {
 }
 
 /// The one-line hint about the keys, shown at the start.
+/// A bot level as an adjective in `lang`, agreeing with the number of bots (`robots experts`).
+pub fn level_words(level: &str, lang: Lang, bots: usize) -> String {
+    if lang == Lang::En {
+        return level.to_string();
+    }
+    let (one, many) = match level {
+        "random" => ("aléatoire", "aléatoires"),
+        "heuristic" => ("heuristique", "heuristiques"),
+        "easy" => ("facile", "faciles"),
+        "medium" => ("moyen", "moyens"),
+        "hard" => ("difficile", "difficiles"),
+        "expert" => ("expert", "experts"),
+        "search" => ("chercheur", "chercheurs"),
+        other => (other, other),
+    };
+    if bots == 1 { one } else { many }.to_string()
+}
+
 pub fn welcome(lang: Lang, seat: usize, players: usize, level: &str, game: &str, rules_key: &str) -> String {
     let example = match (game, lang) {
         ("seven", Lang::En) => "8h:s, 3c!",
@@ -308,6 +326,7 @@ pub fn welcome(lang: Lang, seat: usize, players: usize, level: &str, game: &str,
         (_, Lang::Fr) => "3c, *2",
     };
     let bots = players - 1;
+    let level = level_words(level, lang, bots);
     match lang {
         Lang::En => format!(
             "You are seat {seat} against {bots} {level} bot{}. ←/→ and Enter, or type a card ({example}); \

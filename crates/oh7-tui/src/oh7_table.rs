@@ -315,14 +315,15 @@ impl Table for Oh7Game {
             }
         }
     }
-    fn action_typed(&self, action: Action) -> String {
-        match action {
+    fn action_typed(&self, action: Action, lang: Lang) -> String {
+        let text = match action {
             Action::Pass(s) => s.to_string(),
             Action::Bet(c) | Action::Play(c) => c.to_string(),
-            Action::Reveal(b) => if b { "yes" } else { "no" }.to_string(),
+            Action::Reveal(b) => lang.s(if b { "yes" } else { "no" }, if b { "oui" } else { "non" }).to_string(),
             Action::ChooseLeader(s) => s.to_string(),
             Action::ChooseTrump(s) | Action::AnnounceTrump(s) => s.to_string(),
-        }
+        };
+        crate::typing::oh7_shown(&text, lang)
     }
     fn choices(&self, human: Seat, _ask: Ask, lang: Lang) -> Vec<Choice<Action>> {
         let v = self.view(human);

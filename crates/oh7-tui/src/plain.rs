@@ -29,7 +29,7 @@ pub fn run<G: Table>(
     if resumed {
         writeln!(out, "{}", lang.s("Game resumed.", "Partie reprise."))?;
     }
-    let level = bots_level(s);
+    let level = crate::level_words(s.bot_level(), lang, players - 1);
     writeln!(
         out,
         "{}",
@@ -102,9 +102,6 @@ pub fn run<G: Table>(
                     continue;
                 }
                 if RULES.contains(&low.as_str()) {
-                    if lang == crate::Lang::Fr {
-                        writeln!(out, "(Résumé des règles, en anglais.)")?;
-                    }
                     writeln!(out, "{rules}")?;
                     continue;
                 }
@@ -131,11 +128,8 @@ pub fn run<G: Table>(
     }
 }
 
-fn bots_level<G: Table>(s: &Session<G>) -> String {
-    s.bot_level().to_string()
-}
-
-/// What may be typed now, comma-separated.
+/// What may be typed now, comma-separated, in the letters of the game's language (a French
+/// game offers `3C` for 3♥, as its players type it).
 pub fn legal_line<G: Table>(s: &Session<G>, ask: Ask) -> String {
     let lang = s.lang;
     if let Ask::CallOut(_) = ask {
@@ -143,7 +137,7 @@ pub fn legal_line<G: Table>(s: &Session<G>, ask: Ask) -> String {
     }
     let mut legal = Vec::new();
     s.game.legal_actions(s.human, &mut legal);
-    let mut items: Vec<String> = legal.iter().map(|&a| s.game.action_typed(a)).collect();
+    let mut items: Vec<String> = legal.iter().map(|&a| s.game.action_typed(a, lang)).collect();
     if items.len() > 24 {
         items.truncate(24);
         items.push("…".into());

@@ -81,8 +81,8 @@ pub trait Table: Game + Sized + 'static {
     /// An action as shown to people, with symbols.
     fn action_label(&self, action: Self::Action, lang: Lang) -> String;
     /// An action as typed in plain mode (what [`Table::parse`] reads).
-    fn action_typed(&self, action: Self::Action) -> String {
-        action.to_string()
+    fn action_typed(&self, action: Self::Action, lang: Lang) -> String {
+        crate::typing::seven_shown(&action.to_string(), lang)
     }
     /// The human's choices now (the hand's cards, legal or not, then other actions).
     fn choices(&self, human: Seat, ask: Ask, lang: Lang) -> Vec<Choice<Self::Action>>;

@@ -62,6 +62,85 @@ pub fn oh7(text: &str, lang: Lang, hand: CardSet) -> String {
         .join(" ")
 }
 
+/// An engine suit letter in the letters a French player types (the inverse of `oh7_suit`).
+fn french_suit(c: char) -> char {
+    match c {
+        'S' => 'P',
+        'H' => 'C',
+        'C' => 'T',
+        'D' => 'K',
+        'F' => 'E',
+        _ => c,
+    }
+}
+
+/// Engine text (`3H`, `*2`, `3S 5H`, `S`) as a player of `lang` types it: in French, `3C`
+/// (cœur), `3P 5C`, `P`; what [`oh7`] reads back to the same engine text.
+pub fn oh7_shown(engine: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return engine.to_string();
+    }
+    engine
+        .split(' ')
+        .map(|w| {
+            let chars: Vec<char> = w.chars().collect();
+            match chars.as_slice() {
+                [v, s, rest @ ..] if v.is_ascii_digit() && s.is_ascii_uppercase() => {
+                    std::iter::once(*v).chain(std::iter::once(french_suit(*s))).chain(rest.iter().copied()).collect()
+                }
+                [s] if "SHCDF".contains(*s) => french_suit(*s).to_string(),
+                _ => w.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Seven's engine text (`QS`, `8C:H!`, `10D'`) as a French player types it (`DP`, `8T:C!`,
+/// `10K'`): ranks R D V, suits P C T K; words (`draw`, `pass`) unchanged.
+pub fn seven_shown(engine: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return engine.to_string();
+    }
+    for (en, fr) in [("draw", "piocher"), ("pass", "passer"), ("callout", "dénoncer"), ("nocall", "non")] {
+        if let Some(rest) = engine.strip_prefix(en) {
+            return format!("{fr}{rest}");
+        }
+    }
+    let (rank, rest) = match engine.strip_prefix("10") {
+        Some(r) => ("10".to_string(), r),
+        None => {
+            let mut it = engine.chars();
+            match it.next() {
+                Some(c @ ('2'..='9' | 'J' | 'Q' | 'K' | 'A')) => {
+                    let fr = match c {
+                        'K' => 'R',
+                        'Q' => 'D',
+                        'J' => 'V',
+                        _ => c,
+                    };
+                    (fr.to_string(), it.as_str())
+                }
+                _ => return engine.to_string(),
+            }
+        }
+    };
+    let mut out = rank;
+    let mut after_colon = false;
+    for (i, c) in rest.chars().enumerate() {
+        if c == ':' {
+            after_colon = true;
+            out.push(c);
+        } else if (i == 0 || after_colon) && "SHCD".contains(c) {
+            out.push(french_suit(c));
+            after_colon = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn seven_suit(c: char) -> char {
     match c.to_ascii_uppercase() {
         'P' => 'S',
@@ -178,6 +257,26 @@ mod tests {
         assert_eq!(oh7("4S", Lang::En, hand), "4S", "both held: the first copy");
         assert_eq!(oh7("4S'", Lang::En, hand), "4S'");
         assert_eq!(oh7("5S", Lang::En, hand), "5S", "not held: the engine says so");
+    }
+
+    #[test]
+    fn offered_moves_in_french_letters_read_back_to_the_same_moves() {
+        let hand = set(&["3H", "5S", "0D", "2F", "*2", "V", "3S'"]);
+        for engine in ["3H", "5S", "0D", "2F", "*2", "V", "?", "3S'", "3H 5S", "S", "H", "C", "D", "F"] {
+            let shown = oh7_shown(engine, Lang::Fr);
+            assert_eq!(oh7(&shown, Lang::Fr, hand), engine, "{engine} shown as {shown}");
+        }
+        assert_eq!(oh7_shown("3H", Lang::Fr), "3C");
+        assert_eq!(oh7_shown("3C 5S", Lang::Fr), "3T 5P");
+        assert_eq!(oh7_shown("3H", Lang::En), "3H");
+        for engine in ["QS", "KH", "JD", "AC", "10D", "10D'", "8C:H", "8C:H!", "3S!", "7H'"] {
+            let shown = seven_shown(engine, Lang::Fr);
+            assert_eq!(seven(&shown, Lang::Fr), engine, "{engine} shown as {shown}");
+        }
+        assert_eq!(seven_shown("8C:H!", Lang::Fr), "8T:C!");
+        assert_eq!(seven_shown("QS", Lang::Fr), "DP");
+        assert_eq!(seven_shown("draw", Lang::Fr), "piocher");
+        assert_eq!(seven_shown("callout 2", Lang::Fr), "dénoncer 2");
     }
 
     #[test]

@@ -30,14 +30,17 @@ fn play(args: &[&str], pick: usize) -> (String, usize) {
         let line = line.unwrap();
         all.push_str(&line);
         all.push('\n');
-        if let Some(list) = line.strip_prefix("Legal: ") {
+        if let Some(list) = line.strip_prefix("Legal: ").or_else(|| line.strip_prefix("Coups permis : ")) {
             let legal: Vec<&str> = list.split(", ").filter(|s| *s != "…").collect();
             assert!(!legal.is_empty(), "an empty legal list:\n{all}");
             writeln!(stdin, "{}", legal[(pick + answers) % legal.len()]).unwrap();
             answers += 1;
             assert!(answers < 5000, "the game does not end:\n{all}");
         }
-        assert!(!line.starts_with("Not allowed"), "a legal answer was refused: {line}\n{all}");
+        assert!(
+            !line.starts_with("Not allowed") && !line.starts_with("Refusé"),
+            "a legal answer was refused: {line}\n{all}"
+        );
     }
     drop(stdin);
     let out = child.wait_with_output().unwrap();
@@ -144,4 +147,31 @@ fn french_prompts_and_errors() {
     assert!(text.contains("Coups permis : "), "{text}");
     assert!(text.contains("Refusé : carte inconnue `zz`"), "{text}");
     assert!(text.contains("Partie enregistrée dans"), "{text}");
+    // The bots' level agrees with them, in French.
+    assert!(text.contains("contre 3 robots aléatoires"), "{text}");
+    // The moves offered are in the letters a French player types (P C T K E), never the
+    // English S H C D.
+    let offered = text.lines().find_map(|l| l.strip_prefix("Coups permis : ")).unwrap();
+    for m in offered.split(", ") {
+        assert!(!m.ends_with(['S', 'H', 'D']), "`{m}` in English letters: {offered}");
+        assert!(
+            m.len() <= 3 && m.ends_with(['P', 'C', 'T', 'K', 'E']) || m.starts_with(['*', 'V', '?']),
+            "`{m}`: {offered}"
+        );
+    }
+}
+
+/// The moves offered in French are accepted as typed: every one of a whole game's prompts.
+#[test]
+fn french_moves_offered_are_accepted_as_offered() {
+    let scratch = scratch();
+    for (game, extra) in [("oh7", ["--preset", "kod7"]), ("seven", ["--players", "3"])] {
+        let save = scratch.path().join(format!("{game}.json"));
+        let mut args =
+            vec!["--lang", "fr", "--game", game, "--seed", "9", "--bots", "random", "--save", save.to_str().unwrap()];
+        args.extend(extra);
+        let (text, answers) = play(&args, 1);
+        assert!(answers > 10 && text.contains("Coups permis : "), "{text}");
+        assert!(text.contains("Partie enregistrée dans"), "{text}");
+    }
 }
