@@ -336,11 +336,9 @@ const ENGLISH: &[&str] = &[
     "bot:",
     "Play",
     "Chat",
-   
     "takes the trick",
     "Game over",
     "Winner",
-   
 ];
 
 fn no_english(body: &str, page: &str) {
