@@ -470,7 +470,7 @@ function sevenActions(ctx, v) {
 function renderHand(area, ctx, v) {
   const { S } = ctx;
   const t = ctx.t();
-  if (S.you === null) {
+  if (S.you === null || (S.table?.state === "over" && !(v.hand || []).length)) {
     area.hidden = true;
     return;
   }

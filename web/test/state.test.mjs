@@ -135,7 +135,7 @@ test("a decision is sent once: the hand waits for the table to move past it", ()
   assert.equal(s.notices.length, 3);
 });
 
-test("a bet is chosen, then confirmed; a new decision clears the choice", () => {
+test("R-OWN-10: a bet is chosen, then confirmed; a new decision clears the choice", () => {
   const { frames } = load("en-4.seat0.jsonl");
   let s = initial();
   let i = 0;

@@ -493,3 +493,29 @@ async fn stats_keep_every_game_across_a_rematch_and_a_restart() {
     assert_eq!(stats(server.addr).await, before, "rebuilt from the log");
     server.stop().await;
 }
+
+/// The client's files are revalidated, not downloaded again: each has an ETag, and a request
+/// that names it gets `304 Not Modified` with no body; the favicon is served (no 404 per load).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn static_files_are_cached_by_etag() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    for path in ["/app.js", "/state.js", "/style.css", "/favicon.svg", "/favicon.ico", "/glossary.js"] {
+        let (head, body) = raw(server.addr, path, "").await;
+        assert!(head.starts_with("http/1.1 200"), "{path}: {head}");
+        assert!(!body.is_empty(), "{path}");
+        assert!(head.contains("cache-control: no-cache"), "{path}: {head}");
+        let tag = head
+            .lines()
+            .find_map(|l| l.strip_prefix("etag: "))
+            .unwrap_or_else(|| panic!("{path} has no etag: {head}"))
+            .trim()
+            .replacen("w/", "W/", 1);
+        let (again, body) = raw(server.addr, path, &format!("If-None-Match: {tag}\r\n")).await;
+        assert!(again.starts_with("http/1.1 304"), "{path}: {again}");
+        assert!(body.is_empty(), "{path}: a 304 has no body");
+        let (other, _) = raw(server.addr, path, "If-None-Match: W/\"0000000000000000\"\r\n").await;
+        assert!(other.starts_with("http/1.1 200"), "{path}: a stale tag gets the file: {other}");
+    }
+    server.stop().await;
+}

@@ -447,7 +447,7 @@ fn the_browser_table() {
         }
         js(&a, "document.getElementById('rules').open = false; return true").await;
 
-        eprintln!("scenario: a bet is chosen, then confirmed; a double click on a card sends one play");
+        eprintln!("scenario: a bet is chosen, then confirmed (R-OWN-10); a double click on a card sends one play");
         play_both(&a, &b, "the host's bet", 60, |s| {
             s["legal"].as_array().is_some_and(|l| l.iter().any(|x| x.as_str().unwrap_or("").starts_with("bet "))) && s["pending"].is_null()
         })
@@ -473,6 +473,39 @@ fn the_browser_table() {
         let s = state(&a).await;
         assert!(s["notices"].as_array().unwrap().is_empty(), "no refusal after a double click: {s}");
 
+        eprintln!("scenario: the keyboard: arrow keys move along the hand, and the focused card survives moves");
+        to_my_play(&a, &[&b], "the host's turn to play again").await;
+        js(&a, "document.querySelector('.hand [tabindex=\"0\"]').focus(); return true").await;
+        let first = js(&a, "return document.activeElement.dataset.k").await;
+        let focused = a.active_element().await.unwrap();
+        focused.send_keys("\u{E014}").await.unwrap();
+        let second = js(&a, "return document.activeElement.dataset.k").await;
+        assert!(first.as_str().unwrap().starts_with("card:") && second.as_str().unwrap().starts_with("card:"), "{first} {second}");
+        assert_ne!(first, second, "ArrowRight moved to the next card");
+        let named = js(&a, "const b = document.activeElement; return [b.textContent, b.querySelector('.sr-only').textContent]").await;
+        assert!(named[1].as_str().unwrap().contains(" of "), "a card is announced by its name: {named}");
+        // Play another card with the page's own click, then the friend and the bots move: the
+        // focused card keeps the focus.
+        let played = js(
+            &a,
+            "const k = document.activeElement.dataset.k;
+             const other = [...document.querySelectorAll('.hand button.card.legal')].find(c => c.dataset.k !== k);
+             if (!other) return null; other.click(); return other.dataset.k;",
+        )
+        .await;
+        if !played.is_null() {
+            let v0 = state(&a).await["version"].as_u64().unwrap();
+            let until = Instant::now() + Duration::from_secs(30);
+            while state(&a).await["version"].as_u64().unwrap() < v0 + 3 {
+                assert!(Instant::now() < until, "no moves after ours");
+                if !act_once(&b).await {
+                    tokio::time::sleep(Duration::from_millis(30)).await;
+                }
+            }
+            let still = js(&a, "return document.activeElement.dataset.k").await;
+            assert_eq!(still, second, "the focused card kept its focus over three moves");
+        }
+
         eprintln!("scenario: the friend's phone at 390x844 fits, and on its turn hand and trick are on screen");
         to_my_play(&b, &[&a], "the friend's turn to play").await;
         hand_and_trick_on_screen(&b, "390x844").await;
@@ -496,6 +529,14 @@ fn the_browser_table() {
         hand_and_trick_on_screen(&p, "360x640").await;
         fits_width(&p, "the game at 360 px").await;
         shot(&p, "game-360x640-en").await;
+
+        eprintln!("scenario: the invite link opened on a new device mid-game says so, and shows no hand");
+        let late = session(&driver, 390, 844, "en-US").await;
+        late.goto(&invite).await.unwrap();
+        wait_state(&late, "the late guest's view", |s| s["view"].is_object()).await;
+        let body = text(&late).await;
+        assert!(body.contains("The game has started: you are watching") && !body.contains("Your hand"), "{body}");
+        late.close().await.ok();
 
         eprintln!("scenario: a spectator sees it is watching, and no hand");
         let w = session(&driver, 1280, 800, "en-US").await;
