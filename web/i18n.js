@@ -10,7 +10,8 @@ const cap = (w) => (w ? w.charAt(0).toUpperCase() + w.slice(1) : w);
 const G = GLOSSARY;
 // « de pari », « d'estimation », « d'enchère ».
 const de = (w) => (/^[aeiouéèêh]/i.test(w) ? `d'${w}` : `de ${w}`);
-const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? "–" : `${Math.round(x * 100)} %`);
+const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? "–" : `${Math.round(x * 100)}%`);
+const pctFr = (x) => (x === null || x === undefined || Number.isNaN(x) ? "–" : `${Math.round(x * 100)} %`);
 const num = (x, d = 2) => (x === null || x === undefined || Number.isNaN(x) ? "–" : Number(x).toFixed(d));
 
 export const TEXT = {
@@ -322,7 +323,7 @@ export const TEXT = {
     },
     history: "Parties de cette table",
     gameN: (n) => `Partie ${n}`,
-    pct,
+    pct: pctFr,
     num: (x, d = 2) => num(x, d).replace(".", ","),
     top: "Dessus du talon",
     activeSuit: "Couleur demandée",

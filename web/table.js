@@ -183,7 +183,9 @@ function sevenTop(ctx, v) {
 function renderFelt(felt, ctx, v) {
   const { S } = ctx;
   const n = placeCount(v);
+  const game = gameOfView(v);
   felt.style.setProperty("--n", n);
+  felt.classList.toggle("crowded", n >= 7);
   if (felt.__n !== n || felt.__you !== S.you) {
     felt.__n = n;
     felt.__you = S.you;
@@ -191,14 +193,20 @@ function renderFelt(felt, ctx, v) {
     for (let s = 0; s < n; s++) {
       const { rel, a } = angleOf(ctx, s, n);
       const el = h("div", { class: `seat${s === S.you ? " me" : ""}`, "data-seat": s });
-      el.style.setProperty("--x", `${50 + 40 * Math.cos(a)}%`);
-      el.style.setProperty("--y", `${50 + 40 * Math.sin(a)}%`);
+      el.style.setProperty("--x", `${50 + (n >= 7 ? 42 : 40) * Math.cos(a)}%`);
+      el.style.setProperty("--y", `${50 + (n >= 7 ? 37 : 38) * Math.sin(a)}%`);
       el.style.order = s === S.you ? 99 : rel;
       felt.append(el);
     }
     felt.append(h("div", { class: "center" }));
+    // On a phone the seats show numbers only, under one line that names them.
+    felt.prepend(h("div", { class: "legend", "aria-hidden": "true" }));
   }
-  const game = gameOfView(v);
+  const legend = felt.querySelector(".legend");
+  const lt = ctx.t();
+  const lw = terms(v.preset, S.lang);
+  const legendText = game === "seven" ? "" : `${cap(lw.bet)} · ${lt.won} · ${lt.score}`;
+  if (legend.textContent !== legendText) legend.textContent = legendText;
   for (let s = 0; s < n; s++) {
     const el = felt.querySelector(`.seat[data-seat="${s}"]`);
     const turn = (v.to_move || []).includes(s);
@@ -232,9 +240,11 @@ function oh7Seat(ctx, v, s) {
     h(
       "div",
       { class: "stats" },
-      h("span", {}, `${cap(w.bet)} `, h("b", {}, bet ?? (decided ? "✓" : "–"))),
-      h("span", {}, ` · ${t.won} `, h("b", {}, String(v.won?.[s] ?? 0))),
-      isDummy ? null : h("span", {}, ` · ${t.score} `, h("b", {}, String(v.totals?.[s] ?? 0))),
+      h("span", {}, h("span", { class: "lbl" }, `${cap(w.bet)} `), h("b", {}, bet ?? (decided ? "✓" : "–"))),
+      " · ",
+      h("span", {}, h("span", { class: "lbl" }, `${t.won} `), h("b", {}, String(v.won?.[s] ?? 0))),
+      isDummy ? null : " · ",
+      isDummy ? null : h("span", {}, h("span", { class: "lbl" }, `${t.score} `), h("b", {}, String(v.totals?.[s] ?? 0))),
     ),
     h("div", { class: "count" }, t.cards(v.hand_sizes?.[s] ?? 0), decided && !v.bets ? h("span", { class: "decided" }, ` · ${t.decided}`) : null),
   ];
@@ -260,8 +270,9 @@ function playedAt(ctx, v, s, card, opts) {
   const n = placeCount(v);
   const { a } = angleOf(ctx, s, n);
   const el = h("div", { class: `play${opts.winner ? " winner" : ""}`, "data-seat": s }, cardEl(ctx, card, opts), h("small", { class: "nm" }, seatName(ctx, s)));
-  el.style.setProperty("--tx", `${50 + 24 * Math.cos(a)}%`);
-  el.style.setProperty("--ty", `${50 + 15 * Math.sin(a)}%`);
+  const crowded = n >= 7;
+  el.style.setProperty("--tx", `${50 + (crowded ? 19 : 24) * Math.cos(a)}%`);
+  el.style.setProperty("--ty", `${50 + (crowded ? 12 : 15) * Math.sin(a)}%`);
   return el;
 }
 

@@ -208,7 +208,10 @@ async fn fits_width(c: &Client, what: &str) {
          const wide = [...document.querySelectorAll('.nm, .seat, .card, button, input, select')]
            .filter(e => e.offsetParent !== null && e.getBoundingClientRect().right > w + 1)
            .map(e => e.className + ': ' + e.textContent.slice(0, 30));
-         return [document.documentElement.scrollWidth, w, wide];",
+         const cramped = [...document.querySelectorAll('.seat, .play, .link-row, .seat-list li')]
+           .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+           .map(e => e.className + ' overflows: ' + e.textContent.slice(0, 40));
+         return [document.documentElement.scrollWidth, w, wide.concat(cramped)];",
     )
     .await;
     assert!(r[0].as_u64() <= r[1].as_u64() && r[2] == json!([]), "{what}: wider than the window: {r}");
