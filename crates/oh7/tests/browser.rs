@@ -266,17 +266,20 @@ async fn create_default(c: &Client, base: &str, lang: &str, name: &str) {
     wait_state(c, "the table", |s| s["table"].is_object() && s["links"].is_object()).await;
 }
 
-/// Create a table choosing the game, rules, players and the other seats.
-async fn create(
-    c: &Client,
-    base: &str,
-    lang: &str,
-    game: &str,
-    preset: &str,
+/// A table to create from the home page by hand.
+struct NewTable<'a> {
+    lang: &'a str,
+    game: &'a str,
+    preset: &'a str,
     players: u32,
-    seats: &[&str],
-    ruleset: &str,
-) {
+    /// The other seats: `human` or a bot level.
+    seats: &'a [&'a str],
+    ruleset: &'a str,
+}
+
+/// Create a table choosing the game, rules, players and the other seats.
+async fn create(c: &Client, base: &str, t: NewTable<'_>) {
+    let NewTable { lang, game, preset, players, seats, ruleset } = t;
     c.goto(&format!("{base}/")).await.unwrap();
     wait_for(c, "#create").await;
     c.find(Locator::Css("#lang")).await.unwrap().select_by_value(lang).await.unwrap();
@@ -297,6 +300,12 @@ async fn create(
     c.find(Locator::Css("#name")).await.unwrap().send_keys("Ann").await.unwrap();
     c.find(Locator::Css("#create-btn")).await.unwrap().click().await.unwrap();
     wait_state(c, "the table", |s| s["table"].is_object() && s["links"].is_object()).await;
+}
+
+/// A table of `players` of `preset` (or Seven) with random bots in the other seats.
+fn bots_table<'a>(lang: &'a str, game: &'a str, preset: &'a str, players: u32, ruleset: &'a str) -> NewTable<'a> {
+    const RANDOM: [&str; 8] = ["random"; 8];
+    NewTable { lang, game, preset, players, seats: &RANDOM[..players as usize - 1], ruleset }
 }
 
 async fn start(c: &Client, fill: Option<&str>) {
@@ -613,7 +622,7 @@ fn the_browser_table() {
         assert_eq!(kept, json!(["Chloé", "fr-advanced"]), "the form keeps what was typed");
         no_english(&text(&a).await, "home");
         axe(&a, "home (French, with an error)").await;
-        create(&a, &base, "fr", "oh7", "kod7", 3, &["random", "random"], "").await;
+        create(&a, &base, bots_table("fr", "oh7", "kod7", 3, "")).await;
         no_english(&text(&a).await, "lobby");
         start(&a, None).await;
         play_until(&a, "a trick", 60, |s| !s["view"]["last_trick"].is_null()).await;
@@ -623,25 +632,21 @@ fn the_browser_table() {
         no_english(&body, "game");
         shot(&a, "game-1280x800-fr").await;
         a.close().await.ok();
-        let pf = session(&driver, 390, 844, "fr-FR").await;
-        create(&pf, &base, "fr", "oh7", "fr", 4, &["random", "random", "random"], "").await;
-        start(&pf, None).await;
-        to_my_play(&pf, &[], "our turn to play").await;
-        hand_and_trick_on_screen(&pf, "390x844 French").await;
-        no_english(&text(&pf).await, "phone game");
-        shot(&pf, "game-390x844-fr").await;
-        pf.close().await.ok();
-        let pf = session(&driver, 360, 640, "fr-FR").await;
-        create(&pf, &base, "fr", "oh7", "fr", 4, &["random", "random", "random"], "").await;
-        start(&pf, None).await;
-        to_my_play(&pf, &[], "our turn to play").await;
-        hand_and_trick_on_screen(&pf, "360x640 French").await;
-        shot(&pf, "game-360x640-fr").await;
-        pf.close().await.ok();
+        for (w, h) in [(390, 844), (360, 640)] {
+            let pf = session(&driver, w, h, "fr-FR").await;
+            create(&pf, &base, bots_table("fr", "oh7", "fr", 4, "")).await;
+            start(&pf, None).await;
+            to_my_play(&pf, &[], "our turn to play").await;
+            hand_and_trick_on_screen(&pf, &format!("{w}x{h} French")).await;
+            fits_width(&pf, &format!("{w}x{h} French")).await;
+            no_english(&text(&pf).await, "phone game");
+            shot(&pf, &format!("game-{w}x{h}-fr")).await;
+            pf.close().await.ok();
+        }
 
         eprintln!("scenario: the hint, a chat line shown as text, a reload mid-game, the Dummy game and Seven to their ends");
         let c = session(&driver, 1280, 800, "en-US").await;
-        create(&c, &base, "en", "oh7", "en", 2, &["random"], "").await;
+        create(&c, &base, bots_table("en", "oh7", "en", 2, "")).await;
         start(&c, None).await;
         let s = state(&c).await;
         assert!(s["view"]["dummy"].is_number(), "two players play with the Dummy: {s}");
@@ -676,7 +681,7 @@ fn the_browser_table() {
         play_until(&c, "the end of the Dummy game", 300, |s| s["table"]["state"] == "over").await;
         wait_for(&c, "#end").await;
         wait_for(&c, "#download").await;
-        create(&c, &base, "en", "seven", "", 2, &["random"], "limit = 15").await;
+        create(&c, &base, bots_table("en", "seven", "", 2, "limit = 15")).await;
         start(&c, None).await;
         play_until(&c, "the end of the Seven game", 240, |s| s["table"]["state"] == "over").await;
         wait_for(&c, "#end").await;
