@@ -336,8 +336,8 @@ function updateTablePage(app) {
   if (status.textContent !== (up ? t.connected : t.reconnecting)) status.textContent = up ? t.connected : t.reconnecting;
   region(q(".watching"), JSON.stringify([S.lang, S.you, !!tbl]), () => (tbl && S.you === null ? h("span", { class: "badge watch" }, t.watchingBadge) : null));
   region(q(".facts"), JSON.stringify([S.lang, tbl?.ruleset, tbl?.players]), () => facts(gameOf(S), tbl?.ruleset, S.lang, tbl?.players).map((f) => h("span", { class: "fact" }, f)));
-  region(q(".rules-body"), JSON.stringify([S.lang, tbl?.game, tbl?.ruleset]), () =>
-    rulesSections(gameOf(S), tbl?.ruleset, S.lang).map((sec) => h("section", {}, h("h2", {}, sec.title), h("ul", {}, ...sec.items.map((x) => h("li", {}, x))))),
+  region(q(".rules-body"), JSON.stringify([S.lang, tbl?.game, tbl?.ruleset, tbl?.players]), () =>
+    rulesSections(gameOf(S), tbl?.ruleset, S.lang, tbl?.players).map((sec) => h("section", {}, h("h2", {}, sec.title), h("ul", {}, ...sec.items.map((x) => h("li", {}, x))))),
   );
   renderNotices(q(".notices"));
   const lobbyArea = q(".lobby-area");
@@ -360,7 +360,7 @@ function updateTablePage(app) {
     );
   }
   region(q(".links-area"), JSON.stringify([S.lang, S.links, S.you, tbl.state]), () =>
-    tbl.state === "lobby" ? null : h("details", { class: "links-more" }, h("summary", {}, T().links), linksEl()),
+    tbl.state === "lobby" ? null : h("details", { class: "links-more" }, h("summary", {}, S.links?.invite ? T().links : T().linksWatch), linksEl()),
   );
   renderChat(app);
 }
@@ -499,6 +499,7 @@ function linkRow(id, label, url, help) {
           document.execCommand("copy");
         }
         btn.textContent = t.copied;
+        setTimeout(() => (btn.textContent = t.copy), 2000);
       },
     },
     t.copy,

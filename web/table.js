@@ -50,22 +50,23 @@ export function cardEl(ctx, text, opts = {}) {
 }
 
 /** A seat's display name. */
-export function seatName(ctx, s) {
+export function seatName(ctx, s, short = false) {
   const { S } = ctx;
   const t = ctx.t();
   const v = S.view;
   if (v && v.dummy === s) return cap(t.dummy);
   const seat = S.table?.seats?.[s];
   if (seat?.name) return seat.name;
-  if (seat?.bot) return t.botName(s + 1, t.levels[seat.bot] || seat.bot);
+  // Where room is short (seats, cards on the table) a bot is "Bot 3"; its level is in the lobby.
+  if (seat?.bot) return short ? t.botShort(s + 1) : t.botName(s + 1, t.levels[seat.bot] || seat.bot);
   return `#${s + 1}`;
 }
 
 const cap = (w) => (w ? w.charAt(0).toUpperCase() + w.slice(1) : w);
 
 function nameEl(ctx, s, extra = "") {
-  const n = seatName(ctx, s);
-  return h("span", { class: "nm", title: n }, n, extra);
+  const n = seatName(ctx, s, true);
+  return h("span", { class: "nm", title: seatName(ctx, s) }, n, extra);
 }
 
 /** The number of places at the table (the Dummy included). */
@@ -269,7 +270,7 @@ function sevenSeat(ctx, v, s) {
 function playedAt(ctx, v, s, card, opts) {
   const n = placeCount(v);
   const { a } = angleOf(ctx, s, n);
-  const el = h("div", { class: `play${opts.winner ? " winner" : ""}`, "data-seat": s }, cardEl(ctx, card, opts), h("small", { class: "nm" }, seatName(ctx, s)));
+  const el = h("div", { class: `play${opts.winner ? " winner" : ""}`, "data-seat": s }, cardEl(ctx, card, opts), h("small", { class: "nm" }, seatName(ctx, s, true)));
   const crowded = n >= 7;
   el.style.setProperty("--tx", `${50 + (crowded ? 19 : 24) * Math.cos(a)}%`);
   el.style.setProperty("--ty", `${50 + (crowded ? 12 : 15) * Math.sin(a)}%`);
@@ -292,7 +293,7 @@ function oh7Center(ctx, v) {
       ),
     ];
   }
-  if (S.summary) return summaryEl(ctx, v, S.summary);
+  if (S.summary && S.table?.state !== "over") return summaryEl(ctx, v, S.summary);
   const trick = v.trick || [];
   const newest = trick.length ? trick[trick.length - 1][1] : null;
   return h("div", { class: "trick" }, ...trick.map(([s, card]) => playedAt(ctx, v, s, card, { arrive: card === newest })));
@@ -527,7 +528,11 @@ function clickCard(ctx, c, actions, passing) {
     ctx.dispatch({ type: "local/toggle-pass", card: c });
     return;
   }
-  if (!actions.length) return;
+  if (!actions.length) {
+    // A greyed card says why it does nothing.
+    ctx.dispatch({ type: "local/notice", code: gameOf(S) === "oh7" && S.view?.phase?.name === "playing" ? "must_follow" : "card_not_now" });
+    return;
+  }
   if (actions.length === 1 && actions[0].startsWith("bet ")) {
     // A bet is chosen, then confirmed.
     const fromHand = document.activeElement?.closest?.(".hand");
@@ -588,7 +593,7 @@ function sideEl(ctx, v) {
         { class: "attempts" },
         h("h2", {}, t.attempts(w)),
         ...v.bet_attempts.map((a, i) =>
-          h("div", { class: "attempt" }, h("span", { class: "label" }, t.attemptN(i + 1)), ...a.map((c, s) => h("span", { class: "play" }, cardEl(ctx, c, { mini: true }), h("small", { class: "nm" }, seatName(ctx, s))))),
+          h("div", { class: "attempt" }, h("span", { class: "label" }, t.attemptN(i + 1)), ...a.map((c, s) => h("span", { class: "play" }, cardEl(ctx, c, { mini: true }), h("small", { class: "nm" }, seatName(ctx, s, true))))),
         ),
       ),
     );
@@ -603,7 +608,7 @@ function sideEl(ctx, v) {
         ? h(
             "div",
             {},
-            h("div", { class: "cards" }, ...lt.plays.map(([s, c]) => h("span", { class: `play${s === lt.winner ? " winner" : ""}` }, cardEl(ctx, c, { mini: true, winner: s === lt.winner }), h("small", { class: "nm" }, seatName(ctx, s))))),
+            h("div", { class: "cards" }, ...lt.plays.map(([s, c]) => h("span", { class: `play${s === lt.winner ? " winner" : ""}` }, cardEl(ctx, c, { mini: true, winner: s === lt.winner }), h("small", { class: "nm" }, seatName(ctx, s, true))))),
             h("p", { class: "won-by" }, t.wonBy(seatName(ctx, lt.winner))),
           )
         : h("p", {}, t.noLastTrick),
@@ -621,10 +626,10 @@ function endPanel(ctx, v) {
   const n = S.table.players;
   const rows = [];
   for (const r of v.past_rounds || []) {
-    rows.push(h("tr", {}, h("th", { scope: "row" }, t.round(r.number)), ...r.points.slice(0, n).map((p, s) => h("td", {}, `${p} (${r.won[s]}/${r.bets[s]})`))));
+    rows.push(h("tr", {}, h("th", { scope: "row" }, t.round(r.number)), ...r.points.slice(0, n).map((p, s) => h("td", {}, `${p} (${r.bets[s]}/${r.won[s]})`))));
   }
   rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t.total), ...(S.table.totals || []).slice(0, n).map((p) => h("td", {}, String(p)))));
-  const names = Array.from({ length: n }, (_, s) => seatName(ctx, s));
+  const names = Array.from({ length: n }, (_, s) => seatName(ctx, s, true));
   const watch = S.links?.watch;
   return h(
     "section",
@@ -639,6 +644,7 @@ function endPanel(ctx, v) {
       "div",
       { class: "end-actions" },
       S.you === 0 ? h("button", { type: "button", id: "rematch-btn", class: "primary", "data-k": "rematch", onclick: () => ctx.send("rematch") }, t.rematch) : null,
+      S.you !== null && S.you !== 0 ? h("p", {}, t.waitingRematch) : null,
       watch ? h("a", { id: "download", href: `/api/tables/${watch}/record`, download: "oh7-game.json" }, t.download) : null,
     ),
   );

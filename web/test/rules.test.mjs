@@ -25,7 +25,7 @@ test("every recorded table carries its ruleset", () => {
 for (const r of rulesets) {
   test(`${r.f}: the rules panel covers the round in both languages, French without English`, () => {
     for (const lang of ["en", "fr"]) {
-      const secs = rulesSections(r.game, r.ruleset, lang);
+      const secs = rulesSections(r.game, r.ruleset, lang, r.players);
       assert.ok(secs.length >= 4, `${lang}: ${secs.length} sections`);
       for (const s of secs) {
         assert.ok(s.title.length > 0);
@@ -53,6 +53,16 @@ test("Kod-7 says estimation and exception suit; bga says bid; the others bet and
   const adv = rulesets.find((r) => r.ruleset?.preset === "fr-advanced");
   const advText = rulesSections("oh7", adv.ruleset, "fr").flatMap((s) => s.items).join(" ");
   for (const sign of ["★", "Ø", "?"]) assert.ok(advText.includes(sign), `fr-advanced explains ${sign}`);
+});
+
+test("the rules name only what the table's deck has: the fifth suit from 5 or 6 players, the Dummy at 2", () => {
+  const en = rulesets.find((r) => r.f.startsWith("en-4")).ruleset;
+  const text = (players) => rulesSections("oh7", en, "en", players).flatMap((s) => s.items).join(" ");
+  assert.ok(!text(4).includes("☆") && !text(4).includes("Dummy"), text(4));
+  assert.ok(text(2).includes("the Dummy sits after them"));
+  const fr = rulesets.find((r) => r.f.startsWith("fr-3")).ruleset;
+  assert.ok(rulesSections("oh7", fr, "en", 5).flatMap((s) => s.items).join(" ").includes("♦ > ☆"));
+  assert.ok(!rulesSections("oh7", fr, "en", 4).flatMap((s) => s.items).join(" ").includes("♦ > ☆"));
 });
 
 test("passing follows the bga scheme: none, 1 left, 2 right, 3 left, 2 right, 1 left, none", () => {

@@ -566,6 +566,7 @@ fn the_browser_table() {
 
         eprintln!("scenario: the whole game of en to its end, with a round summary on the way");
         let mut summaries = 0;
+        let mut phone_summary = false;
         let until = Instant::now() + Duration::from_secs(400);
         loop {
             let s = state(&a).await;
@@ -586,13 +587,23 @@ fn the_browser_table() {
                 wait_for(&a, "button[data-k='summary-ok']").await.click().await.unwrap();
                 wait_state(&a, "the summary dismissed", |s| s["summary"].is_null()).await;
             }
+            let sp = state(&p).await;
+            if sp["summary"].is_object() && sp["completed"].is_null() && !phone_summary {
+                phone_summary = true;
+                fits_width(&p, "the round summary at 360 px").await;
+                shot(&p, "summary-360x640-en").await;
+            }
             let x = act_once(&a).await;
-            let y = act_once(&p).await;
+            let y = if phone_summary || sp["summary"].is_null() { act_once(&p).await } else { false };
             if !x && !y {
                 tokio::time::sleep(Duration::from_millis(30)).await;
             }
         }
         assert!(summaries > 0, "a finished round was summed up");
+        assert!(phone_summary, "the phone showed a round summary");
+        wait_for(&p, "#end").await;
+        fits_width(&p, "the game-over screen at 360 px").await;
+        shot(&p, "end-360x640-en").await;
         wait_for(&a, "#end").await;
         wait_for(&a, ".stats-area").await;
         let body = text(&a).await;
