@@ -126,6 +126,9 @@ pub struct Lobby {
     settings: Arc<Settings>,
     tables: Mutex<HashMap<String, (TableHandle, Access)>>,
     by_id: Mutex<HashMap<String, TableHandle>>,
+    /// The one door to load a table from the database: held across the check, the load and
+    /// the register, so concurrent finds of one table (by either code) get one handle.
+    loading: Mutex<()>,
     per_address: std::sync::Mutex<PerAddress>,
 }
 
@@ -137,6 +140,7 @@ impl Lobby {
             settings,
             tables: Mutex::new(HashMap::new()),
             by_id: Mutex::new(HashMap::new()),
+            loading: Mutex::new(()),
             per_address: std::sync::Mutex::new(PerAddress::default()),
         }
     }
@@ -166,6 +170,11 @@ impl Lobby {
         if code.len() != 32 || !code.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
+        if let Some(t) = self.tables.lock().await.get(code) {
+            return Some(t.clone());
+        }
+        // One load at a time: whoever waited here finds the table registered by the one before.
+        let _door = self.loading.lock().await;
         if let Some(t) = self.tables.lock().await.get(code) {
             return Some(t.clone());
         }
