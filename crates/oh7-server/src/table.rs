@@ -618,7 +618,7 @@ impl Table {
                 let v = seat.and_then(|s| self.core.acted.get(&(s, id.clone()))).copied().unwrap_or_default();
                 Ok(Some(json!({"type": "ack", "id": id, "version": v, "repeated": true})))
             }
-            ClientMsg::Act { id, action } => self.act(seat, &id, &action).await,
+            ClientMsg::Act { id, action } => self.act(conn, seat, &id, &action).await,
             ClientMsg::Start { id, fill } => self.start(&id, seat, fill).await,
             ClientMsg::Rematch { id } => self.rematch(&id, seat).await,
             ClientMsg::Chat { id, text } => self.chat(&id, seat, &text).await,
@@ -696,7 +696,13 @@ impl Table {
         Ok(None)
     }
 
-    async fn act(&mut self, seat: Option<Seat>, id: &str, action: &str) -> Result<Option<Value>, Refusal> {
+    async fn act(
+        &mut self,
+        conn: ConnId,
+        seat: Option<Seat>,
+        id: &str,
+        action: &str,
+    ) -> Result<Option<Value>, Refusal> {
         let Some(seat) = seat else {
             return Err(Refusal::new(ErrorCode::NotSeated, "Take a seat first."));
         };
@@ -715,7 +721,7 @@ impl Table {
         let ev = json!({"kind": "act", "seat": seat, "action": action, "id": id, "by_bot": false});
         let happened = self.commit(ev).await?;
         let ack = self.ack(id);
-        self.after_change(&happened, Some((seat, ack)));
+        self.after_change(&happened, Some((conn, ack)));
         Ok(None)
     }
 
@@ -859,11 +865,12 @@ impl Table {
     }
 
     /// After a committed game change: ack the actor, tell everyone, then ask bots and clocks.
-    fn after_change(&mut self, happened: &Happened, ack: Option<(Seat, Value)>) {
-        if let Some((seat, ack)) = ack {
-            for c in self.conns.values().filter(|c| c.seat == Some(seat)) {
-                let _ = c.tx.try_send(Frame::from(ack.to_string()));
-            }
+    fn after_change(&mut self, happened: &Happened, ack: Option<(ConnId, Value)>) {
+        // The ack goes to the connection that sent the command only: the seat's other
+        // connections learn the change from the event, and one of them that sent the same id
+        // gets its own answer, the repeated ack.
+        if let Some((conn, ack)) = ack {
+            self.reply(conn, &ack);
         }
         self.broadcast(happened);
         if self.core.state() == "over" {
