@@ -6,7 +6,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
@@ -42,6 +42,14 @@ impl App {
     }
 }
 
+/// Largest HTTP request body, in bytes.
+pub const MAX_BODY: usize = 16 * 1024;
+
+/// Largest WebSocket frame or message read, in bytes: one over [`Settings::max_message`] but
+/// under this is answered `too_large` and the connection stays; one over this is answered
+/// `too_large` and the connection is closed with status 1009 (its bytes are not read).
+pub const MAX_FRAME: usize = 64 * 1024;
+
 /// The routes.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -57,7 +65,7 @@ pub fn router(app: Arc<App>) -> Router {
         // only the routes added before it, so the WebSocket below is left alone.
         .layer(CompressionLayer::new())
         .route("/ws", get(ws))
-        .layer(DefaultBodyLimit::max(16 * 1024))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
 
@@ -87,8 +95,22 @@ async fn index() -> Response {
 async fn create(
     State(app): State<Arc<App>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    body: axum::body::Bytes,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
+    let body = match body {
+        Ok(b) => b,
+        // Over the body limit (or a body that could not be read): the same `{code, message}`
+        // as every other refusal, not the framework's plain text.
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return refusal_response(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &Refusal::new(ErrorCode::TooLarge, format!("A table request has at most {} KiB.", MAX_BODY / 1024)),
+            );
+        }
+        Err(e) => {
+            return refusal_response(e.status(), &Refusal::new(ErrorCode::BadRequest, e.body_text()));
+        }
+    };
     let req: CreateTable = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => {
@@ -157,8 +179,8 @@ async fn ws(
     // Small buffers: a table's messages are a few KiB, and 10,000 connections should not each
     // hold 128 KiB of read buffer.
     upgrade
-        .max_message_size(64 * 1024)
-        .max_frame_size(64 * 1024)
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
@@ -203,8 +225,10 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
                 break;
             }
         }
-        let _ = sink.close().await;
+        sink
     });
+    // A close status to send (RFC 6455): 1009 too big, 1007 not UTF-8, 1002 protocol error.
+    let mut status: Option<(u16, &str)> = None;
     let s = &app.settings;
     let mut bucket = Bucket { level: s.burst, at: Instant::now(), rate: s.commands_per_s, burst: s.burst };
     let mut table: Option<TableHandle> = None;
@@ -222,7 +246,22 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
                 continue;
             }
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+            Some(Err(e)) => {
+                // The library's error kinds arrive as text (axum wraps its own tungstenite).
+                let e = e.to_string();
+                if e.starts_with("Space limit exceeded") {
+                    let r =
+                        Refusal::new(ErrorCode::TooLarge, format!("A message has at most {} bytes.", s.max_message));
+                    let _ = tx.send(err(r, None)).await;
+                    status = Some((1009, "message too big"));
+                } else if e.starts_with("UTF-8 encoding error") {
+                    status = Some((1007, "text frames are UTF-8"));
+                } else if e.starts_with("WebSocket protocol error") {
+                    status = Some((1002, "protocol error"));
+                }
+                break;
+            }
+            Some(Ok(Message::Close(_))) | None => break,
         };
         if text.len() > s.max_message {
             let r = Refusal::new(ErrorCode::TooLarge, format!("A message has at most {} bytes.", s.max_message));
@@ -230,8 +269,15 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
             continue;
         }
         if !bucket.take() {
+            // The command's id when the frame reads as one, so the client knows which it was.
+            let id = serde_json::from_str::<Value>(&text).ok().and_then(|v| {
+                v.get("id")
+                    .and_then(Value::as_str)
+                    .filter(|id| !id.is_empty() && id.len() <= MAX_ID_LEN)
+                    .map(String::from)
+            });
             let r = Refusal::new(ErrorCode::RateLimited, "Too many commands: slow down.");
-            let _ = tx.send(err(r, None)).await;
+            let _ = tx.send(err(r, id.as_deref())).await;
             continue;
         }
         let msg: ClientMsg = match serde_json::from_str(&text) {
@@ -288,5 +334,16 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
         let _ = h.tx.send(TableMsg::Detach { conn }).await;
     }
     drop(tx);
-    let _ = writer.await;
+    if let Ok(mut sink) = writer.await {
+        if let Some((code, reason)) = status {
+            let close = axum::extract::ws::CloseFrame { code, reason: reason.into() };
+            let _ = sink.send(Message::Close(Some(close))).await;
+            let _ = sink.flush().await;
+            // The rest of a frame too big to read may still be unread: closing the socket at
+            // once would reset the connection and lose the close frame on its way. The library
+            // reads no more after its error, so wait a moment for the client to take it.
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+        let _ = sink.close().await;
+    }
 }

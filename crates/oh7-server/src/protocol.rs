@@ -72,8 +72,9 @@ pub enum ClientMsg {
         /// Command id.
         id: String,
     },
-    /// Ask for a snapshot (after a gap).
-    Sync,
+    /// Ask for a snapshot (after a gap). A struct variant, so that unknown fields are refused
+    /// as for every other command (a unit variant of a tagged enum ignores them).
+    Sync {},
 }
 
 impl ClientMsg {
@@ -87,7 +88,7 @@ impl ClientMsg {
             | ClientMsg::Chat { id, .. }
             | ClientMsg::Seat { id, .. }
             | ClientMsg::Hint { id } => Some(id),
-            ClientMsg::Hello { .. } | ClientMsg::Sync => None,
+            ClientMsg::Hello { .. } | ClientMsg::Sync {} => None,
         }
     }
 }

@@ -597,7 +597,7 @@ impl Table {
         let (seat, access) = (c.seat, c.access);
         let id = msg.id().map(str::to_string);
         let r = match msg {
-            ClientMsg::Sync => {
+            ClientMsg::Sync {} => {
                 self.send_snapshot(conn);
                 Ok(None)
             }

@@ -10,7 +10,7 @@ use common::{fast, start, temp_db};
 use oh7_server::client::{Client, create_table};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// A finished table with one person (seat 0, the host) and a bot: (invite, watch, token).
 async fn finished_table(addr: SocketAddr) -> (String, String, String) {
