@@ -24,6 +24,18 @@ use crate::lobby::{CreateTable, Lobby};
 use crate::protocol::{ClientMsg, ErrorCode, MAX_ID_LEN, Refusal};
 use crate::table::{ConnId, Frame, TableHandle, TableMsg};
 
+/// The address a connection comes from (the listener's own connect info, see `listen.rs`).
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub SocketAddr);
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, crate::listen::HeaderTimeoutListener>>
+    for Peer
+{
+    fn connect_info(stream: axum::serve::IncomingStream<'_, crate::listen::HeaderTimeoutListener>) -> Peer {
+        Peer(*stream.remote_addr())
+    }
+}
+
 /// What every handler shares.
 pub struct App {
     /// The tables.
@@ -94,7 +106,7 @@ async fn index() -> Response {
 
 async fn create(
     State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
     body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
     let body = match body {
@@ -168,7 +180,7 @@ async fn record(State(app): State<Arc<App>>, Path(code): Path<String>) -> Respon
 
 async fn ws(
     State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let ip = addr.ip();

@@ -15,6 +15,7 @@
 pub mod client;
 pub mod game;
 pub mod http;
+pub mod listen;
 pub mod lobby;
 pub mod project;
 pub mod protocol;
@@ -53,6 +54,8 @@ pub struct Settings {
     pub chat_interval: Duration,
     /// Messages waiting for a slow client before it is dropped (it then reconnects).
     pub outbox: usize,
+    /// How long a new connection may take to send its first request head (HTTP or upgrade).
+    pub header_timeout: Duration,
 }
 
 impl Default for Settings {
@@ -68,6 +71,7 @@ impl Default for Settings {
             chat_len: 300,
             chat_interval: Duration::from_millis(1000),
             outbox: 512,
+            header_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -124,16 +128,18 @@ pub async fn start(
     settings: Settings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<Running, ServeError> {
+    let header_timeout = settings.header_timeout;
     let settings = Arc::new(settings);
     let store = store::Store::open(&db).await?;
     let lobby = lobby::Lobby::new(store.clone(), settings.clone());
     let restored = lobby.restore().await.map_err(ServeError::Restore)?;
     let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+    let listener = listen::HeaderTimeoutListener::new(listener, header_timeout);
     let (stopping_tx, stopping_rx) = watch::channel(false);
     let app = Arc::new(http::App::new(lobby, settings, stopping_rx));
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
-    let routes = http::router(app.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    let routes = http::router(app.clone()).into_make_service_with_connect_info::<http::Peer>();
     let done = tokio::spawn(async move {
         let signal = async move {
             tokio::select! {

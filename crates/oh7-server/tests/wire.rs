@@ -169,3 +169,27 @@ async fn an_oversized_create_body_is_413_json() {
     assert!(v["message"].as_str().is_some_and(|m| m.contains("16 KiB")), "{v}");
     server.stop().await;
 }
+
+/// A connection that never finishes its request head is dropped after the header timeout; a
+/// WebSocket whose upgrade came in time stays open past it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_half_sent_request_head_times_out() {
+    let db = temp_db();
+    let settings = oh7_server::Settings { header_timeout: Duration::from_millis(300), ..fast() };
+    let server = start(&db, settings).await;
+    for head in ["GET /healthz HTTP/1.1\r\nHost: x\r\n", "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"] {
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        s.write_all(head.as_bytes()).await.unwrap();
+        let mut buf = [0u8; 256];
+        let r = tokio::time::timeout(Duration::from_secs(5), s.read(&mut buf)).await;
+        assert!(matches!(r, Ok(Ok(0)) | Ok(Err(_))), "{head:?} is still open: {r:?}");
+    }
+    let created = create_table(server.addr, &json!({"players": 3, "name": "A"})).await.unwrap();
+    let mut a = Client::connect(server.addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let snap = a.hello(created["invite"].as_str().unwrap(), created["token"].as_str()).await.unwrap();
+    assert_eq!(snap["type"], "snapshot", "{snap}");
+    let (status, body) = http(server.addr, "GET", "/healthz", None).await.unwrap();
+    assert_eq!((status, body.as_str()), (200, "ok"));
+    server.stop().await;
+}
