@@ -65,7 +65,8 @@ pub enum BenchCommand {
         rounds: u64,
     },
     /// Load on `oh7 serve`: many four-seat tables whose clients answer each turn at once;
-    /// moves/s, send-to-broadcast latency, bytes per move, server memory.
+    /// moves/s, send-to-event latency at every other seat, send-to-ack latency, bytes per move,
+    /// server CPU per 1,000 moves, server memory.
     Server {
         /// Connections (four per table).
         #[arg(long, default_value_t = 1000)]
@@ -78,9 +79,17 @@ pub enum BenchCommand {
         #[arg(long)]
         rate: Option<f64>,
         /// Print one JSON object (connections, moves_per_s, p50_ms, p99_ms, max_ms,
-        /// bytes_per_move, server_rss_mb, ...).
+        /// bytes_per_move, server_rss_mb, ack_p99_ms, server_cpu_s_per_1000_moves, ...).
         #[arg(long)]
         json: bool,
+        /// Drive a server already running at this address (started with limits large enough:
+        /// `--max-conns-per-ip`, `--max-tables-per-ip`, `--commands-per-s`, `--bot-pause-ms 0`)
+        /// instead of starting one; pin each to its core with `taskset`.
+        #[arg(long)]
+        target: Option<std::net::SocketAddr>,
+        /// With --target: the server's process id, for its CPU time and memory.
+        #[arg(long, requires = "target")]
+        server_pid: Option<u32>,
     },
     /// Single-thread random-play throughput of the engine (rounds/s, games/s, actions/s).
     Engine {
@@ -178,8 +187,15 @@ pub fn run(what: &BenchCommand) -> Result<()> {
             };
             crate::tournament::bench_solver(bench, &tables)
         }
-        BenchCommand::Server { connections, seconds, rate, json } => {
-            crate::bench_server::run(*connections, *seconds, *rate, *json)
+        BenchCommand::Server { connections, seconds, rate, json, target, server_pid } => {
+            crate::bench_server::run(&crate::bench_server::Options {
+                connections: *connections,
+                seconds: *seconds,
+                rate: *rate,
+                json: *json,
+                target: *target,
+                server_pid: *server_pid,
+            })
         }
         BenchCommand::Bot { level, preset, players, rounds } => {
             crate::tournament::bench_bot(level, *preset, *players, *rounds)

@@ -1,8 +1,10 @@
 //! `oh7 bench server`: a load generator. It starts `oh7 serve` (this same binary) on loopback with
 //! a temporary database, seats four clients at each of many tables, and has every client answer
 //! each of its turns at once with a legal action (no bot pauses; every action committed at
-//! `synchronous=FULL`). It reports moves per second, the latency from a move's send to its
-//! broadcast at another seat, bytes per move per viewer, and the server's memory.
+//! `synchronous=FULL`). With `--target` it drives a server already running instead (so the two
+//! can be pinned to different cores). It reports moves per second, the latency from a move's send
+//! to the arrival of its event at every other seat and to its ack, bytes per move per viewer, and
+//! the server's CPU time per 1,000 moves and memory.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -12,9 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use oh7_server::client::{Client, create_table, strings};
-use serde_json::json;
-use tokio::sync::Mutex;
+use oh7_server::client::{Client, create_table};
+use serde_json::{Value, json};
 
 /// What the load generator measured.
 #[derive(Debug, serde::Serialize)]
@@ -31,7 +32,7 @@ pub struct LoadReport {
     pub moves: u64,
     /// Moves per second.
     pub moves_per_s: f64,
-    /// Median latency from a move's send to its broadcast at the next seat, ms.
+    /// Median latency from a move's send to the arrival of its event at each other seat, ms.
     pub p50_ms: f64,
     /// 99th percentile of that latency, ms.
     pub p99_ms: f64,
@@ -39,8 +40,29 @@ pub struct LoadReport {
     pub max_ms: f64,
     /// Bytes received per move per viewer.
     pub bytes_per_move: f64,
-    /// The server's resident memory at the end, MiB.
+    /// The server's resident memory at the end, MiB (0 when unknown: `--target` without
+    /// `--server-pid`).
     pub server_rss_mb: f64,
+    /// The address driven with `--target` (none: a server started for the run).
+    pub target: Option<String>,
+    /// Latencies measured (one per move per other seat).
+    pub latency_samples: usize,
+    /// 90th percentile of the send → event latency, ms.
+    pub p90_ms: f64,
+    /// 99.9th percentile of it, ms.
+    pub p999_ms: f64,
+    /// Median latency from a move's send to its ack at the mover, ms.
+    pub ack_p50_ms: f64,
+    /// 99th percentile of that, ms.
+    pub ack_p99_ms: f64,
+    /// Largest, ms.
+    pub ack_max_ms: f64,
+    /// The server's CPU time (user + system) during the measurement, s.
+    pub server_cpu_s: Option<f64>,
+    /// That per 1,000 moves acknowledged.
+    pub server_cpu_s_per_1000_moves: Option<f64>,
+    /// Acks slower than 50 ms: [seconds into the measurement when sent, ms].
+    pub slow_acks: Vec<[f64; 2]>,
 }
 
 fn rss_mb(pid: u32) -> f64 {
@@ -105,44 +127,159 @@ fn start_server() -> Result<ServerProcess> {
     Ok(ServerProcess { child, addr, dir })
 }
 
-/// Per table: when each seat sent its last move.
-type Sent = Arc<Mutex<[Option<Instant>; 4]>>;
+/// Per table: when each seat sent its last move, and a count of its moves (so each receiving
+/// seat measures each move once).
+type Sent = Arc<std::sync::Mutex<[(Option<Instant>, u64); 4]>>;
 
 struct Shared {
     measuring: AtomicBool,
     stop: AtomicBool,
     moves: AtomicU64,
     bytes: AtomicU64,
+    /// When the measurement started (for the times of the slowest acks).
+    t0: std::sync::Mutex<Option<Instant>>,
 }
 
-async fn seat_loop(mut c: Client, seat: usize, sent: Sent, shared: Arc<Shared>, think: Duration) -> Vec<u32> {
-    let mut lat = Vec::new();
+/// What one seat measured.
+#[derive(Default)]
+struct SeatLatencies {
+    /// Send → arrival of the event at this seat, for every other seat's move, µs.
+    broadcast: Vec<u32>,
+    /// Send → arrival of the ack, for this seat's own moves, µs.
+    ack: Vec<u32>,
+    /// The slowest acks: (seconds since the measurement started, µs).
+    slow_acks: Vec<(f64, u32)>,
+}
+
+/// Acks slower than this are kept with their time, to see when the slow ones happen.
+const SLOW_ACK_US: u32 = 50_000;
+
+fn micros(d: Duration) -> u32 {
+    d.as_micros().min(u32::MAX as u128) as u32
+}
+
+/// A small xorshift-style generator per seat: the moves and the think times.
+fn next_rand(n: &mut u64) -> u64 {
+    *n = n.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    *n >> 33
+}
+
+enum Step {
+    Msg(Value),
+    Quiet,
+    Closed,
+    Due,
+}
+
+/// One seat. The reader is never blocked by think time: a move waits on a timer inside the same
+/// `select!` that reads the socket, and every message is timestamped when it is read.
+async fn seat_loop(
+    mut c: Client,
+    seat: usize,
+    sent: Sent,
+    shared: Arc<Shared>,
+    think: Duration,
+    first: Option<Instant>,
+    seed: u64,
+) -> SeatLatencies {
+    let mut out = SeatLatencies::default();
     let mut acted_at = 0;
-    let mut n: u64 = seat as u64;
+    let mut n: u64 = seed;
+    // The counts of each other seat's moves already measured here.
+    let mut seen = [0u64; 4];
+    // A move waiting for its think time to pass.
+    let mut due: Option<Instant> = first;
+    let mut starting = first.is_some();
+    // This seat's last command: its id and when it was sent.
+    let mut pending: Option<(String, Instant)> = None;
+    let mut counted = 0;
     while !shared.stop.load(Ordering::Relaxed) {
-        let before = c.bytes;
-        let msg = match c.recv_within(Duration::from_secs(5)).await {
-            Ok(m) => m,
-            Err(_) => continue,
+        let step = {
+            let wake = due.unwrap_or_else(Instant::now);
+            tokio::select! {
+                biased;
+                m = c.recv_within(Duration::from_millis(500)) => match m {
+                    Ok(m) => Step::Msg(m),
+                    Err(oh7_server::client::ClientError::Timeout) => Step::Quiet,
+                    Err(_) => Step::Closed,
+                },
+                _ = tokio::time::sleep_until(wake.into()), if due.is_some() => Step::Due,
+            }
         };
+        let msg = match step {
+            Step::Closed => break,
+            Step::Quiet => continue,
+            Step::Due => {
+                due = None;
+                let id = c.id();
+                let cmd = if starting {
+                    starting = false;
+                    json!({"type": "start", "id": id})
+                } else {
+                    if c.legal.is_empty() {
+                        continue;
+                    }
+                    acted_at = c.version;
+                    let action = c.legal[next_rand(&mut n) as usize % c.legal.len()].clone();
+                    let now = Instant::now();
+                    {
+                        let mut s = sent.lock().unwrap_or_else(|e| e.into_inner());
+                        s[seat].0 = Some(now);
+                        s[seat].1 += 1;
+                    }
+                    pending = Some((id.clone(), now));
+                    json!({"type": "act", "id": id, "action": action})
+                };
+                if c.send(&cmd).await.is_err() {
+                    break;
+                }
+                continue;
+            }
+            Step::Msg(m) => m,
+        };
+        let arrived = Instant::now();
+        shared.bytes.fetch_add(c.bytes - counted, Ordering::Relaxed);
+        counted = c.bytes;
         let measuring = shared.measuring.load(Ordering::Relaxed);
-        if measuring {
-            shared.bytes.fetch_add(c.bytes - before, Ordering::Relaxed);
-        }
         match msg["type"].as_str() {
-            Some("ack") if measuring && msg["repeated"].is_null() && msg["hint"].is_null() => {
-                shared.moves.fetch_add(1, Ordering::Relaxed);
+            Some("ack") => {
+                if let Some((id, t)) = &pending
+                    && msg["id"].as_str() == Some(id.as_str())
+                {
+                    if measuring && msg["repeated"].is_null() && msg["hint"].is_null() {
+                        shared.moves.fetch_add(1, Ordering::Relaxed);
+                        let us = micros(arrived - *t);
+                        out.ack.push(us);
+                        if us >= SLOW_ACK_US
+                            && let Some(t0) = *shared.t0.lock().unwrap_or_else(|e| e.into_inner())
+                        {
+                            out.slow_acks.push(((*t - t0).as_secs_f64(), us));
+                        }
+                    }
+                    pending = None;
+                }
+            }
+            Some("error") => {
+                // A refused move (a stale legal list): try again on the next turn message.
+                acted_at = 0;
+                pending = None;
             }
             Some("event") => {
-                // The next seat measures each move of the seat before it.
-                let actor = msg["event"]["seat"].as_u64().map(|s| s as usize);
+                // Every other seat measures each move: send → arrival of its event here.
                 if msg["event"]["kind"] == "act"
-                    && let Some(a) = actor
-                    && (a + 1) % 4 == seat
-                    && measuring
-                    && let Some(t) = sent.lock().await[a].take()
+                    && let Some(a) = msg["event"]["seat"].as_u64().map(|s| s as usize)
+                    && a < 4
+                    && a != seat
                 {
-                    lat.push(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
+                    let s = sent.lock().unwrap_or_else(|e| e.into_inner())[a];
+                    if let (Some(t), count) = s
+                        && count > seen[a]
+                    {
+                        seen[a] = count;
+                        if measuring {
+                            out.broadcast.push(micros(arrived.saturating_duration_since(t)));
+                        }
+                    }
                 }
             }
             _ => {}
@@ -152,23 +289,19 @@ async fn seat_loop(mut c: Client, seat: usize, sent: Sent, shared: Arc<Shared>, 
             let _ = c.send(&json!({"type": "rematch", "id": id})).await;
             continue;
         }
-        let legal = strings(&msg["legal"]);
-        if !legal.is_empty() && c.version > acted_at {
+        if due.is_none() && msg["legal"].as_array().is_some_and(|a| !a.is_empty()) && c.version > acted_at {
             acted_at = c.version;
-            if !think.is_zero() {
-                tokio::time::sleep(think).await;
-            }
-            n = n.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let action = &legal[(n >> 33) as usize % legal.len()];
-            sent.lock().await[seat] = Some(Instant::now());
-            let id = c.id();
-            if c.send(&json!({"type": "act", "id": id, "action": action})).await.is_err() {
-                break;
-            }
+            // Think time: uniform in [0.5, 1.5) × the mean, so tables do not move in step.
+            let wait = if think.is_zero() {
+                Duration::ZERO
+            } else {
+                think.mul_f64(0.5 + (next_rand(&mut n) % 1_000_000) as f64 / 1_000_000.0)
+            };
+            due = Some(arrived + wait);
         }
     }
     c.close().await;
-    lat
+    out
 }
 
 async fn seat_table(addr: SocketAddr) -> Result<Vec<(Client, usize)>> {
@@ -189,10 +322,45 @@ async fn seat_table(addr: SocketAddr) -> Result<Vec<(Client, usize)>> {
     Ok(out)
 }
 
+/// What `oh7 bench server` is asked to do.
+pub struct Options {
+    /// Connections (four per table).
+    pub connections: usize,
+    /// Seconds measured.
+    pub seconds: f64,
+    /// Moves offered per second in all; none: every client answers at once.
+    pub rate: Option<f64>,
+    /// One JSON object on stdout.
+    pub json: bool,
+    /// Drive a server already running there instead of starting one.
+    pub target: Option<SocketAddr>,
+    /// The server's process (for its CPU time and memory) when it runs elsewhere (`target`).
+    pub server_pid: Option<u32>,
+}
+
+/// The process's CPU time (user + system), in seconds, from `/proc/PID/stat`.
+fn cpu_s(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) start at field 3 (state).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    // SAFETY: sysconf reads a constant.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (hz > 0).then(|| ticks / hz as f64)
+}
+
+fn quantile(v: &[u32], p: f64) -> f64 {
+    if v.is_empty() { 0.0 } else { v[((v.len() - 1) as f64 * p) as usize] as f64 / 1000.0 }
+}
+
 /// Run the load: `connections` clients (four per table) for `seconds` of measurement. With a
-/// `rate`, each client waits `tables / rate` seconds before each move (a steady offered load);
-/// without, it answers at once (the server's saturation throughput, where latency is queueing).
-pub fn run(connections: usize, seconds: f64, rate: Option<f64>, json_out: bool) -> Result<()> {
+/// `rate`, each client waits about `tables / rate` seconds before each move (uniform in half to
+/// one and a half times that, a steady offered load); without, it answers at once (the server's
+/// saturation throughput, where latency is queueing). The reader of each connection keeps
+/// reading while a move waits, so every latency is taken when the message arrives.
+pub fn run(o: &Options) -> Result<()> {
+    let Options { connections, seconds, rate, json: json_out, target, server_pid } = *o;
     if connections < 4 || !connections.is_multiple_of(4) {
         bail!("--connections must be a positive multiple of 4 (four seats a table); got {connections}");
     }
@@ -200,16 +368,24 @@ pub fn run(connections: usize, seconds: f64, rate: Option<f64>, json_out: bool) 
         bail!("--seconds must be positive");
     }
     raise_fd_limit();
-    let server = start_server()?;
-    let addr = server.addr;
-    let server_pid = server.child.id();
+    let server = match target {
+        Some(_) => None,
+        None => Some(start_server()?),
+    };
+    let addr = match (&server, target) {
+        (Some(s), _) => s.addr,
+        (None, Some(a)) => a,
+        (None, None) => unreachable!("a server is started when there is no target"),
+    };
+    let server_pid = server.as_ref().map(|s| s.child.id()).or(server_pid);
     let tables = connections / 4;
     let think = match rate {
         Some(r) if r > 0.0 => Duration::from_secs_f64(tables as f64 / r),
         Some(_) => bail!("--rate must be positive"),
         None => Duration::ZERO,
     };
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(2);
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(threads).enable_all().build()?;
     let report = rt.block_on(async move {
         let setup = Instant::now();
         let shared = Arc::new(Shared {
@@ -217,6 +393,7 @@ pub fn run(connections: usize, seconds: f64, rate: Option<f64>, json_out: bool) 
             stop: AtomicBool::new(false),
             moves: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
+            t0: std::sync::Mutex::new(None),
         });
         let mut seated = Vec::with_capacity(tables);
         for chunk in (0..tables).collect::<Vec<_>>().chunks(100) {
@@ -235,34 +412,50 @@ pub fn run(connections: usize, seconds: f64, rate: Option<f64>, json_out: bool) 
             eprintln!(" ({:.1} s)", setup.elapsed().as_secs_f64());
         }
         let mut tasks = Vec::new();
-        for mut table in seated {
-            let sent: Sent = Arc::new(Mutex::new([None; 4]));
-            let (mut host, _) = table.remove(0);
-            // Every table starts at once; the host's loop sees the start like any event.
-            let id = host.id();
-            host.send(&json!({"type": "start", "id": id})).await?;
-            tasks.push(tokio::spawn(seat_loop(host, 0, sent.clone(), shared.clone(), think)));
+        let start = Instant::now();
+        for (i, mut table) in seated.into_iter().enumerate() {
+            let sent: Sent = Arc::new(std::sync::Mutex::new([(None, 0); 4]));
+            let (host, _) = table.remove(0);
+            // The tables start spread over one think time, so they do not move in step.
+            let mut r = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let first = start + think.mul_f64((next_rand(&mut r) % 1_000_000) as f64 / 1_000_000.0);
+            let seed = |s: usize| (i as u64) << 3 | s as u64;
+            tasks.push(tokio::spawn(seat_loop(host, 0, sent.clone(), shared.clone(), think, Some(first), seed(0))));
             for (c, s) in table {
-                tasks.push(tokio::spawn(seat_loop(c, s, sent.clone(), shared.clone(), think)));
+                tasks.push(tokio::spawn(seat_loop(c, s, sent.clone(), shared.clone(), think, None, seed(s))));
             }
         }
-        // Warm up for a second, then measure.
-        tokio::time::sleep(Duration::from_secs(1)).await;
+        // Warm up (a second, and two think times so the tables are spread out), then measure.
+        tokio::time::sleep(Duration::from_secs(1) + think * 2).await;
+        let bytes0 = byte_count(&shared);
+        let cpu0 = server_pid.and_then(cpu_s);
+        *shared.t0.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
         shared.measuring.store(true, Ordering::Relaxed);
         let t0 = Instant::now();
         tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
         shared.measuring.store(false, Ordering::Relaxed);
         let elapsed = t0.elapsed().as_secs_f64();
-        let rss = rss_mb(server_pid);
+        let cpu1 = server_pid.and_then(cpu_s);
+        let bytes = byte_count(&shared) - bytes0;
+        let rss = server_pid.map_or(0.0, rss_mb);
         shared.stop.store(true, Ordering::Relaxed);
         let mut lat: Vec<u32> = Vec::new();
+        let mut ack: Vec<u32> = Vec::new();
+        let mut slow: Vec<(f64, u32)> = Vec::new();
         for t in tasks {
-            lat.extend(t.await.unwrap_or_default());
+            let s = t.await.unwrap_or_default();
+            lat.extend(s.broadcast);
+            ack.extend(s.ack);
+            slow.extend(s.slow_acks);
         }
         lat.sort_unstable();
-        let q = |p: f64| if lat.is_empty() { 0.0 } else { lat[((lat.len() - 1) as f64 * p) as usize] as f64 / 1000.0 };
+        ack.sort_unstable();
+        slow.sort_by(|a, b| a.0.total_cmp(&b.0));
         let moves = shared.moves.load(Ordering::Relaxed);
-        let bytes = shared.bytes.load(Ordering::Relaxed);
+        let server_cpu_s = match (cpu0, cpu1) {
+            (Some(a), Some(b)) => Some(b - a),
+            _ => None,
+        };
         Ok::<_, anyhow::Error>(LoadReport {
             connections,
             offered_rate: rate,
@@ -270,30 +463,56 @@ pub fn run(connections: usize, seconds: f64, rate: Option<f64>, json_out: bool) 
             seconds: elapsed,
             moves,
             moves_per_s: moves as f64 / elapsed,
-            p50_ms: q(0.5),
-            p99_ms: q(0.99),
-            max_ms: q(1.0),
+            p50_ms: quantile(&lat, 0.5),
+            p99_ms: quantile(&lat, 0.99),
+            max_ms: quantile(&lat, 1.0),
             bytes_per_move: if moves == 0 { 0.0 } else { bytes as f64 / (moves as f64 * 4.0) },
             server_rss_mb: rss,
+            target: target.map(|a| a.to_string()),
+            latency_samples: lat.len(),
+            p90_ms: quantile(&lat, 0.9),
+            p999_ms: quantile(&lat, 0.999),
+            ack_p50_ms: quantile(&ack, 0.5),
+            ack_p99_ms: quantile(&ack, 0.99),
+            ack_max_ms: quantile(&ack, 1.0),
+            server_cpu_s,
+            server_cpu_s_per_1000_moves: server_cpu_s.filter(|_| moves > 0).map(|c| c * 1000.0 / moves as f64),
+            slow_acks: slow.iter().map(|&(t, us)| [(t * 1000.0).round() / 1000.0, us as f64 / 1000.0]).collect(),
         })
     })?;
     drop(server);
     if json_out {
         println!("{}", serde_json::to_string(&report)?);
     } else {
+        let cpu = report
+            .server_cpu_s_per_1000_moves
+            .map_or("unknown (give --server-pid)".to_string(), |c| format!("{c:.3} s per 1,000 moves"));
         println!(
-            "connections {}  tables {}  measured {:.1} s\nmoves {}  ({:.0}/s, each committed at synchronous=FULL)\nlatency send→broadcast at the next seat: p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms\nbytes per move per viewer {:.0}\nserver memory {:.0} MiB",
+            "connections {}  tables {}  measured {:.1} s{}\nmoves {}  ({:.0}/s, each committed at synchronous=FULL)\nlatency send→event at every other seat ({} samples): p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  max {:.2} ms\nlatency send→ack: p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms  ({} acks over {} ms)\nbytes per move per viewer {:.0}\nserver CPU {cpu}\nserver memory {:.0} MiB",
             report.connections,
             report.tables,
             report.seconds,
+            report.target.as_ref().map_or(String::new(), |t| format!("  target {t}")),
             report.moves,
             report.moves_per_s,
+            report.latency_samples,
             report.p50_ms,
+            report.p90_ms,
             report.p99_ms,
+            report.p999_ms,
             report.max_ms,
+            report.ack_p50_ms,
+            report.ack_p99_ms,
+            report.ack_max_ms,
+            report.slow_acks.len(),
+            SLOW_ACK_US / 1000,
             report.bytes_per_move,
             report.server_rss_mb
         );
     }
     Ok(())
+}
+
+fn byte_count(shared: &Shared) -> u64 {
+    shared.bytes.load(Ordering::Relaxed)
 }
