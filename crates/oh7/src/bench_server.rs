@@ -190,8 +190,9 @@ async fn seat_loop(
     // A move waiting for its think time to pass.
     let mut due: Option<Instant> = first;
     let mut starting = first.is_some();
-    // This seat's last command: its id and when it was sent.
-    let mut pending: Option<(String, Instant)> = None;
+    // This seat's moves not yet acknowledged: their ids and when they were sent (answering at
+    // once, a seat may send its next move before the ack of the last one arrives).
+    let mut pending: Vec<(String, Instant)> = Vec::new();
     let mut counted = 0;
     while !shared.stop.load(Ordering::Relaxed) {
         let step = {
@@ -227,7 +228,7 @@ async fn seat_loop(
                         s[seat].0 = Some(now);
                         s[seat].1 += 1;
                     }
-                    pending = Some((id.clone(), now));
+                    pending.push((id.clone(), now));
                     json!({"type": "act", "id": id, "action": action})
                 };
                 if c.send(&cmd).await.is_err() {
@@ -243,26 +244,24 @@ async fn seat_loop(
         let measuring = shared.measuring.load(Ordering::Relaxed);
         match msg["type"].as_str() {
             Some("ack") => {
-                if let Some((id, t)) = &pending
-                    && msg["id"].as_str() == Some(id.as_str())
-                {
+                if let Some(i) = pending.iter().position(|(id, _)| msg["id"].as_str() == Some(id.as_str())) {
+                    let (_, t) = pending.swap_remove(i);
                     if measuring && msg["repeated"].is_null() && msg["hint"].is_null() {
                         shared.moves.fetch_add(1, Ordering::Relaxed);
-                        let us = micros(arrived - *t);
+                        let us = micros(arrived - t);
                         out.ack.push(us);
                         if us >= SLOW_ACK_US
                             && let Some(t0) = *shared.t0.lock().unwrap_or_else(|e| e.into_inner())
                         {
-                            out.slow_acks.push(((*t - t0).as_secs_f64(), us));
+                            out.slow_acks.push(((t - t0).as_secs_f64(), us));
                         }
                     }
-                    pending = None;
                 }
             }
             Some("error") => {
                 // A refused move (a stale legal list): try again on the next turn message.
                 acted_at = 0;
-                pending = None;
+                pending.retain(|(id, _)| msg["id"].as_str() != Some(id.as_str()));
             }
             Some("event") => {
                 // Every other seat measures each move: send → arrival of its event here.
