@@ -1,9 +1,19 @@
 //! The append-only event log in SQLite (sqlx): WAL, `synchronous=FULL`, one writer that commits
 //! the appends of many tables in one transaction when busy (group commit), and answers each
 //! table only after its rows are durable.
+//!
+//! Checkpoints (copying the WAL back into the database file and fsyncing it) are not left to
+//! SQLite's automatic checkpoint, which runs on the committing connection every 1,000 pages and
+//! held the commit that triggered it, and every table waiting on the writer, for the length of
+//! the database file's fsync. A checkpointer task on its own connection runs a `PASSIVE`
+//! checkpoint every [`CHECKPOINT_EVERY`] (second), beside the writer; the frames committed while it ran
+//! are copied by the writer between two commits (a few pages, one short fsync), after which the
+//! next commit starts the WAL again from its beginning, so the WAL stays bounded.
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -100,6 +110,11 @@ const MAX_GROUP: usize = 4096;
 impl Store {
     /// Open (creating if absent) the database at `path`, migrate it, and start the writer.
     pub async fn open(path: &Path) -> Result<Store, StoreError> {
+        Store::open_with(path, CHECKPOINT_EVERY).await
+    }
+
+    /// [`Store::open`] with the checkpointer's period (tests use a short one).
+    pub async fn open_with(path: &Path, checkpoint_every: Duration) -> Result<Store, StoreError> {
         let opts = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
@@ -108,9 +123,15 @@ impl Store {
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new().max_connections(2).connect_with(opts.clone()).await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
+        // No automatic checkpoint on the writer: the checkpointer does it beside it.
+        let opts = opts.pragma("wal_autocheckpoint", "0");
         let conn = SqliteConnection::connect_with(&opts).await?;
+        let ckpt = SqliteConnection::connect_with(&opts).await?;
         let (tx, rx) = mpsc::channel(MAX_GROUP);
-        tokio::spawn(writer(conn, rx));
+        let finish = Arc::new(AtomicBool::new(false));
+        let (stopped, stop) = oneshot::channel();
+        tokio::spawn(writer(conn, rx, wal_path(path), finish.clone(), stopped));
+        tokio::spawn(checkpointer(ckpt, finish, stop, checkpoint_every));
         Ok(Store { pool, tx })
     }
 
@@ -169,10 +190,82 @@ impl Store {
     }
 }
 
+/// The write-ahead log next to the database.
+fn wal_path(db: &Path) -> std::path::PathBuf {
+    let mut p = db.as_os_str().to_owned();
+    p.push("-wal");
+    p.into()
+}
+
+/// How often the checkpointer copies the WAL back into the database file.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(1000);
+
+/// Copies the WAL into the database beside the writer (`PASSIVE`: it never blocks a commit), then
+/// asks the writer to copy what was committed meanwhile. Stops when the writer stops.
+async fn checkpointer(
+    mut conn: SqliteConnection,
+    finish: Arc<AtomicBool>,
+    mut stop: oneshot::Receiver<()>,
+    every: Duration,
+) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = &mut stop => break,
+            _ = tick.tick() => {}
+        }
+        let began = std::time::Instant::now();
+        match checkpoint(&mut conn).await {
+            Ok((log, copied)) => {
+                tracing::debug!(ms = began.elapsed().as_millis() as u64, log, copied, "checkpoint");
+                if log > 0 {
+                    finish.store(true, Ordering::Relaxed);
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
+        }
+    }
+    let _ = conn.close().await;
+}
+
+/// `PRAGMA wal_checkpoint(PASSIVE)`: the frames in the WAL and those now in the database.
+async fn checkpoint(conn: &mut SqliteConnection) -> Result<(i64, i64), sqlx::Error> {
+    let (_busy, log, copied): (i64, i64, i64) =
+        sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(&mut *conn).await?;
+    Ok((log, copied))
+}
+
+/// A commit slower than this is logged (with the WAL's size), to see where a slow ack came from.
+const SLOW_COMMIT: Duration = Duration::from_millis(50);
+
 /// The one writer: takes every batch waiting, commits them in one transaction, answers each.
-async fn writer(mut conn: SqliteConnection, mut rx: mpsc::Receiver<Batch>) {
+async fn writer(
+    mut conn: SqliteConnection,
+    mut rx: mpsc::Receiver<Batch>,
+    wal: std::path::PathBuf,
+    finish: Arc<AtomicBool>,
+    _stopped: oneshot::Sender<()>,
+) {
     let mut group: Vec<Batch> = Vec::with_capacity(64);
-    while let Some(first) = rx.recv().await {
+    loop {
+        if finish.swap(false, Ordering::Relaxed) {
+            // After the checkpointer's pass: copy the few frames committed while it ran, so that
+            // the whole WAL is in the database and the next commit starts it from the beginning.
+            let began = std::time::Instant::now();
+            match checkpoint(&mut conn).await {
+                Ok((log, copied)) => {
+                    let took = began.elapsed();
+                    if took >= SLOW_COMMIT {
+                        tracing::warn!(ms = took.as_millis() as u64, log, copied, "slow checkpoint on the writer");
+                    } else {
+                        tracing::debug!(us = took.as_micros() as u64, log, copied, "checkpoint on the writer");
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
+            }
+        }
+        let Some(first) = rx.recv().await else { break };
         group.push(first);
         while group.len() < MAX_GROUP {
             match rx.try_recv() {
@@ -180,7 +273,13 @@ async fn writer(mut conn: SqliteConnection, mut rx: mpsc::Receiver<Batch>) {
                 Err(_) => break,
             }
         }
+        let began = std::time::Instant::now();
         let result = commit(&mut conn, &group).await;
+        let took = began.elapsed();
+        if took >= SLOW_COMMIT {
+            let wal_bytes = std::fs::metadata(&wal).map_or(0, |m| m.len());
+            tracing::warn!(ms = took.as_millis() as u64, batches = group.len(), wal_bytes, "slow commit");
+        }
         if result.is_ok() || group.len() == 1 {
             if let Err(e) = &result {
                 tracing::error!(error = %e, "commit failed; nothing of it was applied");
