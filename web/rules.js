@@ -13,7 +13,8 @@ export function terms(preset, lang) {
   return { bet: g.bet, bets: g.bets, trump: g.trump };
 }
 
-const cap = (w) => (w ? w.charAt(0).toUpperCase() + w.slice(1) : w);
+/** A word with its first letter capitalized. */
+export const cap = (w) => (w ? w.charAt(0).toUpperCase() + w.slice(1) : w);
 
 /** The symbols of the preset: the fifth suit and the mark card. */
 export function symbols(r) {

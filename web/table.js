@@ -5,7 +5,7 @@
 
 import { h, region, part, sr } from "./dom.js";
 import { face, speak, sortHand, actionCard, suitName } from "./cards.js";
-import { terms, symbols, passOf } from "./rules.js";
+import { terms, passOf, cap } from "./rules.js";
 import { gameOf, canAct } from "./state.js";
 
 const TRICK_HOLD_MS = 1600;
@@ -61,8 +61,6 @@ export function seatName(ctx, s, short = false) {
   if (seat?.bot) return short ? t.botShort(s + 1) : t.botName(s + 1, t.levels[seat.bot] || seat.bot);
   return `#${s + 1}`;
 }
-
-const cap = (w) => (w ? w.charAt(0).toUpperCase() + w.slice(1) : w);
 
 function nameEl(ctx, s, extra = "") {
   const n = seatName(ctx, s, true);
@@ -708,4 +706,3 @@ function statsEl(ctx, names) {
   return out.length ? h("div", { class: "stats-area" }, ...out) : null;
 }
 
-export { symbols };
