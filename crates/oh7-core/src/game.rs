@@ -77,8 +77,8 @@ impl fmt::Debug for SeatSet {
 pub trait Game: Clone + Send {
     /// One decision of one seat.
     type Action: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync;
-    /// Why an action was refused.
-    type Error: std::error::Error + Send + Sync + 'static;
+    /// Why an action was refused (a code and figures any client can word: [`crate::refusal`]).
+    type Error: crate::refusal::Coded + Send + Sync + 'static;
     /// What one seat may know (borrowed from the game, so making one costs nothing).
     type View<'a>: SeatViewLike
     where

@@ -14,6 +14,7 @@ pub mod card;
 pub mod game;
 pub mod glossary;
 pub mod oh7;
+pub mod refusal;
 pub mod ruleset;
 pub mod seven;
 
