@@ -117,7 +117,7 @@ impl Client {
             frames: None,
             bytes: 0,
             next_id: 0,
-            prefix: crate::lobby::new_code()[..8].to_string(),
+            prefix: crate::secrets::new_code()[..8].to_string(),
         })
     }
 
@@ -154,7 +154,7 @@ impl Client {
             if let Some(f) = &mut self.frames {
                 f.push(text);
             }
-            self.absorb(&v);
+            self.absorb(&v)?;
             return Ok(v);
         }
     }
@@ -164,7 +164,9 @@ impl Client {
         self.recv_within(Duration::from_secs(20)).await
     }
 
-    fn absorb(&mut self, v: &Value) {
+    /// Keep what a message says: a snapshot's document whole, an event's or a presence's patch
+    /// applied to it (a patch that does not fit is an error: the server sent a wrong patch).
+    fn absorb(&mut self, v: &Value) -> Result<(), ClientError> {
         match v["type"].as_str() {
             Some("snapshot") => {
                 self.version = v["version"].as_u64().unwrap_or(0);
@@ -173,19 +175,21 @@ impl Client {
                 self.table = v["table"].clone();
                 self.legal = strings(&v["legal"]);
             }
-            Some("event") => {
+            Some("event") | Some("presence") => {
                 self.version = v["version"].as_u64().unwrap_or(self.version);
-                if !v["table"].is_null() {
-                    self.table = v["table"].clone();
-                }
-                if !v["view"].is_null() {
-                    self.view = v["view"].clone();
-                }
-                if !v["legal"].is_null() {
-                    self.legal = strings(&v["legal"]);
+                if let Some(patch) = v["patch"].as_object() {
+                    let mut doc = serde_json::json!({
+                        "table": std::mem::take(&mut self.table),
+                        "view": std::mem::take(&mut self.view),
+                        "legal": self.legal,
+                    });
+                    let fit = crate::patch::apply(&mut doc, patch);
+                    self.table = doc["table"].take();
+                    self.view = doc["view"].take();
+                    self.legal = strings(&doc["legal"]);
+                    fit.map_err(|e| ClientError::Answer(format!("{e}: {v}")))?;
                 }
             }
-            Some("presence") => self.table = v["table"].clone(),
             Some("ack") => {
                 if let Some(s) = v["seat"].as_u64() {
                     self.seat = Some(s as usize);
@@ -193,6 +197,7 @@ impl Client {
             }
             _ => {}
         }
+        Ok(())
     }
 
     /// Wait for a message for which `f` holds (others are absorbed on the way).

@@ -8,6 +8,7 @@
 use oh7_bots::Bot;
 use oh7_core::game::{Game, Seat, SeatSet, SeatViewLike};
 use oh7_core::oh7::{Oh7Game, SeatView};
+use oh7_core::refusal::{Coded, Refused};
 use oh7_core::ruleset::{Preset, Ruleset};
 use oh7_core::seven::{SevenGame, SevenRules};
 use serde::{Deserialize, Serialize};
@@ -146,13 +147,38 @@ fn legal_text<G: Game>(g: &G, seat: Seat) -> Vec<String> {
     out.iter().map(|a| a.to_string()).collect()
 }
 
-fn apply_text<G: Game>(g: &mut G, seat: Seat, text: &str) -> Result<String, String> {
-    if !g.to_move().contains(seat) {
-        return Err(if g.is_over() { "the game is over".into() } else { "it is not your turn".into() });
+fn turn<G: Game>(g: &G, seat: Seat) -> Result<(), Refused> {
+    if g.to_move().contains(seat) {
+        return Ok(());
     }
-    let action = g.parse_action(seat, text).map_err(|e| e.to_string())?;
-    g.apply(seat, action).map_err(|e| e.to_string())?;
+    let (rule, message) =
+        if g.is_over() { ("game_over", "the game is over") } else { ("not_your_turn", "it is not your turn") };
+    Err(Refused { rule, params: Default::default(), message: message.to_string() })
+}
+
+fn apply_text<G: Game>(g: &mut G, seat: Seat, text: &str) -> Result<String, Refused> {
+    turn(g, seat)?;
+    let action = g.parse_action(seat, text).map_err(|e| e.refused())?;
+    g.apply(seat, action).map_err(|e| e.refused())?;
     Ok(action.to_string())
+}
+
+/// Whether `text` is a legal action of `seat` now, without changing the game: its canonical
+/// text, or the engine's own refusal (found on a copy of the game, on the refusal path only).
+fn check_text<G: Game>(g: &G, seat: Seat, text: &str) -> Result<String, Refused> {
+    turn(g, seat)?;
+    let action = g.parse_action(seat, text).map_err(|e| e.refused())?;
+    let mut legal = Vec::new();
+    g.legal_actions(seat, &mut legal);
+    if legal.contains(&action) {
+        return Ok(action.to_string());
+    }
+    match g.clone().apply(seat, action) {
+        Err(e) => Err(e.refused()),
+        Ok(()) => {
+            Err(Refused { rule: "not_a_choice", params: Default::default(), message: "not a legal action".into() })
+        }
+    }
 }
 
 fn decide<G: Game>(g: &G, bot: &mut dyn Bot<G>, seat: Seat) -> Option<String> {
@@ -211,10 +237,18 @@ impl AnyGame {
 
     /// Read and apply an action of `seat` written as text; returns its canonical text. On error
     /// the game is unchanged.
-    pub fn apply_text(&mut self, seat: Seat, text: &str) -> Result<String, String> {
+    pub fn apply_text(&mut self, seat: Seat, text: &str) -> Result<String, Refused> {
         match self {
             AnyGame::Oh7(g) => apply_text(g, seat, text),
             AnyGame::Seven(g) => apply_text(g, seat, text),
+        }
+    }
+
+    /// Whether `text` is a legal action of `seat` now (its canonical text); changes nothing.
+    pub fn check_text(&self, seat: Seat, text: &str) -> Result<String, Refused> {
+        match self {
+            AnyGame::Oh7(g) => check_text(g, seat, text),
+            AnyGame::Seven(g) => check_text(g, seat, text),
         }
     }
 

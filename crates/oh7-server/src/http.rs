@@ -223,10 +223,6 @@ impl Bucket {
     }
 }
 
-fn frame(v: &Value) -> Frame {
-    Frame::from(v.to_string())
-}
-
 async fn connection(socket: WebSocket, app: Arc<App>) {
     let conn: ConnId = app.next_conn.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
@@ -245,7 +241,7 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
     let mut bucket = Bucket { level: s.burst, at: Instant::now(), rate: s.commands_per_s, burst: s.burst };
     let mut table: Option<TableHandle> = None;
     let mut stopping = app.stopping.clone();
-    let err = |r: Refusal, id: Option<&str>| frame(&r.to_msg(id, None));
+    let err = |r: Refusal, id: Option<&str>| r.to_msg(id, None).frame();
     loop {
         let msg = tokio::select! {
             m = stream.next() => m,

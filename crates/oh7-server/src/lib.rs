@@ -13,12 +13,15 @@
 //! [`store`], broadcasts through [`project`]).
 
 pub mod client;
+pub mod event;
 pub mod game;
 pub mod http;
 pub mod listen;
 pub mod lobby;
+pub mod patch;
 pub mod project;
 pub mod protocol;
+pub mod secrets;
 pub mod store;
 pub mod table;
 pub mod web;

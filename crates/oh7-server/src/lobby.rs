@@ -1,62 +1,23 @@
-//! Tables by code, secrets, and the limits per address.
-//!
-//! A table has an internal id, an **invite code** (may take a seat) and a **spectator code**
-//! (may only watch), each 128 bits from the OS random source. A person's seat token is 256 bits,
-//! given once to its owner, stored only as its SHA-256 and compared in constant time; it is
-//! looked up among one table's seats only, so a token is worth nothing at another table.
+//! Tables by code, and the limits per address. The codes and tokens themselves are made and
+//! checked in [`crate::secrets`].
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 use tokio::sync::{Mutex, oneshot};
 
 use crate::Settings;
+use crate::event::{Event, LOG_FORMAT};
 use crate::game::GameSpec;
+use crate::project::TableInfo;
 use crate::protocol::{ErrorCode, Refusal};
+use crate::secrets::{TokenHash, new_code, new_secret, new_seed};
 use crate::store::{Row, Store, StoredTable};
 use crate::table::{Access, FinishedGame, Table, TableConfig, TableHandle, TableMsg, check_name};
-
-/// Lower-case hexadecimal.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn random_bytes<const N: usize>() -> [u8; N] {
-    let mut b = [0u8; N];
-    getrandom::fill(&mut b).expect("the OS random source is unavailable");
-    b
-}
-
-/// A new secret (seat token): 256 bits, hexadecimal.
-pub fn new_secret() -> String {
-    hex(&random_bytes::<32>())
-}
-
-/// A new code (table id, invite or spectator code): 128 bits, hexadecimal.
-pub fn new_code() -> String {
-    hex(&random_bytes::<16>())
-}
-
-/// A new game seed from the OS random source.
-pub fn new_seed() -> u64 {
-    u64::from_le_bytes(random_bytes::<8>())
-}
-
-/// SHA-256 of a token.
-pub fn hash_token(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
-}
-
-/// Whether two token hashes are equal, in constant time.
-pub fn token_matches(a: &[u8; 32], b: &[u8; 32]) -> bool {
-    a.ct_eq(b).into()
-}
 
 /// Largest custom ruleset text, in bytes.
 pub const MAX_RULESET: usize = 8192;
@@ -75,11 +36,11 @@ pub fn unknown_level(spec: &GameSpec, level: &str, seat: Option<usize>) -> Refus
         Some(s) => format!("Seat {s}: `{level}` is not a bot level; choose human or one of {}.", levels.join(", ")),
         None => format!("Unknown bot level: choose one of {}.", levels.join(", ")),
     };
-    let mut params = json!({"level": level, "levels": levels});
-    if let Some(s) = seat {
-        params["seat"] = json!(s);
+    let r = Refusal::new(ErrorCode::UnknownLevel, message).param("level", level).param("levels", levels);
+    match seat {
+        Some(s) => r.param("seat", s),
+        None => r,
     }
-    Refusal::new(ErrorCode::UnknownLevel, message).with(params)
 }
 
 /// What a client asks to create a table.
@@ -111,6 +72,19 @@ pub struct CreateTable {
     /// A turn clock in seconds (10 to 600), off if left out.
     #[serde(default)]
     pub turn_clock_s: Option<u32>,
+}
+
+/// The answer to a table's creation: its codes and, if the creator sits, seat 0's token.
+#[derive(Debug, Serialize)]
+pub struct Created {
+    /// The invite code.
+    pub invite: String,
+    /// The spectator code.
+    pub watch: String,
+    /// The creator's seat (0), if they sit.
+    pub seat: Option<usize>,
+    /// The creator's seat token.
+    pub token: Option<String>,
 }
 
 /// A sliding count of events per address (tables created, connections).
@@ -222,14 +196,13 @@ impl Lobby {
     ///
     /// Whatever a person can get wrong in the create form has its own code and the figures to
     /// word it (`params`); `bad_request` is left for what no form sends.
-    pub async fn create(&self, req: CreateTable, ip: IpAddr) -> Result<Value, Refusal> {
+    pub async fn create(&self, req: CreateTable, ip: IpAddr) -> Result<Created, Refusal> {
         let bad = |m: String| Refusal::new(ErrorCode::BadRequest, m);
-        let bad_ruleset = |detail: String| {
-            Refusal::new(ErrorCode::BadRuleset, format!("Ruleset: {detail}")).with(json!({"detail": detail}))
-        };
+        let bad_ruleset =
+            |detail: String| Refusal::new(ErrorCode::BadRuleset, format!("Ruleset: {detail}")).param("detail", detail);
         let too_large = || {
             Refusal::new(ErrorCode::RulesetTooLarge, format!("A ruleset file has at most {} KiB.", MAX_RULESET / 1024))
-                .with(json!({"max_bytes": MAX_RULESET}))
+                .param("max_bytes", MAX_RULESET)
         };
         let short = |t: &str| t.chars().take(20).collect::<String>();
         let spec = match req.game.as_deref().unwrap_or("oh7") {
@@ -252,7 +225,8 @@ impl Lobby {
                                 ErrorCode::UnknownPreset,
                                 format!("Unknown preset `{}`: choose en, fr, fr-advanced, kod7 or bga.", short(p)),
                             )
-                            .with(json!({"preset": short(p), "presets": names}))
+                            .param("preset", short(p))
+                            .param("presets", names)
                         })?;
                         oh7_core::ruleset::Ruleset::preset(preset)
                     }
@@ -268,7 +242,8 @@ impl Lobby {
                             ErrorCode::UnknownPreset,
                             "Seven has no presets: give its knobs as a ruleset (e.g. `limit = 50`).",
                         )
-                        .with(json!({"preset": short(p), "presets": ["seven"]})));
+                        .param("preset", short(p))
+                        .param("presets", vec!["seven"]));
                     }
                 }
                 let rules = match &req.ruleset {
@@ -287,7 +262,7 @@ impl Lobby {
         };
         let players = req.players.unwrap_or(DEFAULT_PLAYERS.clamp(min, max));
         let bad_players = |detail: String| {
-            Refusal::new(ErrorCode::BadPlayers, format!("Players: {detail}")).with(json!({"min": min, "max": max}))
+            Refusal::new(ErrorCode::BadPlayers, format!("Players: {detail}")).param("min", min).param("max", max)
         };
         if !(min..=max).contains(&players) {
             let detail = match &spec {
@@ -317,7 +292,7 @@ impl Lobby {
             (Some(n), false) => Some(check_name(n)?),
             (None, false) => {
                 return Err(Refusal::new(ErrorCode::BadName, "Give your name to take a seat.")
-                    .with(json!({"max": crate::table::MAX_NAME})));
+                    .param("max", crate::table::MAX_NAME));
             }
             (_, true) => None,
         };
@@ -327,7 +302,8 @@ impl Lobby {
         let lang = req.lang.unwrap_or_else(|| "en".into());
         if !LANGS.contains(&lang.as_str()) {
             return Err(Refusal::new(ErrorCode::BadLang, "The language is `en` or `fr`.")
-                .with(json!({"lang": short(&lang), "langs": LANGS})));
+                .param("lang", short(&lang))
+                .param("langs", LANGS.to_vec()));
         }
         if let Some(c) = req.turn_clock_s
             && !CLOCK_S.contains(&c)
@@ -336,18 +312,19 @@ impl Lobby {
                 ErrorCode::BadClock,
                 format!("The turn clock is {} to {} seconds.", CLOCK_S.start(), CLOCK_S.end()),
             )
-            .with(json!({"min": CLOCK_S.start(), "max": CLOCK_S.end()})));
+            .param("min", *CLOCK_S.start())
+            .param("max", *CLOCK_S.end()));
         }
         self.count_table(ip)?;
-        let config = TableConfig { spec, players, seats, lang, turn_clock_s: req.turn_clock_s };
+        let config = TableConfig { spec, players, seats, lang, turn_clock_s: req.turn_clock_s, log: LOG_FORMAT };
         let (id, join_code, watch_code) = (new_code(), new_code(), new_code());
         let mut events = Vec::new();
         let token = name.as_ref().map(|_| new_secret());
         if let (Some(name), Some(token)) = (&name, &token) {
-            events.push(json!({"kind": "join", "seat": 0, "name": name, "token_hash": hex(&hash_token(token))}));
+            events.push(Event::Join { seat: 0, name: name.clone(), token_hash: TokenHash::of(token) });
         }
         if all_bots {
-            events.push(json!({"kind": "start", "seed": new_seed(), "fill": Value::Null}));
+            events.push(Event::Start { seat: None, id: None, seed: new_seed(), fill: None });
         }
         let config_json = serde_json::to_value(&config).map_err(|e| bad(e.to_string()))?;
         let created_at = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
@@ -358,6 +335,8 @@ impl Lobby {
             config: config_json.to_string(),
             created_at,
         }];
+        let events: Vec<Value> =
+            events.iter().map(|e| serde_json::to_value(e).expect("events always serialize")).collect();
         for (i, ev) in events.iter().enumerate() {
             rows.push(Row::Event { table_id: id.clone(), version: i as u64 + 1, body: ev.to_string() });
         }
@@ -374,7 +353,7 @@ impl Lobby {
         };
         self.register(stored).await.map_err(|e| Refusal::new(ErrorCode::Storage, e))?;
         tracing::info!(table = %id, players, "table created");
-        Ok(json!({"invite": join_code, "watch": watch_code, "seat": token.as_ref().map(|_| 0), "token": token}))
+        Ok(Created { invite: join_code, watch: watch_code, seat: token.as_ref().map(|_| 0), token })
     }
 
     fn count_table(&self, ip: IpAddr) -> Result<(), Refusal> {
@@ -393,7 +372,7 @@ impl Lobby {
     }
 
     /// Public information about the table behind `code`.
-    pub async fn info(&self, code: &str) -> Option<Value> {
+    pub async fn info(&self, code: &str) -> Option<TableInfo> {
         let (h, _) = self.find(code).await?;
         let (tx, rx) = oneshot::channel();
         h.tx.send(TableMsg::Info { reply: tx }).await.ok()?;

@@ -2,23 +2,25 @@
 //! from that viewer's seat view (the spectator view for spectators and guests). Nothing else in
 //! the server writes a card, a bet or a hand into a message.
 //!
-//! What a viewer learns of an action is what its new view shows, plus, for the seat that acted,
-//! its own action. So a bet stays hidden until the reveal (the views hide it), passed cards reach
-//! only their receiver, and the deck, the seed and the tokens are never at hand here at all.
+//! A viewer's **document** is its table information, its seat view and its legal actions. A
+//! snapshot sends it whole; after each change the viewer gets only what changed in it
+//! ([`crate::patch`]). What a viewer learns of an action is what its new view shows, plus, for
+//! the seat that acted, its own action. So a bet stays hidden until the reveal (the views hide
+//! it), passed cards reach only their receiver, and the deck, the seed and the tokens are never
+//! at hand here at all.
 
 use oh7_core::game::Seat;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::game::AnyGame;
-use crate::protocol::PROTOCOL;
+use crate::protocol::{ChatLine, Told};
 
 /// What happened, as the table tells it (public facts only; the action text is given to the
 /// actor's own seat alone).
 #[derive(Clone, Debug)]
 pub enum Happened {
-    /// A snapshot: the whole state a viewer may know.
-    Snapshot,
-    /// A seat acted (`action` is shown to that seat only; `by_bot` if a bot decided for a person).
+    /// A seat acted (`by_bot` if a bot decided for a person).
     Act {
         /// The seat.
         seat: Seat,
@@ -46,70 +48,81 @@ pub enum Happened {
     },
     /// A chat line.
     Chat {
-        /// The chat entry (seat, name, text).
-        entry: Value,
+        /// The line.
+        entry: ChatLine,
     },
-    /// Someone left, came back, or a bot took over an away seat.
-    Presence,
 }
 
-/// The table around a game: what every viewer may know of it.
-pub struct TableFacts<'a> {
-    /// The version.
-    pub version: u64,
-    /// Public table information (seats, names, state).
-    pub info: &'a Value,
-    /// The game, once started.
-    pub game: Option<&'a AnyGame>,
-    /// Recent chat lines (public).
-    pub chat: &'a [Value],
+/// One seat in the table information.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatInfo {
+    /// The seat.
+    pub seat: Seat,
+    /// A person's name.
+    pub name: Option<String>,
+    /// A bot seat's level.
+    pub bot: Option<String>,
+    /// `here`, `away`, `bot_for_away`, `bot` or `empty`.
+    pub status: &'static str,
 }
 
-/// The message `happened` makes for one viewer: `seat` (`None`: a spectator or a guest who
-/// has not sat).
-pub fn project(t: &TableFacts<'_>, happened: &Happened, seat: Option<Seat>) -> Value {
-    let view = t.game.map(|g| g.view_json(seat));
-    let legal: Vec<String> = match (t.game, seat) {
+/// Public facts about a table (no codes, no tokens, no cards).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableInfo {
+    /// `oh7` or `seven`.
+    pub game: &'static str,
+    /// The preset's name (`seven` for Seven).
+    pub preset: String,
+    /// The rules (a `Ruleset` or `SevenRules`, serialized).
+    pub ruleset: Value,
+    /// Players.
+    pub players: usize,
+    /// `en` or `fr`.
+    pub lang: String,
+    /// `lobby`, `playing` or `over`.
+    pub state: &'static str,
+    /// Games started at the table.
+    pub game_number: u32,
+    /// The host's seat (0).
+    pub host: Seat,
+    /// The turn clock in seconds, if any.
+    pub turn_clock_s: Option<u32>,
+    /// Every seat.
+    pub seats: Vec<SeatInfo>,
+    /// Running totals of the current game.
+    pub totals: Option<Vec<i64>>,
+    /// The winners, once the game is over.
+    pub winners: Option<Vec<Seat>>,
+    /// Whether a finished game's record can be downloaded.
+    pub record: bool,
+}
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    table: &'a TableInfo,
+    view: Value,
+    legal: Vec<String>,
+}
+
+/// The document of one viewer: `seat` (`None`: a spectator or a guest who has not sat).
+pub fn document(info: &TableInfo, game: Option<&AnyGame>, seat: Option<Seat>) -> Value {
+    let view = game.map_or(Value::Null, |g| g.view_json(seat));
+    let legal = match (game, seat) {
         (Some(g), Some(s)) => g.legal(s),
         _ => Vec::new(),
     };
+    serde_json::to_value(Doc { table: info, view, legal }).expect("a document always serializes")
+}
+
+/// What one viewer is told of `happened`.
+pub fn told(happened: &Happened, seat: Option<Seat>) -> Told {
     match happened {
-        Happened::Snapshot => json!({
-            "type": "snapshot",
-            "protocol": PROTOCOL,
-            "version": t.version,
-            "you": seat,
-            "table": t.info,
-            "view": view,
-            "legal": legal,
-            "chat": t.chat,
-        }),
-        Happened::Presence => json!({"type": "presence", "version": t.version, "table": t.info}),
-        other => {
-            let event = match other {
-                Happened::Act { seat: s, action, by_bot } => {
-                    if Some(*s) == seat {
-                        json!({"kind": "act", "seat": s, "by_bot": by_bot, "action": action})
-                    } else {
-                        json!({"kind": "act", "seat": s, "by_bot": by_bot})
-                    }
-                }
-                Happened::Join { seat: s } => json!({"kind": "join", "seat": s}),
-                Happened::Seat { seat: s, bot } => json!({"kind": "seat", "seat": s, "bot": bot}),
-                Happened::Start { game } => json!({"kind": "start", "game": game}),
-                Happened::Chat { entry } => json!({"kind": "chat", "entry": entry}),
-                Happened::Snapshot | Happened::Presence => unreachable!(),
-            };
-            // Chat does not change the game: no view, to keep it light.
-            let (view, legal) = if matches!(other, Happened::Chat { .. }) { (None, None) } else { (view, Some(legal)) };
-            json!({
-                "type": "event",
-                "version": t.version,
-                "event": event,
-                "table": t.info,
-                "view": view,
-                "legal": legal,
-            })
+        Happened::Act { seat: s, action, by_bot } => {
+            Told::Act { seat: *s, by_bot: *by_bot, action: (Some(*s) == seat).then(|| action.clone()) }
         }
+        Happened::Join { seat } => Told::Join { seat: *seat },
+        Happened::Seat { seat, bot } => Told::Seat { seat: *seat, bot: bot.clone() },
+        Happened::Start { game } => Told::Start { game: *game },
+        Happened::Chat { entry } => Told::Chat { entry: entry.clone() },
     }
 }

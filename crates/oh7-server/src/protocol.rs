@@ -1,10 +1,13 @@
 //! The wire messages, JSON over one WebSocket per client. `docs/protocol.md` mirrors this file.
 //!
-//! Every message a client receives carries the table's `version`. Messages that hold any part of
-//! a game are built only by [`crate::project`].
+//! Every message a client receives is a [`ServerMsg`] and carries the table's `version`.
+//! Messages that hold any part of a game are built only by [`crate::project`].
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+use oh7_core::game::Seat;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::table::Frame;
 
 /// The protocol's version, sent in every snapshot.
 pub const PROTOCOL: u32 = 1;
@@ -171,6 +174,12 @@ pub enum ErrorCode {
     ShuttingDown,
 }
 
+impl Serialize for ErrorCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 impl ErrorCode {
     /// The code's name on the wire.
     pub fn as_str(self) -> &'static str {
@@ -216,15 +225,16 @@ impl ErrorCode {
 }
 
 /// A refusal: a code, a sentence for people (English), and the figures a client needs to word
-/// it in its own language (`params`: limits, the value refused, the allowed values).
+/// it in its own language (`params`: limits, the value refused, the allowed values; for an
+/// engine's refusal, its `rule` code and that rule's figures).
 #[derive(Clone, Debug)]
 pub struct Refusal {
     /// The code.
     pub code: ErrorCode,
     /// What was wrong and what to do.
     pub message: String,
-    /// A JSON object of the refusal's figures, if it has any.
-    pub params: Option<Value>,
+    /// The refusal's figures, if it has any.
+    pub params: Option<Map<String, Value>>,
 }
 
 impl Refusal {
@@ -233,31 +243,204 @@ impl Refusal {
         Refusal { code, message: message.into(), params: None }
     }
 
-    /// The same refusal with its figures (a JSON object).
-    pub fn with(mut self, params: Value) -> Refusal {
-        debug_assert!(params.is_object());
-        self.params = Some(params);
+    /// The same refusal with one more figure.
+    pub fn param(mut self, key: &str, value: impl Into<Value>) -> Refusal {
+        self.params.get_or_insert_with(Map::new).insert(key.to_string(), value.into());
         self
     }
 
+    /// The engine refused an action: `illegal`, with the rule's code and figures as `params`.
+    pub fn illegal(r: oh7_core::refusal::Refused) -> Refusal {
+        let mut params = r.params;
+        params.insert("rule".to_string(), Value::from(r.rule));
+        Refusal { code: ErrorCode::Illegal, message: r.message, params: Some(params) }
+    }
+
     /// The `error` message for a command `id` at table `version` (`None` when the connection
-    /// refused the message before it reached a table); `params` only when the refusal has them.
-    pub fn to_msg(&self, id: Option<&str>, version: Option<u64>) -> Value {
-        let mut m =
-            json!({"type": "error", "id": id, "code": self.code.as_str(), "message": self.message, "version": version});
-        if let Some(p) = &self.params {
-            m["params"] = p.clone();
+    /// refused the message before it reached a table).
+    pub fn to_msg(&self, id: Option<&str>, version: Option<u64>) -> ServerMsg {
+        ServerMsg::Error {
+            id: id.map(str::to_string),
+            code: self.code,
+            message: self.message.clone(),
+            version,
+            params: self.params.clone(),
         }
-        m
     }
 
     /// The body of an HTTP error: `{code, message}` and `params` when the refusal has them.
-    pub fn to_body(&self) -> Value {
-        let mut m = json!({"code": self.code.as_str(), "message": self.message});
-        if let Some(p) = &self.params {
-            m["params"] = p.clone();
-        }
-        m
+    pub fn to_body(&self) -> ErrorBody {
+        ErrorBody { code: self.code, message: self.message.clone(), params: self.params.clone() }
+    }
+}
+
+/// The JSON body of an HTTP error.
+#[derive(Debug, Serialize)]
+pub struct ErrorBody {
+    /// The code.
+    pub code: ErrorCode,
+    /// The sentence.
+    pub message: String,
+    /// The figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub params: Option<Map<String, Value>>,
+}
+
+/// A chat line as the table keeps and shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// Who wrote it.
+    pub seat: Seat,
+    /// Their name.
+    pub name: String,
+    /// The text.
+    pub text: String,
+}
+
+/// The links a connection may share: the invite link only to those who came in with it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Links {
+    /// The invite code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+    /// The spectator code.
+    pub watch: String,
+}
+
+/// What a viewer is told of one change (public facts; the action text only to the seat that
+/// acted).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Told {
+    /// A seat acted.
+    Act {
+        /// The seat.
+        seat: Seat,
+        /// A bot decided for a person.
+        by_bot: bool,
+        /// The action, to the seat that acted only.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        action: Option<String>,
+    },
+    /// A person took a seat.
+    Join {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The host made a seat a bot seat or a free seat.
+    Seat {
+        /// The seat.
+        seat: Seat,
+        /// The bot level, or null for a free seat.
+        bot: Option<String>,
+    },
+    /// A game started.
+    Start {
+        /// Its number at the table, from 1.
+        game: u32,
+    },
+    /// A chat line.
+    Chat {
+        /// The line.
+        entry: ChatLine,
+    },
+}
+
+/// An answer to a command of this connection.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Ack {
+    /// The command id.
+    pub id: String,
+    /// The version after the command (for a repeated id: the version its first answer gave).
+    pub version: u64,
+    /// The id was seen before: answered again, not applied again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeated: Option<bool>,
+    /// `sit`: the seat taken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// `sit`: the seat's token (to this connection only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// `hint`: the strongest bot's action (`null` if it had nothing to decide).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<Option<String>>,
+    /// `hint`: that bot's level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<&'static str>,
+}
+
+/// Every message the server sends on a WebSocket. `docs/protocol.md` mirrors it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The whole of what a viewer may know: its document (`table`, `view`, `legal`), the
+    /// recent chat and its links.
+    Snapshot {
+        /// [`PROTOCOL`].
+        protocol: u32,
+        /// The version.
+        version: u64,
+        /// The viewer's seat (`null`: a spectator, or a guest who has not sat).
+        you: Option<Seat>,
+        /// Public table information.
+        table: Value,
+        /// The viewer's seat view (`null` before the first game).
+        view: Value,
+        /// The viewer's legal actions.
+        legal: Value,
+        /// Recent chat lines.
+        chat: Vec<ChatLine>,
+        /// The links this connection may share.
+        links: Links,
+    },
+    /// A committed change: what happened, and the change of the viewer's document.
+    Event {
+        /// The version it made.
+        version: u64,
+        /// What happened.
+        event: Told,
+        /// The change of the viewer's document (absent: none).
+        #[serde(skip_serializing_if = "Map::is_empty")]
+        patch: Map<String, Value>,
+    },
+    /// Someone left or came back, or a bot plays an away seat: the table information changed
+    /// (not the version).
+    Presence {
+        /// The version (unchanged).
+        version: u64,
+        /// The change of the viewer's document.
+        patch: Map<String, Value>,
+    },
+    /// A command was done.
+    Ack(Ack),
+    /// A message or command was refused; nothing changed.
+    Error {
+        /// The command's id (`null` if it had none or could not be read).
+        id: Option<String>,
+        /// The code.
+        code: ErrorCode,
+        /// A sentence in English.
+        message: String,
+        /// The table's version (`null` before `hello`).
+        version: Option<u64>,
+        /// The figures to word it with.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        params: Option<Map<String, Value>>,
+    },
+    /// The server is stopping.
+    Closing {
+        /// The version.
+        version: u64,
+        /// Why.
+        message: String,
+    },
+}
+
+impl ServerMsg {
+    /// The message as it goes on the wire.
+    pub fn frame(&self) -> Frame {
+        Frame::from(serde_json::to_string(self).expect("server messages always serialize"))
     }
 }
 

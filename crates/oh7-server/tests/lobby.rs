@@ -50,8 +50,8 @@ async fn host_sets_seats_in_the_lobby() {
     let ev = guest.until(|m| m["type"] == "event" && m["event"]["kind"] == "seat").await.unwrap();
     assert_eq!(ev["event"], json!({"kind": "seat", "seat": 2, "bot": "expert"}));
     assert_eq!(ev["version"], v);
-    assert_eq!(ev["table"]["seats"][2]["bot"], "expert");
-    assert_eq!(ev["table"]["seats"][2]["status"], "bot");
+    assert_eq!(guest.table["seats"][2]["bot"], "expert");
+    assert_eq!(guest.table["seats"][2]["status"], "bot");
 
     // The same id again: the first ack, nothing applied.
     let again = command_id(&mut host, json!({"type": "seat", "seat": 2, "bot": "random"}), "s-1").await;
@@ -65,7 +65,7 @@ async fn host_sets_seats_in_the_lobby() {
     assert_eq!(ack["type"], "ack", "{ack}");
     let ev = guest.until(|m| m["type"] == "event" && m["event"]["kind"] == "seat").await.unwrap();
     assert_eq!(ev["event"], json!({"kind": "seat", "seat": 2, "bot": null}));
-    assert_eq!(ev["table"]["seats"][2]["status"], "empty");
+    assert_eq!(guest.table["seats"][2]["status"], "empty");
 
     // Refusals, each with its code and params; none changes the version.
     let before = synced_version(&mut guest).await;

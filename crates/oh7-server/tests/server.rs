@@ -53,6 +53,13 @@ async fn every_preset_plays_to_the_end_and_leaks_nothing() {
             let v: Value = serde_json::from_str(f).unwrap();
             let hand = &v["view"]["hand"];
             assert!(hand.is_null() || hand.as_array().is_some_and(|h| h.is_empty()), "{f}");
+            // Nor did a patch give it one.
+            if let Some(patch) = v["patch"].as_object() {
+                for (path, value) in patch {
+                    let hand = path == "view/hand" || path.starts_with("view/hand/") || path == "view/hand+";
+                    assert!(!hand || value.as_array().is_some_and(|h| h.is_empty()), "{f}");
+                }
+            }
         }
     }
     server.stop().await;
@@ -222,9 +229,13 @@ async fn away_seat_is_played_by_a_bot_and_given_back() {
     settle(&mut cs, ack["version"].as_u64().unwrap()).await;
     let gone = cs.remove(2);
     gone.close().await;
-    let p = spectator.until(|m| m["type"] == "presence" && m["table"]["seats"][2]["status"] == "away").await.unwrap();
-    assert_eq!(p["table"]["seats"][2]["name"], "P2");
-    spectator.until(|m| m["type"] == "presence" && m["table"]["seats"][2]["status"] == "bot_for_away").await.unwrap();
+    while spectator.table["seats"][2]["status"] != "away" {
+        spectator.until(|m| m["type"] == "presence").await.unwrap();
+    }
+    assert_eq!(spectator.table["seats"][2]["name"], "P2");
+    while spectator.table["seats"][2]["status"] != "bot_for_away" {
+        spectator.until(|m| m["type"] == "presence").await.unwrap();
+    }
     // The others play on; the bot decides for seat 2.
     let mut by_bot = false;
     for _ in 0..40 {
@@ -317,7 +328,7 @@ async fn rematch_and_chat() {
     assert_eq!(r["type"], "ack", "{r}");
     let m = cs[1].until(|m| m["event"]["kind"] == "start").await.unwrap();
     assert_eq!(m["event"]["game"], 2);
-    assert_eq!(m["table"]["state"], "playing");
+    assert_eq!(cs[1].table["state"], "playing");
     let (status, _) = http(server.addr, "GET", &format!("/api/tables/{watch}/record"), None).await.unwrap();
     assert_eq!(status, 200, "the first game's record stays downloadable");
     server.stop().await;

@@ -127,8 +127,11 @@ pub async fn play_table(addr: SocketAddr, request: Value, seed: u64) -> GameRun 
                 if c.table["state"] == "over" {
                     break;
                 }
-                let legal = oh7_server::client::strings(&msg["legal"]);
-                if pending.is_none() && !legal.is_empty() && c.version > acted_at {
+                // Act on what an event or snapshot just said (an ack comes before the event that
+                // shows the change it acknowledges).
+                let fresh = msg["type"] == "event" || msg["type"] == "snapshot" || msg["type"] == "presence";
+                let legal = c.legal.clone();
+                if fresh && pending.is_none() && !legal.is_empty() && c.version > acted_at {
                     acted_at = c.version;
                     let action = legal[rng.random_range(0..legal.len())].clone();
                     let id = c.id();
@@ -169,7 +172,10 @@ fn strings_of(v: &Value, out: &mut Vec<String>) {
         Value::Array(a) => a.iter().for_each(|x| strings_of(x, out)),
         Value::Object(m) => {
             for (k, x) in m {
-                if k == "past_rounds" || k == "played" || k == "penalty" {
+                // History (also as a patch's path: `view/past_rounds+`, `view/played/3`).
+                let key = k.strip_prefix("view/").unwrap_or(k);
+                let key = key.split(['/', '+']).next().unwrap_or(key);
+                if key == "past_rounds" || key == "played" || key == "penalty" {
                     continue;
                 }
                 strings_of(x, out);
@@ -337,7 +343,13 @@ pub fn check_leaks(run: &GameRun) -> usize {
         {
             view.remove("last_trick");
         }
-        if v["view"].is_null() && v["event"]["action"].is_null() {
+        // The same in a patch: a new round's empty `tricks` comes with the old round's last trick.
+        if let Some(patch) = v["patch"].as_object_mut()
+            && patch.get("view/tricks").is_some_and(|t| t.as_array().is_some_and(|t| t.is_empty()))
+        {
+            patch.retain(|path, _| !path.starts_with("view/last_trick"));
+        }
+        if v["view"].is_null() && v["patch"].is_null() && v["event"]["action"].is_null() {
             checked += 1;
             continue;
         }

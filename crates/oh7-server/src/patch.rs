@@ -1,0 +1,148 @@
+//! Small messages: what changed in one viewer's document (its table information, seat view and
+//! legal actions) from one version to the next, as a flat patch that the client applies to the
+//! document of its last snapshot.
+//!
+//! A patch is a JSON object of `path → value`. A path is the keys and indices from the
+//! document's root joined by `/` (`view/hand_sizes/2`); the value replaces what is there. A
+//! path ending in `+` appends the value's items to the array there (`view/trick+`). Paths of one
+//! patch never overlap, so their order does not matter. Where replacing a part whole is shorter
+//! than describing its changes, the part is replaced whole; an object whose keys changed is
+//! replaced whole. `web/patch.js` is the browser's [`apply`].
+
+use serde_json::{Map, Value};
+
+/// The patch that turns `old` into `new` (empty if they are equal).
+pub fn diff(old: &Value, new: &Value) -> Map<String, Value> {
+    let mut out = Map::new();
+    walk("", old, new, &mut out);
+    out
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() { key.to_string() } else { format!("{path}/{key}") }
+}
+
+/// Keys that a path can carry unambiguously.
+fn plain_key(k: &str) -> bool {
+    !k.is_empty() && !k.contains('/') && !k.ends_with('+')
+}
+
+fn size(v: &Value) -> usize {
+    serde_json::to_string(v).map_or(usize::MAX, |s| s.len())
+}
+
+fn patch_size(m: &Map<String, Value>) -> usize {
+    m.iter().map(|(k, v)| k.len() + 4 + size(v)).sum()
+}
+
+fn walk(path: &str, old: &Value, new: &Value, out: &mut Map<String, Value>) {
+    if old == new {
+        return;
+    }
+    let mut sub = Map::new();
+    let described = match (old, new) {
+        (Value::Object(a), Value::Object(b))
+            if a.len() == b.len() && b.keys().all(|k| plain_key(k) && a.contains_key(k)) =>
+        {
+            for (k, v) in b {
+                walk(&join(path, k), &a[k], v, &mut sub);
+            }
+            true
+        }
+        (Value::Array(a), Value::Array(b)) if b.len() > a.len() && b[..a.len()] == a[..] => {
+            sub.insert(format!("{path}+"), Value::Array(b[a.len()..].to_vec()));
+            true
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                walk(&join(path, &i.to_string()), x, y, &mut sub);
+            }
+            true
+        }
+        _ => false,
+    };
+    if described && !path.is_empty() && patch_size(&sub) < path.len() + 4 + size(new) {
+        out.extend(sub);
+    } else if described && path.is_empty() {
+        out.extend(sub);
+    } else {
+        out.insert(path.to_string(), new.clone());
+    }
+}
+
+/// Why a patch does not apply (the client then asks for a snapshot).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the patch does not fit the document at `{0}`")]
+pub struct Misfit(pub String);
+
+/// Apply `patch` to `doc`. On error `doc` may be partly changed: take a snapshot.
+pub fn apply(doc: &mut Value, patch: &Map<String, Value>) -> Result<(), Misfit> {
+    for (path, value) in patch {
+        let (path, append) = match path.strip_suffix('+') {
+            Some(p) => (p, true),
+            None => (path.as_str(), false),
+        };
+        let mut at = &mut *doc;
+        if !path.is_empty() {
+            for key in path.split('/') {
+                at = match at {
+                    Value::Object(m) => m.get_mut(key),
+                    Value::Array(a) => key.parse::<usize>().ok().and_then(|i| a.get_mut(i)),
+                    _ => None,
+                }
+                .ok_or_else(|| Misfit(path.to_string()))?;
+            }
+        }
+        if append {
+            match (at, value) {
+                (Value::Array(a), Value::Array(more)) => a.extend(more.iter().cloned()),
+                _ => return Err(Misfit(path.to_string())),
+            }
+        } else {
+            *at = value.clone();
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn round_trip(a: Value, b: Value) -> Map<String, Value> {
+        let p = diff(&a, &b);
+        let mut doc = a;
+        apply(&mut doc, &p).unwrap();
+        assert_eq!(doc, b);
+        p
+    }
+
+    #[test]
+    fn a_played_card_is_an_append_and_two_numbers() {
+        let a = json!({"view": {"trick": [[0, "4H"]], "to_move": [1], "hand_sizes": [6, 7, 7]}, "legal": []});
+        let b =
+            json!({"view": {"trick": [[0, "4H"], [1, "6S"]], "to_move": [2], "hand_sizes": [6, 6, 7]}, "legal": []});
+        let p = round_trip(a, b);
+        assert_eq!(p["view/trick+"], json!([[1, "6S"]]));
+        assert_eq!(p["view/hand_sizes/1"], json!(6));
+        assert_eq!(p.len(), 3);
+    }
+
+    #[test]
+    fn odd_changes_replace_whole() {
+        round_trip(json!({"a": {"x": 1}}), json!({"a": {"y": 1}}));
+        round_trip(json!({"a": [1, 2, 3]}), json!({"a": [1]}));
+        round_trip(json!({"a": null}), json!({"a": {"b": [1]}}));
+        round_trip(json!({"a/b": 1}), json!({"a/b": 2}));
+        round_trip(json!({"a+": [1]}), json!({"a+": [1, 2]}));
+        round_trip(json!([1]), json!({"x": 1}));
+        assert!(diff(&json!({"a": 1}), &json!({"a": 1})).is_empty());
+    }
+
+    #[test]
+    fn a_misfit_is_reported() {
+        let mut doc = json!({"a": 1});
+        assert!(apply(&mut doc, &diff(&json!({"b": [1]}), &json!({"b": [1, 2]}))).is_err());
+    }
+}

@@ -1,0 +1,319 @@
+//! Commands: each is checked, written to the log, then applied, and only then is anyone told.
+
+use std::time::Instant;
+
+use oh7_core::game::Seat;
+
+use super::state::ApplyError;
+use super::{Access, ConnId, Table};
+use crate::event::Event;
+use crate::project::Happened;
+use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal, ServerMsg};
+use crate::secrets::{TokenHash, new_secret, new_seed};
+use crate::store::Row;
+
+impl From<ApplyError> for Refusal {
+    fn from(e: ApplyError) -> Refusal {
+        match e {
+            ApplyError::Refused(r) => Refusal::illegal(r),
+            ApplyError::Misfit(why) => Refusal::new(ErrorCode::BadRequest, why),
+        }
+    }
+}
+
+impl Table {
+    pub(super) async fn command(&mut self, conn: ConnId, msg: ClientMsg) {
+        let Some(c) = self.conns.get(&conn) else { return };
+        let (seat, access) = (c.seat, c.access);
+        let id = msg.id().map(str::to_string);
+        let r = match msg {
+            ClientMsg::Sync {} => {
+                self.send_snapshot(conn);
+                Ok(None)
+            }
+            ClientMsg::Hello { .. } => {
+                Err(Refusal::new(ErrorCode::AlreadyJoined, "This connection has joined a table already."))
+            }
+            _ if access == Access::Watch => {
+                Err(Refusal::new(ErrorCode::Spectator, "Spectators watch the game; they cannot act at the table."))
+            }
+            ClientMsg::Sit { id, name } => self.sit(conn, seat, &id, &name).await,
+            ClientMsg::Act { ref id, .. }
+            | ClientMsg::Start { ref id, .. }
+            | ClientMsg::Rematch { ref id }
+            | ClientMsg::Chat { ref id, .. }
+            | ClientMsg::Seat { ref id, .. }
+                if seat.is_some_and(|s| self.core.acted.contains_key(&(s, id.clone()))) =>
+            {
+                let v = seat.and_then(|s| self.core.acted.get(&(s, id.clone()))).copied().unwrap_or_default();
+                Ok(Some(Ack { id: id.clone(), version: v, repeated: Some(true), ..Ack::default() }))
+            }
+            ClientMsg::Act { id, action } => self.act(conn, seat, &id, &action).await,
+            ClientMsg::Start { id, fill } => self.start(&id, seat, fill).await,
+            ClientMsg::Rematch { id } => self.rematch(&id, seat).await,
+            ClientMsg::Chat { id, text } => self.chat(&id, seat, &text).await,
+            ClientMsg::Seat { id, seat: target, bot } => self.set_seat(conn, &id, seat, target, bot).await,
+            ClientMsg::Hint { id } => self.hint(conn, seat, id),
+        };
+        match r {
+            Ok(Some(ack)) => self.reply(conn, &ServerMsg::Ack(ack)),
+            Ok(None) => {}
+            Err(refusal) => self.refuse(conn, id.as_deref(), refusal),
+        }
+    }
+
+    fn ack(&self, id: &str) -> Ack {
+        Ack { id: id.to_string(), version: self.core.version, ..Ack::default() }
+    }
+
+    /// Commit one event: check it, write it, and only once it is durable apply it; the caller
+    /// then tells everyone. On a refusal or a failed write nothing changed.
+    pub(super) async fn commit(&mut self, ev: Event) -> Result<Happened, Refusal> {
+        self.core.check(&self.config, &ev)?;
+        let version = self.core.version + 1;
+        let body = serde_json::to_string(&ev).expect("events always serialize");
+        let mut rows = vec![Row::Event { table_id: self.id.clone(), version, body }];
+        if matches!(ev, Event::Start { .. }) {
+            rows.push(Row::Finished { table_id: self.id.clone(), finished: false });
+        }
+        if let Err(e) = self.store.append(rows).await {
+            tracing::error!(table = %self.id, error = %e, "commit failed; the change is dropped");
+            return Err(Refusal::new(
+                ErrorCode::Storage,
+                "The server could not save this; nothing changed. Try again.",
+            ));
+        }
+        let happened = match self.core.apply(&self.config, &ev) {
+            Ok(h) => h,
+            Err(e) => {
+                // Checked before the write, so this is a bug; the log holds the event and a
+                // restart applies it or reports it.
+                tracing::error!(table = %self.id, version, error = %e, "a committed event did not apply");
+                return Err(e.into());
+            }
+        };
+        self.core.version = version;
+        tracing::debug!(table = %self.id, version, "committed");
+        if matches!(happened, Happened::Act { .. }) && self.core.state() == "over" {
+            // Finished tables are not restored at start. Written after the game's last event:
+            // if it is lost in a crash, the over table is merely loaded at the next start.
+            let row = Row::Finished { table_id: self.id.clone(), finished: true };
+            if let Err(e) = self.store.append(vec![row]).await {
+                tracing::warn!(table = %self.id, error = %e, "could not mark the table finished");
+            }
+        }
+        Ok(happened)
+    }
+
+    async fn sit(&mut self, conn: ConnId, seat: Option<Seat>, id: &str, name: &str) -> Result<Option<Ack>, Refusal> {
+        if let Some(ack) = self.sat.get(&(conn, id.to_string())) {
+            return Ok(Some(ack.clone()));
+        }
+        if seat.is_some() {
+            return Err(Refusal::new(ErrorCode::AlreadySeated, "You have a seat at this table already."));
+        }
+        let name = super::check_name(name)?;
+        if self.core.game.is_some() {
+            return Err(Refusal::new(ErrorCode::AlreadyStarted, "The game has started: you can watch it."));
+        }
+        let Some(free) = self.core.seats.iter().position(|s| s.name.is_none() && s.bot.is_none()) else {
+            return Err(Refusal::new(ErrorCode::TableFull, "Every seat is taken: you can watch the game."));
+        };
+        let token = new_secret();
+        let ev = Event::Join { seat: free, name, token_hash: TokenHash::of(&token) };
+        let happened = self.commit(ev).await?;
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.seat = Some(free);
+        }
+        // The new seat's document starts from the guest's (spectator) document.
+        self.seat_connected(free);
+        let ack = Ack { seat: Some(free), token: Some(token), ..self.ack(id) };
+        self.sat.insert((conn, id.to_string()), ack.clone());
+        self.reply(conn, &ServerMsg::Ack(ack));
+        self.broadcast(&happened);
+        Ok(None)
+    }
+
+    async fn act(&mut self, conn: ConnId, seat: Option<Seat>, id: &str, action: &str) -> Result<Option<Ack>, Refusal> {
+        let Some(seat) = seat else {
+            return Err(Refusal::new(ErrorCode::NotSeated, "Take a seat to play."));
+        };
+        let Some(g) = &self.core.game else {
+            return Err(Refusal::new(ErrorCode::NotStarted, "The game has not started yet."));
+        };
+        if g.is_over() {
+            return Err(Refusal::new(ErrorCode::GameOver, "The game is over."));
+        }
+        if !g.to_move().contains(seat) {
+            return Err(Refusal::new(ErrorCode::NotYourTurn, "It is not your turn."));
+        }
+        let ev = Event::Act { seat, action: action.to_string(), id: Some(id.to_string()), by_bot: false };
+        // The log keeps the canonical text.
+        let ev = match self.core.check(&self.config, &ev)? {
+            Some(canonical) => Event::Act { seat, action: canonical, id: Some(id.to_string()), by_bot: false },
+            None => ev,
+        };
+        let happened = self.commit(ev).await?;
+        let ack = self.ack(id);
+        self.after_change(&happened, Some((conn, ack)));
+        Ok(None)
+    }
+
+    fn is_host(&self, seat: Option<Seat>) -> Result<(), Refusal> {
+        if seat == Some(0) {
+            Ok(())
+        } else {
+            Err(Refusal::new(ErrorCode::NotHost, "Only the host (seat 0) can do this."))
+        }
+    }
+
+    async fn start(&mut self, id: &str, seat: Option<Seat>, fill: Option<String>) -> Result<Option<Ack>, Refusal> {
+        self.is_host(seat)?;
+        if self.core.game.is_some() {
+            return Err(Refusal::new(ErrorCode::AlreadyStarted, "The game has started already."));
+        }
+        let free: Vec<Seat> = (0..self.config.players)
+            .filter(|&s| self.core.seats[s].name.is_none() && self.core.seats[s].bot.is_none())
+            .collect();
+        let mut fills = vec![None; self.config.players];
+        if !free.is_empty() {
+            let Some(level) = fill else {
+                return Err(Refusal::new(
+                    ErrorCode::SeatsFree,
+                    "Some seats are free: wait for your friends, or fill the seats with bots.",
+                ));
+            };
+            if !self.config.spec.levels().contains(&level.as_str()) {
+                return Err(crate::lobby::unknown_level(&self.config.spec, &level, None));
+            }
+            for s in free {
+                fills[s] = Some(level.clone());
+            }
+        }
+        let ev = Event::Start { seat: Some(0), id: Some(id.to_string()), seed: new_seed(), fill: Some(fills) };
+        let happened = self.commit(ev).await?;
+        self.after_change(&happened, None);
+        Ok(Some(self.ack(id)))
+    }
+
+    /// The host makes a seat a bot seat (`bot`: its level) or a free seat again, in the lobby.
+    async fn set_seat(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: Option<Seat>,
+        target: usize,
+        bot: Option<String>,
+    ) -> Result<Option<Ack>, Refusal> {
+        self.is_host(seat)?;
+        if self.core.game.is_some() {
+            return Err(Refusal::new(ErrorCode::AlreadyStarted, "The game has started already."));
+        }
+        let players = self.config.players;
+        if target == 0 || target >= players {
+            return Err(Refusal::new(
+                ErrorCode::BadSeat,
+                format!("Choose a seat from 1 to {}: seat 0 is the host's.", players - 1),
+            )
+            .param("seat", target)
+            .param("min", 1)
+            .param("max", players - 1));
+        }
+        if self.core.seats[target].name.is_some() {
+            return Err(
+                Refusal::new(ErrorCode::SeatTaken, format!("A person sits at seat {target}.")).param("seat", target)
+            );
+        }
+        if let Some(level) = &bot
+            && !self.config.spec.levels().contains(&level.as_str())
+        {
+            return Err(crate::lobby::unknown_level(&self.config.spec, level, None));
+        }
+        let ev = Event::Seat { seat: 0, target, bot, id: Some(id.to_string()) };
+        let happened = self.commit(ev).await?;
+        // A bot made for the seat's old level (none before a start, but be sure) is dropped.
+        self.bots[target] = None;
+        // The host hears first, as the actor of `act` and `sit` does.
+        self.reply(conn, &ServerMsg::Ack(self.ack(id)));
+        self.broadcast(&happened);
+        Ok(None)
+    }
+
+    async fn rematch(&mut self, id: &str, seat: Option<Seat>) -> Result<Option<Ack>, Refusal> {
+        self.is_host(seat)?;
+        match &self.core.game {
+            None => return Err(Refusal::new(ErrorCode::NotStarted, "The game has not started yet.")),
+            Some(g) if !g.is_over() => return Err(Refusal::new(ErrorCode::NotOver, "The game is not over yet.")),
+            Some(_) => {}
+        }
+        let ev = Event::Start { seat: Some(0), id: Some(id.to_string()), seed: new_seed(), fill: None };
+        let happened = self.commit(ev).await?;
+        self.after_change(&happened, None);
+        Ok(Some(self.ack(id)))
+    }
+
+    async fn chat(&mut self, id: &str, seat: Option<Seat>, text: &str) -> Result<Option<Ack>, Refusal> {
+        let Some(seat) = seat else {
+            return Err(Refusal::new(ErrorCode::NotSeated, "Take a seat to chat."));
+        };
+        let text = text.trim();
+        if text.is_empty() || text.chars().count() > self.settings.chat_len {
+            return Err(Refusal::new(
+                ErrorCode::ChatTooLong,
+                format!("A chat line has 1 to {} characters.", self.settings.chat_len),
+            )
+            .param("max", self.settings.chat_len));
+        }
+        let now = Instant::now();
+        if self.core.seats[seat].last_chat.is_some_and(|t| now.duration_since(t) < self.settings.chat_interval) {
+            return Err(Refusal::new(ErrorCode::RateLimited, "One chat line at a time: wait a moment."));
+        }
+        let ev = Event::Chat { seat, id: Some(id.to_string()), text: text.to_string() };
+        let happened = self.commit(ev).await?;
+        self.core.seats[seat].last_chat = Some(now);
+        self.broadcast(&happened);
+        Ok(Some(self.ack(id)))
+    }
+
+    fn hint(&mut self, conn: ConnId, seat: Option<Seat>, id: String) -> Result<Option<Ack>, Refusal> {
+        let Some(seat) = seat else {
+            return Err(Refusal::new(ErrorCode::NotSeated, "Take a seat first."));
+        };
+        let Some(g) = &self.core.game else {
+            return Err(Refusal::new(ErrorCode::NotStarted, "The game has not started yet."));
+        };
+        if !g.to_move().contains(seat) {
+            return Err(Refusal::new(ErrorCode::NotYourTurn, "Nothing to decide now."));
+        }
+        let g = g.clone();
+        let level = self.config.spec.strongest();
+        let mut bot =
+            self.config.spec.bot(level, self.core.version).map_err(|e| Refusal::new(ErrorCode::BadRequest, e))?;
+        let tx = self.conns.get(&conn).map(|c| c.tx.clone());
+        let version = self.core.version;
+        tokio::spawn(async move {
+            let action = tokio::task::spawn_blocking(move || g.decide(&mut bot, seat)).await.ok().flatten();
+            if let Some(tx) = tx {
+                let ack = Ack { id, version, hint: Some(action), level: Some(level), ..Ack::default() };
+                let _ = tx.send(ServerMsg::Ack(ack).frame()).await;
+            }
+        });
+        Ok(None)
+    }
+
+    /// After a committed game change: ack the actor, tell everyone, then ask bots and clocks.
+    pub(super) fn after_change(&mut self, happened: &Happened, ack: Option<(ConnId, Ack)>) {
+        // The ack goes to the connection that sent the command only: the seat's other
+        // connections learn the change from the event, and one of them that sent the same id
+        // gets its own answer, the repeated ack.
+        if let Some((conn, ack)) = ack {
+            self.reply(conn, &ServerMsg::Ack(ack));
+        }
+        self.broadcast(happened);
+        if self.core.state() == "over" {
+            tracing::info!(table = %self.id, version = self.core.version, game = self.core.game_number, "game over");
+        }
+        self.start_clocks();
+        self.schedule();
+    }
+}

@@ -1,0 +1,292 @@
+//! One task per table: it owns the table's game and seats, applies commands one at a time,
+//! commits each change to the log **before** anyone is told, then acks and broadcasts through
+//! [`crate::project`]. Connections only send it messages; nothing else touches a table's state.
+//!
+//! A table is rebuilt from its log by the same [`state::Core::apply`] that applies live changes,
+//! so a restart continues every table at the version its clients were acked. The parts, by job:
+//! [`state`] (what the log rebuilds), [`commands`] (check, write, apply), [`seats`] (who is
+//! connected, away and back), [`clock`] (turn clocks), [`bots`] (asking bots), [`outbox`] (the
+//! messages, each viewer's document and its patches).
+
+mod bots;
+mod clock;
+mod commands;
+mod outbox;
+mod seats;
+mod state;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use oh7_core::game::{Seat, SeatSet};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::Settings;
+use crate::event::{self, LOG_FORMAT};
+use crate::game::{AnyBot, GameSpec};
+use crate::project::TableInfo;
+use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal};
+use crate::store::{Store, StoredTable};
+
+use state::Core;
+pub use state::FinishedGame;
+
+/// A connection's id (unique in the process).
+pub type ConnId = u64;
+/// A serialized message on its way to a client.
+pub type Frame = Arc<str>;
+
+/// Chat lines kept for snapshots.
+const CHAT_KEPT: usize = 50;
+/// Longest display name.
+pub const MAX_NAME: usize = 24;
+
+/// A table's settings, fixed at creation (stored as JSON in the `tables` row).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableConfig {
+    /// Game and rules.
+    pub spec: GameSpec,
+    /// Players.
+    pub players: usize,
+    /// Per seat: `None` for a person, or a bot level.
+    pub seats: Vec<Option<String>>,
+    /// `en` or `fr`.
+    pub lang: String,
+    /// Seconds a person has for a decision before a bot makes it (`None`: no clock).
+    #[serde(default)]
+    pub turn_clock_s: Option<u32>,
+    /// The format of the table's log ([`crate::event`]); tables created before it was written
+    /// down have format 1.
+    #[serde(default = "format_1")]
+    pub log: u32,
+}
+
+fn format_1() -> u32 {
+    1
+}
+
+impl TableConfig {
+    /// The format new tables' logs are written in.
+    pub const LOG_FORMAT: u32 = LOG_FORMAT;
+}
+
+/// How a connection came in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// The invite code: may take a seat.
+    Invite,
+    /// The spectator code: may only watch.
+    Watch,
+}
+
+/// What a table task is told.
+pub enum TableMsg {
+    /// A connection says hello (with a token to take back its seat).
+    Attach {
+        /// The connection.
+        conn: ConnId,
+        /// Where its messages go.
+        tx: mpsc::Sender<Frame>,
+        /// Which code it used.
+        access: Access,
+        /// A seat token.
+        token: Option<String>,
+        /// The seat, or the refusal (the connection stays as it was).
+        reply: oneshot::Sender<Result<Option<Seat>, Refusal>>,
+    },
+    /// A connection closed.
+    Detach {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// A command of an attached connection.
+    Command {
+        /// The connection.
+        conn: ConnId,
+        /// The command.
+        msg: ClientMsg,
+    },
+    /// A bot decided.
+    BotDone {
+        /// The seat.
+        seat: Seat,
+        /// Game number and version when it was asked.
+        asked: (u32, u64),
+        /// Its action.
+        action: Option<String>,
+        /// The bot, back.
+        bot: AnyBot,
+    },
+    /// An away person's grace period ended.
+    Grace {
+        /// The seat.
+        seat: Seat,
+        /// Which absence.
+        epoch: u64,
+    },
+    /// A person's turn clock ran out.
+    Clock {
+        /// The seat.
+        seat: Seat,
+        /// Since which version the seat owed the decision.
+        since: u64,
+    },
+    /// Public information (for HTTP).
+    Info {
+        /// The answer.
+        reply: oneshot::Sender<TableInfo>,
+    },
+    /// The last finished game's record.
+    Record {
+        /// The answer.
+        reply: oneshot::Sender<Option<Value>>,
+    },
+    /// Every finished game at the table, first to last.
+    Finished {
+        /// The answer.
+        reply: oneshot::Sender<Vec<Arc<FinishedGame>>>,
+    },
+    /// Tell the clients and stop.
+    Shutdown {
+        /// Done.
+        reply: oneshot::Sender<()>,
+    },
+}
+
+struct Conn {
+    seat: Option<Seat>,
+    access: Access,
+    tx: mpsc::Sender<Frame>,
+}
+
+/// A table task's state.
+pub struct Table {
+    id: String,
+    /// The invite code (told to those who came in with it).
+    join_code: String,
+    /// The spectator code.
+    watch_code: String,
+    config: TableConfig,
+    store: Store,
+    settings: Arc<Settings>,
+    core: Core,
+    bots: Vec<Option<AnyBot>>,
+    inflight: SeatSet,
+    conns: HashMap<ConnId, Conn>,
+    /// Answers to guests' `sit` commands by connection and id.
+    sat: HashMap<(ConnId, String), Ack>,
+    me: mpsc::Sender<TableMsg>,
+    /// Each kind of viewer's document as last sent (`None`: spectators and guests).
+    docs: HashMap<Option<Seat>, Value>,
+    /// The rules as JSON (for the table information; fixed at creation).
+    ruleset: Value,
+    /// Last time anything happened (for unloading idle tables).
+    last_busy: Instant,
+}
+
+/// Sends to a table task.
+#[derive(Clone)]
+pub struct TableHandle {
+    /// The task's mailbox.
+    pub tx: mpsc::Sender<TableMsg>,
+}
+
+impl Table {
+    /// Rebuild a table from its stored log and start its task.
+    pub fn spawn(stored: StoredTable, store: Store, settings: Arc<Settings>) -> Result<TableHandle, String> {
+        let config: TableConfig =
+            serde_json::from_value(stored.config.clone()).map_err(|e| format!("table {}: settings: {e}", stored.id))?;
+        let mut core = Core::new(&config);
+        for (v, body) in stored.events {
+            if v != core.version + 1 {
+                return Err(format!("table {}: version {v} follows {}", stored.id, core.version));
+            }
+            let ev = event::read(config.log, body).map_err(|e| format!("table {} version {v}: {e}", stored.id))?;
+            core.apply(&config, &ev).map_err(|e| format!("table {} version {v}: {e}", stored.id))?;
+            core.version = v;
+        }
+        // Everyone is away until they reconnect; the grace period starts now.
+        for st in &mut core.seats {
+            if st.name.is_some() {
+                st.away = true;
+            }
+        }
+        let (tx, rx) = mpsc::channel(1024);
+        let n = config.players;
+        let ruleset = config.spec.ruleset_json();
+        let mut t = Table {
+            id: stored.id,
+            join_code: stored.join_code,
+            watch_code: stored.watch_code,
+            config,
+            store,
+            settings,
+            core,
+            bots: (0..n).map(|_| None).collect(),
+            inflight: SeatSet::EMPTY,
+            conns: HashMap::new(),
+            sat: HashMap::new(),
+            me: tx.clone(),
+            docs: HashMap::new(),
+            ruleset,
+            last_busy: Instant::now(),
+        };
+        tracing::info!(table = %t.id, version = t.core.version, "table ready");
+        for s in 0..n {
+            if t.core.seats[s].away {
+                t.start_grace(s);
+            }
+        }
+        t.schedule();
+        tokio::spawn(t.run(rx));
+        Ok(TableHandle { tx })
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>) {
+        while let Some(msg) = rx.recv().await {
+            self.last_busy = Instant::now();
+            match msg {
+                TableMsg::Attach { conn, tx, access, token, reply } => {
+                    let r = self.attach(conn, tx, access, token);
+                    let _ = reply.send(r);
+                }
+                TableMsg::Detach { conn } => self.detach(conn),
+                TableMsg::Command { conn, msg } => self.command(conn, msg).await,
+                TableMsg::BotDone { seat, asked, action, bot } => self.bot_done(seat, asked, action, bot).await,
+                TableMsg::Grace { seat, epoch } => self.grace_over(seat, epoch),
+                TableMsg::Clock { seat, since } => self.clock_ran_out(seat, since),
+                TableMsg::Info { reply } => {
+                    let _ = reply.send(self.info());
+                }
+                TableMsg::Record { reply } => {
+                    let _ = reply.send(self.core.finished.last().map(|f| f.record.clone()));
+                }
+                TableMsg::Finished { reply } => {
+                    let _ = reply.send(self.core.finished.clone());
+                }
+                TableMsg::Shutdown { reply } => {
+                    self.closing("The server is stopping; the game is saved and continues when it is back.");
+                    self.conns.clear();
+                    let _ = reply.send(());
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// A display name: trimmed, 1 to 24 characters, no control characters.
+pub fn check_name(name: &str) -> Result<String, Refusal> {
+    let n = name.trim();
+    if n.is_empty() || n.chars().count() > MAX_NAME || n.chars().any(char::is_control) {
+        return Err(Refusal::new(
+            ErrorCode::BadName,
+            format!("A name has 1 to {MAX_NAME} characters, without control characters."),
+        )
+        .param("max", MAX_NAME));
+    }
+    Ok(n.to_string())
+}

@@ -1,0 +1,166 @@
+//! The messages: every frame a connection gets is a [`ServerMsg`]. Each kind of viewer (a seat,
+//! or spectators and guests) has its document as last sent; a change sends each viewer only
+//! the patch from that document to the new one, and a viewer with no document yet (a new
+//! connection, a guest who just sat) gets a snapshot instead.
+
+use std::collections::HashMap;
+
+use oh7_core::game::Seat;
+use serde_json::Value;
+
+use super::{Access, ConnId, Frame, Table};
+use crate::game::GameSpec;
+use crate::patch::diff;
+use crate::project::{Happened, SeatInfo, TableInfo, document, told};
+use crate::protocol::{Links, PROTOCOL, Refusal, ServerMsg};
+
+impl Table {
+    /// Public facts about the table (no codes, no tokens, no cards).
+    pub fn info(&self) -> TableInfo {
+        let seats = self
+            .core
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(s, st)| {
+                let status = if st.bot.is_some() {
+                    "bot"
+                } else if st.name.is_none() {
+                    "empty"
+                } else if st.bot_for_away {
+                    "bot_for_away"
+                } else if st.away {
+                    "away"
+                } else {
+                    "here"
+                };
+                SeatInfo { seat: s, name: st.name.clone(), bot: st.bot.clone(), status }
+            })
+            .collect();
+        let (game, preset) = match &self.config.spec {
+            GameSpec::Oh7 { ruleset } => ("oh7", ruleset.preset.name().to_string()),
+            GameSpec::Seven { .. } => ("seven", "seven".to_string()),
+        };
+        TableInfo {
+            game,
+            preset,
+            ruleset: self.ruleset.clone(),
+            players: self.config.players,
+            lang: self.config.lang.clone(),
+            state: self.core.state(),
+            game_number: self.core.game_number,
+            host: 0,
+            turn_clock_s: self.config.turn_clock_s,
+            seats,
+            totals: self.core.game.as_ref().map(|g| g.totals()),
+            winners: self.core.game.as_ref().filter(|g| g.is_over()).map(|g| g.winners()),
+            record: !self.core.finished.is_empty(),
+        }
+    }
+
+    pub(super) fn reply(&self, conn: ConnId, msg: &ServerMsg) {
+        if let Some(c) = self.conns.get(&conn) {
+            let _ = c.tx.try_send(msg.frame());
+        }
+    }
+
+    pub(super) fn refuse(&self, conn: ConnId, id: Option<&str>, r: Refusal) {
+        self.reply(conn, &r.to_msg(id, Some(self.core.version)));
+    }
+
+    fn snapshot_of(&self, doc: &Value, you: Option<Seat>, access: Access) -> ServerMsg {
+        let links = match access {
+            Access::Invite => Links { invite: Some(self.join_code.clone()), watch: self.watch_code.clone() },
+            Access::Watch => Links { invite: None, watch: self.watch_code.clone() },
+        };
+        ServerMsg::Snapshot {
+            protocol: PROTOCOL,
+            version: self.core.version,
+            you,
+            table: doc["table"].clone(),
+            view: doc["view"].clone(),
+            legal: doc["legal"].clone(),
+            chat: self.core.chat.iter().cloned().collect(),
+            links,
+        }
+    }
+
+    pub(super) fn send_snapshot(&mut self, conn: ConnId) {
+        let Some(c) = self.conns.get(&conn) else { return };
+        let (seat, access) = (c.seat, c.access);
+        let doc = document(&self.info(), self.core.game.as_ref(), seat);
+        let frame = self.snapshot_of(&doc, seat, access).frame();
+        self.docs.insert(seat, doc);
+        if self.conns.get(&conn).is_some_and(|c| c.tx.try_send(frame).is_err()) {
+            self.detach(conn);
+        }
+    }
+
+    /// Tell every connection what happened, each through its own seat's projection.
+    pub(super) fn broadcast(&mut self, happened: &Happened) {
+        self.tell(Some(happened));
+    }
+
+    /// Tell every connection that the table information changed (someone left or came back).
+    pub(super) fn presence(&mut self) {
+        self.tell(None);
+    }
+
+    fn tell(&mut self, happened: Option<&Happened>) {
+        let info = self.info();
+        let version = self.core.version;
+        // Per kind of viewer: the frame for its connections, or `None` for a snapshot.
+        let mut frames: HashMap<Option<Seat>, Option<Frame>> = HashMap::new();
+        for c in self.conns.values() {
+            if frames.contains_key(&c.seat) {
+                continue;
+            }
+            let old = self.docs.get(&c.seat);
+            let frame = match (happened, old) {
+                // A chat line changes no document.
+                (Some(h @ Happened::Chat { .. }), Some(_)) => {
+                    Some(ServerMsg::Event { version, event: told(h, c.seat), patch: Default::default() }.frame())
+                }
+                (h, Some(old)) => {
+                    let new = document(&info, self.core.game.as_ref(), c.seat);
+                    let patch = diff(old, &new);
+                    self.docs.insert(c.seat, new);
+                    Some(
+                        match h {
+                            Some(h) => ServerMsg::Event { version, event: told(h, c.seat), patch },
+                            None => ServerMsg::Presence { version, patch },
+                        }
+                        .frame(),
+                    )
+                }
+                (_, None) => {
+                    self.docs.insert(c.seat, document(&info, self.core.game.as_ref(), c.seat));
+                    None
+                }
+            };
+            frames.insert(c.seat, frame);
+        }
+        let mut dead = Vec::new();
+        for (&id, c) in &self.conns {
+            let frame = match &frames[&c.seat] {
+                Some(f) => f.clone(),
+                None => self.snapshot_of(&self.docs[&c.seat], c.seat, c.access).frame(),
+            };
+            if c.tx.try_send(frame).is_err() {
+                dead.push(id);
+            }
+        }
+        // A client too slow to keep up is dropped; it reconnects and gets a snapshot.
+        for id in dead {
+            self.detach(id);
+        }
+    }
+
+    /// Tell every connection the server is stopping.
+    pub(super) fn closing(&self, message: &str) {
+        let f = ServerMsg::Closing { version: self.core.version, message: message.to_string() }.frame();
+        for c in self.conns.values() {
+            let _ = c.tx.try_send(f.clone());
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! Who is at the table: connections attaching with or without a seat token, leaving, coming
+//! back, and the grace period after which a bot plays for an away person.
+
+use oh7_core::game::Seat;
+use tokio::sync::mpsc;
+
+use super::{Access, Conn, ConnId, Frame, Table, TableMsg};
+use crate::protocol::{ErrorCode, Refusal};
+
+impl Table {
+    pub(super) fn attach(
+        &mut self,
+        conn: ConnId,
+        tx: mpsc::Sender<Frame>,
+        access: Access,
+        token: Option<String>,
+    ) -> Result<Option<Seat>, Refusal> {
+        let mut seat = None;
+        if let Some(token) = token {
+            if access == Access::Watch {
+                return Err(Refusal::new(
+                    ErrorCode::BadToken,
+                    "A spectator link cannot take a seat: use the invite link.",
+                ));
+            }
+            seat = self.core.seats.iter().position(|s| s.token_hash.is_some_and(|h| h.matches(&token)));
+            if seat.is_none() {
+                return Err(Refusal::new(ErrorCode::BadToken, "This seat token is not valid at this table."));
+            }
+        }
+        // The others hear that the seat is back; this connection gets the snapshot that says so.
+        if let Some(s) = seat {
+            self.seat_connected(s);
+        }
+        self.conns.insert(conn, Conn { seat, access, tx });
+        self.send_snapshot(conn);
+        Ok(seat)
+    }
+
+    pub(super) fn seat_connected(&mut self, s: Seat) {
+        let st = &mut self.core.seats[s];
+        st.conns += 1;
+        if st.away {
+            st.away = false;
+            st.bot_for_away = false;
+            st.away_epoch += 1;
+            tracing::info!(table = %self.id, seat = s, "back at the table");
+            self.presence();
+        }
+    }
+
+    pub(super) fn detach(&mut self, conn: ConnId) {
+        let Some(c) = self.conns.remove(&conn) else { return };
+        self.sat.retain(|(k, _), _| *k != conn);
+        if !self.conns.values().any(|o| o.seat == c.seat) {
+            // Nobody of this kind watches any more: its document is made anew for the next.
+            self.docs.remove(&c.seat);
+        }
+        if let Some(s) = c.seat {
+            let st = &mut self.core.seats[s];
+            st.conns = st.conns.saturating_sub(1);
+            if st.conns == 0 && !st.away {
+                st.away = true;
+                st.away_epoch += 1;
+                tracing::info!(table = %self.id, seat = s, "away");
+                self.start_grace(s);
+                self.presence();
+            }
+        }
+    }
+
+    pub(super) fn start_grace(&self, s: Seat) {
+        let epoch = self.core.seats[s].away_epoch;
+        let me = self.me.clone();
+        let grace = self.settings.grace;
+        tokio::spawn(async move {
+            tokio::time::sleep(grace).await;
+            let _ = me.send(TableMsg::Grace { seat: s, epoch }).await;
+        });
+    }
+
+    pub(super) fn grace_over(&mut self, seat: Seat, epoch: u64) {
+        let st = &mut self.core.seats[seat];
+        if st.away && st.away_epoch == epoch && !st.bot_for_away {
+            st.bot_for_away = true;
+            tracing::info!(table = %self.id, seat, "a bot plays for the away seat");
+            self.presence();
+            self.schedule();
+        }
+    }
+}

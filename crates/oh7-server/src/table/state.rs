@@ -1,0 +1,253 @@
+//! What a table's log rebuilds: seats, the game, finished games, chat and the answers to
+//! command ids. [`Core::check`] says whether an event applies without changing anything, so a
+//! command is checked, written, then applied: no copy of the table is kept to roll back.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Instant;
+
+use oh7_core::game::{Seat, SeatSet};
+use oh7_core::refusal::Refused;
+use serde_json::Value;
+
+use super::{CHAT_KEPT, TableConfig};
+use crate::event::Event;
+use crate::game::AnyGame;
+use crate::project::Happened;
+use crate::protocol::ChatLine;
+use crate::secrets::TokenHash;
+
+/// One seat.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SeatState {
+    /// A person's display name.
+    pub name: Option<String>,
+    /// SHA-256 of the person's token.
+    pub token_hash: Option<TokenHash>,
+    /// A bot seat's level.
+    pub bot: Option<String>,
+    /// Connections holding the seat.
+    pub conns: u32,
+    /// The person left (and has not come back).
+    pub away: bool,
+    /// Counts absences, so an old grace timer does nothing.
+    pub away_epoch: u64,
+    /// A bot plays for the away person.
+    pub bot_for_away: bool,
+    /// The turn clock ran out: a bot makes this one decision.
+    pub forced: bool,
+    /// Since which version the seat has owed a decision without a break.
+    pub owed_since: Option<u64>,
+    /// Last chat line (for the chat rate limit).
+    pub last_chat: Option<Instant>,
+}
+
+/// A game of the table that has ended.
+#[derive(Debug)]
+pub struct FinishedGame {
+    /// Its number at the table, from 1.
+    pub game: u32,
+    /// Its record (`oh7-record/1`, or Seven's).
+    pub record: Value,
+    /// Final totals by seat.
+    pub totals: Vec<i64>,
+    /// The winners.
+    pub winners: Vec<Seat>,
+}
+
+/// Why an event does not apply.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum ApplyError {
+    /// The engine refused the action.
+    #[error("{}", .0.message)]
+    Refused(Refused),
+    /// The event does not fit the table (only a damaged log has these: live commands are
+    /// checked before they become events).
+    #[error("{0}")]
+    Misfit(&'static str),
+}
+
+/// The state a log rebuilds: everything but connections and bots.
+pub(super) struct Core {
+    pub version: u64,
+    pub seats: Vec<SeatState>,
+    pub game: Option<AnyGame>,
+    pub game_number: u32,
+    /// Every finished game, first to last.
+    pub finished: Vec<Arc<FinishedGame>>,
+    pub chat: VecDeque<ChatLine>,
+    /// Acks of acted commands, by seat and command id.
+    pub acted: HashMap<(Seat, String), u64>,
+}
+
+impl Core {
+    pub fn new(config: &TableConfig) -> Core {
+        let seats =
+            config.seats.iter().map(|b| SeatState { bot: b.clone(), ..SeatState::default() }).collect::<Vec<_>>();
+        Core {
+            version: 0,
+            seats,
+            game: None,
+            game_number: 0,
+            finished: Vec::new(),
+            chat: VecDeque::new(),
+            acted: HashMap::new(),
+        }
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.seats
+            .iter()
+            .map(|s| match (&s.name, &s.bot) {
+                (Some(n), _) => n.clone(),
+                (None, Some(level)) => format!("bot:{level}"),
+                (None, None) => "empty".to_string(),
+            })
+            .collect()
+    }
+
+    fn seat(config: &TableConfig, seat: Seat) -> Result<Seat, ApplyError> {
+        if seat < config.players { Ok(seat) } else { Err(ApplyError::Misfit("no such seat")) }
+    }
+
+    /// Whether `ev` applies now; changes nothing. For an action, returns its canonical text.
+    pub fn check(&self, config: &TableConfig, ev: &Event) -> Result<Option<String>, ApplyError> {
+        match ev {
+            Event::Join { seat, name, .. } => {
+                let st = &self.seats[Self::seat(config, *seat)?];
+                if st.name.is_some() || st.bot.is_some() {
+                    return Err(ApplyError::Misfit("the seat is taken"));
+                }
+                if name.is_empty() {
+                    return Err(ApplyError::Misfit("a join without a name"));
+                }
+            }
+            Event::Start { fill, .. } => {
+                if self.game.as_ref().is_some_and(|g| !g.is_over()) {
+                    return Err(ApplyError::Misfit("a game is running"));
+                }
+                let filled = |s: usize| fill.as_ref().and_then(|f| f.get(s)).is_some_and(|l| l.is_some());
+                if self.seats.iter().enumerate().any(|(s, st)| st.name.is_none() && st.bot.is_none() && !filled(s)) {
+                    return Err(ApplyError::Misfit("a seat is free"));
+                }
+                if fill.iter().flatten().flatten().any(|l| !config.spec.levels().contains(&l.as_str())) {
+                    return Err(ApplyError::Misfit("an unknown bot level"));
+                }
+            }
+            Event::Act { seat, action, .. } => {
+                let g = self.game.as_ref().ok_or(ApplyError::Misfit("no game"))?;
+                return g.check_text(Self::seat(config, *seat)?, action).map(Some).map_err(ApplyError::Refused);
+            }
+            Event::Seat { target, bot, .. } => {
+                if self.game.is_some() {
+                    return Err(ApplyError::Misfit("the game has started"));
+                }
+                if *target == 0 || *target >= config.players {
+                    return Err(ApplyError::Misfit("a bad target seat"));
+                }
+                if bot.as_ref().is_some_and(|l| !config.spec.levels().contains(&l.as_str())) {
+                    return Err(ApplyError::Misfit("an unknown bot level"));
+                }
+                if self.seats[*target].name.is_some() {
+                    return Err(ApplyError::Misfit("a person sits there"));
+                }
+            }
+            Event::Chat { seat, .. } => {
+                Self::seat(config, *seat)?;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Apply one logged event (live, after its commit, or while restoring): checked first, so on
+    /// error nothing changed.
+    pub fn apply(&mut self, config: &TableConfig, ev: &Event) -> Result<Happened, ApplyError> {
+        let canonical = self.check(config, ev)?;
+        let happened = match ev {
+            Event::Join { seat, name, token_hash } => {
+                let st = &mut self.seats[*seat];
+                st.name = Some(name.clone());
+                st.token_hash = Some(*token_hash);
+                Happened::Join { seat: *seat }
+            }
+            Event::Start { seed, fill, .. } => {
+                if let Some(fill) = fill {
+                    for (st, level) in self.seats.iter_mut().zip(fill) {
+                        if let Some(l) = level
+                            && st.name.is_none()
+                        {
+                            st.bot = Some(l.clone());
+                        }
+                    }
+                }
+                let mut g = config.spec.new_game(config.players, *seed).map_err(|_| ApplyError::Misfit("no game"))?;
+                g.set_names(self.names());
+                self.game = Some(g);
+                self.game_number += 1;
+                for s in &mut self.seats {
+                    s.owed_since = None;
+                    s.forced = false;
+                }
+                self.update_owed();
+                Happened::Start { game: self.game_number }
+            }
+            Event::Act { seat, by_bot, .. } => {
+                let action = canonical.unwrap_or_default();
+                let g = self.game.as_mut().ok_or(ApplyError::Misfit("no game"))?;
+                // Checked above: the engine takes it.
+                g.apply_text(*seat, &action).map_err(ApplyError::Refused)?;
+                if g.is_over() {
+                    let done = FinishedGame {
+                        game: self.game_number,
+                        record: g.record(),
+                        totals: g.totals(),
+                        winners: g.winners(),
+                    };
+                    self.finished.push(Arc::new(done));
+                }
+                self.seats[*seat].forced = false;
+                self.update_owed();
+                Happened::Act { seat: *seat, action, by_bot: *by_bot }
+            }
+            Event::Seat { target, bot, .. } => {
+                self.seats[*target].bot = bot.clone();
+                Happened::Seat { seat: *target, bot: bot.clone() }
+            }
+            Event::Chat { seat, text, .. } => {
+                let entry = ChatLine { seat: *seat, name: self.names()[*seat].clone(), text: text.clone() };
+                self.chat.push_back(entry.clone());
+                while self.chat.len() > CHAT_KEPT {
+                    self.chat.pop_front();
+                }
+                Happened::Chat { entry }
+            }
+        };
+        // A seat's command id is answered with the same ack if it comes again.
+        if let Some((seat, id)) = ev.command() {
+            self.acted.insert((seat, id.to_string()), self.version + 1);
+        }
+        Ok(happened)
+    }
+
+    /// Seats that owe a decision keep the version since which they have owed it.
+    fn update_owed(&mut self) {
+        let to_move = self.game.as_ref().map_or(SeatSet::EMPTY, |g| g.to_move());
+        let next = self.version + 1;
+        for (s, st) in self.seats.iter_mut().enumerate() {
+            if !to_move.contains(s) {
+                st.owed_since = None;
+                st.forced = false;
+            } else if st.owed_since.is_none() {
+                st.owed_since = Some(next);
+            }
+        }
+    }
+
+    pub fn state(&self) -> &'static str {
+        match &self.game {
+            None => "lobby",
+            Some(g) if g.is_over() => "over",
+            Some(_) => "playing",
+        }
+    }
+}
