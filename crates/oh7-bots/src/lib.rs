@@ -9,6 +9,7 @@
 //! What it is not: it does no I/O and reads no clock; a bot's randomness comes from its own
 //! seeded ChaCha RNG, so a bot is deterministic for a given seed.
 
+pub mod dyn_bot;
 pub mod expert;
 pub mod heuristic;
 pub mod ismcts;
@@ -17,11 +18,14 @@ pub mod pi;
 pub mod random;
 pub mod sample;
 pub mod seven;
+pub mod spec;
 pub mod tournament;
 
 use oh7_core::game::{Game, Seat};
 
+pub use dyn_bot::{DynBot, ForGame};
 pub use random::{RandomBot, random_oh7_game};
+pub use spec::GameSpec;
 
 /// A computer player: given what one seat may know and its legal actions, an action.
 ///

@@ -4,7 +4,8 @@
 //! number of threads.
 //!
 //! A deal is one round of a fresh game seeded by the deal's seed (the Oh 7 family: the first
-//! round, its redeals included; Seven: one round, `limit: None`).
+//! round, its redeals included; Seven: one round, its rules with `limit: None`). The game is a
+//! [`GameSpec`]; the rounds themselves run on the generic [`Game`] interface.
 
 use oh7_core::game::{Game, Seat};
 use oh7_core::oh7::{Action, Oh7Game};
@@ -13,7 +14,7 @@ use oh7_core::seven::{SevenGame, SevenRules};
 use rayon::prelude::*;
 
 use crate::expert::OracleBot;
-use crate::{Bot, oh7_bot, seven_bot};
+use crate::{Bot, GameSpec, oh7_bot, seven_bot};
 
 /// The seed of deal `d` of a tournament seeded `seed` (splitmix64).
 pub fn deal_seed(seed: u64, d: u64) -> u64 {
@@ -118,14 +119,15 @@ pub fn play_oh7_round(
         .collect())
 }
 
-/// Play one round of Seven (`limit: None`) with `names[seating[s]]` in seat `s`.
+/// Play one round of Seven (`rules` with `limit: None`) with `names[seating[s]]` in seat `s`.
 pub fn play_seven_round(
+    rules: &SevenRules,
     players: usize,
     seed: u64,
     names: &[String],
     seating: &[usize],
 ) -> Result<Vec<SeatResult>, String> {
-    let rules = SevenRules { limit: None, ..SevenRules::default() };
+    let rules = SevenRules { limit: None, ..rules.clone() };
     let mut game = SevenGame::new(rules, players, seed).map_err(|e| e.to_string())?;
     let mut bots: Vec<Box<dyn Bot<SevenGame>>> = Vec::with_capacity(players);
     for (s, &b) in seating.iter().enumerate() {
@@ -399,19 +401,10 @@ pub fn deal_wins(s: &Summary, a: usize, b: usize) -> (f64, f64) {
     w
 }
 
-/// Which game a tournament plays.
-#[derive(Clone, Copy, Debug)]
-pub enum TournamentGame {
-    /// The Oh 7 family with these rules.
-    Oh7(Ruleset),
-    /// Seven (one round per deal).
-    Seven,
-}
-
 /// Run a duplicate tournament of `deals` deals; `progress` is called once per finished deal
 /// (from any thread).
 pub fn run(
-    game: TournamentGame,
+    game: &GameSpec,
     players: usize,
     deals: u64,
     names: &[String],
@@ -428,8 +421,8 @@ pub fn run(
             for &r in &rots {
                 let seating = seating(names.len(), players, r);
                 let mut res = match game {
-                    TournamentGame::Oh7(rules) => play_oh7_round(rules, players, s, names, &seating, clock)?,
-                    TournamentGame::Seven => play_seven_round(players, s, names, &seating)?,
+                    GameSpec::Oh7 { ruleset } => play_oh7_round(*ruleset, players, s, names, &seating, clock)?,
+                    GameSpec::Seven { rules } => play_seven_round(rules, players, s, names, &seating)?,
                 };
                 all.append(&mut res);
             }

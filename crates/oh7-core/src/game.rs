@@ -75,6 +75,8 @@ impl fmt::Debug for SeatSet {
 /// `legal_actions` is non-empty; `apply` with an action that is not legal returns an error and
 /// leaves the game unchanged.
 pub trait Game: Clone + Send {
+    /// The game's name in records and on the wire (`oh7`, `seven`).
+    const NAME: &'static str;
     /// One decision of one seat.
     type Action: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync;
     /// Why an action was refused (a code and figures any client can word: [`crate::refusal`]).
@@ -94,6 +96,11 @@ pub trait Game: Clone + Send {
     fn apply(&mut self, seat: Seat, action: Self::Action) -> Result<(), Self::Error>;
     /// What `seat` may know.
     fn view(&self, seat: Seat) -> Self::View<'_>;
+    /// What anyone watching may know (no seat's hidden cards).
+    fn spectator_view(&self) -> Self::View<'_>;
+    /// Name the seats for the record; a list whose length is not the number of players is
+    /// ignored (the seats keep their names).
+    fn set_seat_names(&mut self, names: Vec<String>);
     /// Whether the game has ended.
     fn is_over(&self) -> bool;
     /// Running totals, one per seat.

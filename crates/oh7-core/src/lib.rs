@@ -11,6 +11,7 @@
 //! comes from a ChaCha RNG seeded by the caller, so a seed plus the actions replays a game.
 
 pub mod card;
+pub mod dyn_game;
 pub mod game;
 pub mod glossary;
 pub mod oh7;
@@ -19,26 +20,8 @@ pub mod ruleset;
 pub mod seven;
 
 pub use card::{Card, CardSet, Suit};
+pub use dyn_game::DynGame;
 pub use game::{Game, Seat, SeatSet, SeatViewLike};
-
-/// A record of either game, replayed.
-#[derive(Debug)]
-pub enum Replayed {
-    /// An Oh 7 family game.
-    Oh7(Box<oh7::Oh7Game>),
-    /// A Seven game.
-    Seven(Box<seven::SevenGame>),
-}
-
-impl Replayed {
-    /// Whether the game in the record is over.
-    pub fn is_over(&self) -> bool {
-        match self {
-            Replayed::Oh7(g) => g.is_over(),
-            Replayed::Seven(g) => g.is_over(),
-        }
-    }
-}
 
 /// Why a record of either game was refused.
 #[derive(Debug, thiserror::Error)]
@@ -60,10 +43,13 @@ pub enum RecordError {
 /// Replay a record of either game through the engine: the one check every reader of records
 /// (`replay`, `stats`, `play --resume`) makes before trusting a record. Sizes (players, hand
 /// sizes) are validated by the rules before anything is allocated from them.
-pub fn replay_record(v: &serde_json::Value) -> Result<Replayed, RecordError> {
+///
+/// The game comes back behind [`DynGame`]; a reader that needs the concrete game downcasts it
+/// ([`DynGame::as_any`], [`DynGame::into_any`]).
+pub fn replay_record(v: &serde_json::Value) -> Result<Box<dyn DynGame>, RecordError> {
     match v.get("game").and_then(serde_json::Value::as_str) {
-        Some("oh7") => Ok(Replayed::Oh7(Box::new(oh7::replay(v)?))),
-        Some("seven") => Ok(Replayed::Seven(Box::new(seven::replay(v)?))),
+        Some("oh7") => Ok(Box::new(oh7::replay(v)?)),
+        Some("seven") => Ok(Box::new(seven::replay(v)?)),
         Some(other) => Err(RecordError::UnknownGame(other.chars().take(40).collect())),
         None => Err(RecordError::NoGame),
     }

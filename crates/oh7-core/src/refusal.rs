@@ -23,6 +23,23 @@ pub struct Refused {
     pub message: String,
 }
 
+impl Refused {
+    /// `seat` owes no decision now (asked of a game that is not over): code `not_your_turn`,
+    /// as the engines give it.
+    pub fn not_your_turn(seat: usize) -> Refused {
+        Refused {
+            rule: "not_your_turn",
+            params: figures([("seat", num(seat))]),
+            message: format!("seat {seat} has nothing to decide now"),
+        }
+    }
+
+    /// The game has ended: code `game_over`, as the engines give it.
+    pub fn game_over() -> Refused {
+        Refused { rule: "game_over", params: Map::new(), message: "the game is over".to_string() }
+    }
+}
+
 /// An engine error that has a code and figures.
 pub trait Coded: std::error::Error {
     /// The stable code.

@@ -24,30 +24,14 @@ pub mod typing;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+use oh7_bots::GameSpec;
+use oh7_core::DynGame;
 use oh7_core::oh7::Oh7Game;
 use oh7_core::ruleset::Ruleset;
-use oh7_core::seven::{SevenGame, SevenRules};
+use oh7_core::seven::SevenGame;
 
 pub use lang::Lang;
 pub use session::{Session, Table};
-
-/// Which game to start.
-#[derive(Clone, Debug)]
-pub enum NewGame {
-    /// The Oh 7 family: a ruleset and a number of players (2 plays with the Dummy where the
-    /// ruleset has one).
-    Oh7 {
-        /// The rules.
-        rules: Ruleset,
-        /// Players (the Dummy not counted).
-        players: usize,
-    },
-    /// Seven.
-    Seven {
-        /// Players (2-8).
-        players: usize,
-    },
-}
 
 /// The English rules summary shown by `?`: for an Oh 7 ruleset, or Seven (`None`).
 pub type RulesText = Box<dyn Fn(Option<&Ruleset>) -> String>;
@@ -64,8 +48,10 @@ pub fn rules_text(lang: Lang, rules: Option<&Ruleset>, english: &RulesText) -> S
 
 /// Everything `oh7 play` needs.
 pub struct PlayOptions {
-    /// The game to start (ignored with `resume`).
-    pub game: NewGame,
+    /// The game and rules to start (ignored with `resume`).
+    pub game: GameSpec,
+    /// Players, the human included (the Dummy not counted; ignored with `resume`).
+    pub players: usize,
     /// The bots' level (one of the bots crate's levels).
     pub bots: Option<String>,
     /// The seed of the deal (ignored with `resume`).
@@ -107,7 +93,7 @@ pub const MAX_RESUME_BYTES: u64 = 16 << 20;
 /// Read the record to resume from `path`, refusing (with the file and line, and the file left
 /// as it is) anything but one unfinished game that replays exactly: a file of several records
 /// (a `simulate` output), a finished game, a record the engine rejects, a file too big.
-pub fn read_resume(path: &Path, lang: Lang) -> Result<(serde_json::Value, oh7_core::Replayed), String> {
+pub fn read_resume(path: &Path, lang: Lang) -> Result<(serde_json::Value, Box<dyn DynGame>), String> {
     let p = path.display();
     let unchanged = lang.s("the file is unchanged", "le fichier n'a pas été modifié");
     let meta = std::fs::metadata(path)
@@ -201,30 +187,40 @@ pub fn play(opts: PlayOptions) -> Result<PathBuf, PlayError> {
                 Some(k) if opts.seat == 0 => k,
                 _ => opts.seat,
             };
-            match game {
-                oh7_core::Replayed::Seven(g) => {
-                    let levels = recorded_levels(&*g, &record, &opts);
-                    run(*g, &opts, seat, &save, None, Some(levels))
-                }
-                oh7_core::Replayed::Oh7(g) => {
-                    let rules = *g.rules();
-                    let levels = recorded_levels(&*g, &record, &opts);
-                    run(*g, &opts, seat, &save, Some(rules), Some(levels))
-                }
-            }
+            run_any(game, &opts, seat, &save, Some(&record))
         }
-        None => match &opts.game {
-            NewGame::Oh7 { rules, players } => {
-                let g = Oh7Game::new(*rules, *players, opts.seed).map_err(|e| e.to_string())?;
-                let save = opts.save.clone().unwrap_or_else(|| default_save(rules.preset.name()));
-                run(g, &opts, opts.seat, &save, Some(*rules), None)
-            }
-            NewGame::Seven { players } => {
-                let g = SevenGame::new(SevenRules::default(), *players, opts.seed).map_err(|e| e.to_string())?;
-                let save = opts.save.clone().unwrap_or_else(|| default_save(SevenGame::NAME));
-                run(g, &opts, opts.seat, &save, None, None)
-            }
-        },
+        None => {
+            let game = opts.game.new_game(opts.players, opts.seed)?;
+            let save = opts.save.clone().unwrap_or_else(|| default_save(&opts.game.label()));
+            run_any(game, &opts, opts.seat, &save, None)
+        }
+    }
+}
+
+/// [`run`] on the concrete game behind `game` (the table's drawing is per game); with the
+/// resumed `record`, its bots are the levels it names.
+fn run_any(
+    game: Box<dyn DynGame>,
+    opts: &PlayOptions,
+    seat: usize,
+    save: &Path,
+    record: Option<&serde_json::Value>,
+) -> Result<PathBuf, PlayError> {
+    let game = game.into_any();
+    let game = match game.downcast::<Oh7Game>() {
+        Ok(g) => {
+            let rules = *g.rules();
+            let levels = record.map(|r| recorded_levels(&*g, r, opts));
+            return run(*g, opts, seat, save, Some(rules), levels);
+        }
+        Err(other) => other,
+    };
+    match game.downcast::<SevenGame>() {
+        Ok(g) => {
+            let levels = record.map(|r| recorded_levels(&*g, r, opts));
+            run(*g, opts, seat, save, None, levels)
+        }
+        Err(_) => Err(PlayError::Setup("a game the terminal cannot show".to_string())),
     }
 }
 

@@ -265,16 +265,11 @@ fn attempt_line(v: &SeatView<'_>, k: usize, cards: &[Card], human: Seat, lang: L
 }
 
 impl Table for Oh7Game {
-    const NAME: &'static str = "oh7";
-
     fn levels() -> &'static [&'static str] {
         oh7_bots::OH7_LEVELS
     }
     fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
         oh7_bots::oh7_bot(level, seed)
-    }
-    fn name_seats(&mut self, names: Vec<String>) {
-        self.set_seat_names(names);
     }
     fn game_seed(&self) -> u64 {
         self.seed()

@@ -52,14 +52,10 @@ pub struct Notice {
 
 /// What each game offers the interfaces (implemented for the Oh 7 family and Seven).
 pub trait Table: Game + Sized + 'static {
-    /// The name for file names (`oh7`, `seven`).
-    const NAME: &'static str;
     /// The bot levels, weakest first (the last is the strongest, used for hints).
     fn levels() -> &'static [&'static str];
     /// A bot by level.
     fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String>;
-    /// Name the seats (for the record).
-    fn name_seats(&mut self, names: Vec<String>);
     /// The seed of the game (used only to seed bots and name the save file).
     fn game_seed(&self) -> u64;
     /// Who acts next.
@@ -203,7 +199,7 @@ impl<G: Table> Session<G> {
                 bots.push(Some(b));
             }
         }
-        game.name_seats(names);
+        Game::set_seat_names(&mut game, names);
         let hint_level = G::levels().last().copied().unwrap_or("random").to_string();
         let hinter = G::bot(&hint_level, seed ^ 0x005E_ED0F_4141)?;
         Ok(Session {

@@ -172,16 +172,11 @@ fn game_notice(v: &SevenView<'_>, human: Seat, lang: Lang) -> Notice {
 }
 
 impl Table for SevenGame {
-    const NAME: &'static str = "seven";
-
     fn levels() -> &'static [&'static str] {
         oh7_bots::SEVEN_LEVELS
     }
     fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
         oh7_bots::seven_bot(level, seed)
-    }
-    fn name_seats(&mut self, names: Vec<String>) {
-        let _ = self.set_seat_names(names);
     }
     fn game_seed(&self) -> u64 {
         self.seed()

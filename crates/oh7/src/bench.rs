@@ -11,8 +11,9 @@ use oh7_core::seven::{MAX_PLAYERS, MIN_PLAYERS, SevenGame, SevenRules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::GameKind;
 use crate::RulesArgs;
-use crate::sim::{GameKind, game_seed};
+use crate::sim::game_seed;
 
 /// What to measure.
 #[derive(Subcommand, Debug)]

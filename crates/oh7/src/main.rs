@@ -14,8 +14,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use oh7_bots::GameSpec;
 use oh7_core::ruleset::{Preset, Ruleset};
+use oh7_core::seven::SevenRules;
 
 /// oh7: the Oh 7 family of trick-taking games (en, fr, fr-advanced, kod7, bga) and Seven.
 #[derive(Parser)]
@@ -75,6 +77,16 @@ enum Command {
     },
 }
 
+/// The game `--game` names, for every command that takes one (`play`, `simulate`, `tournament`,
+/// `bench engine`); with the rules arguments it makes a [`GameSpec`] ([`RulesArgs::spec`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameKind {
+    /// The Oh 7 family (choose the preset with --preset).
+    Oh7,
+    /// Seven, the shedding game.
+    Seven,
+}
+
 /// How to choose the rules: a preset and its options, or a TOML file.
 #[derive(Args, Clone, Debug)]
 pub struct RulesArgs {
@@ -103,6 +115,15 @@ fn parse_preset(s: &str) -> Result<Preset, String> {
 }
 
 impl RulesArgs {
+    /// The game `game` with these rules: for Oh 7 the ruleset they name (validated), for Seven
+    /// its default rules (the Oh 7 arguments are not read).
+    pub fn spec(&self, game: GameKind) -> Result<GameSpec> {
+        Ok(match game {
+            GameKind::Oh7 => GameSpec::Oh7 { ruleset: self.ruleset()? },
+            GameKind::Seven => GameSpec::Seven { rules: SevenRules::default() },
+        })
+    }
+
     /// The ruleset these arguments name, validated.
     pub fn ruleset(&self) -> Result<Ruleset> {
         let mut r = match &self.ruleset {

@@ -4,18 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use oh7_tui::{Lang, NewGame, PlayOptions};
+use oh7_tui::{Lang, PlayOptions};
 
-use crate::{RulesArgs, rules_text};
-
-/// Which game to play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameKind {
-    /// The Oh 7 family (choose the preset with --preset).
-    Oh7,
-    /// Seven, the shedding game.
-    Seven,
-}
+use crate::{GameKind, RulesArgs, rules_text};
 
 /// The language of the interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -66,16 +57,14 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         LangArg::En => Lang::En,
         LangArg::Fr => Lang::Fr,
     };
-    let game = match args.game {
-        GameKind::Oh7 => NewGame::Oh7 { rules: args.rules.ruleset()?, players: args.players },
-        GameKind::Seven => NewGame::Seven { players: args.players },
-    };
+    let game = args.rules.spec(args.game)?;
     let seed = args.seed.unwrap_or_else(|| {
         let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         (t.as_nanos() as u64) ^ ((std::process::id() as u64) << 32)
     });
     let opts = PlayOptions {
         game,
+        players: args.players,
         bots: args.bots.clone(),
         seed,
         lang,

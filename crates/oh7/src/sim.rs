@@ -19,26 +19,17 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use oh7_bots::{Bot, OH7_LEVELS, SEVEN_LEVELS, oh7_bot, play_game, random_oh7_game, seven_bot};
+use oh7_bots::{Bot, GameSpec, oh7_bot, play_game, random_oh7_game, seven_bot};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Oh7Game, Record};
 use oh7_core::ruleset::Ruleset;
-use oh7_core::seven::{MAX_PLAYERS, MIN_PLAYERS, SevenGame, SevenRules};
+use oh7_core::seven::{MAX_PLAYERS, MIN_PLAYERS, SevenGame};
 use oh7_stats::Stats;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::{RulesArgs, parse_seed};
-
-/// Which game to play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum GameKind {
-    /// The Oh 7 family (choose the preset with --preset).
-    Oh7,
-    /// Seven, the shedding game.
-    Seven,
-}
+use crate::{GameKind, RulesArgs, parse_seed};
 
 /// Arguments of `oh7 simulate`.
 #[derive(Args, Debug)]
@@ -113,10 +104,8 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
 /// A fully described run.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// The game.
-    pub game: GameKind,
-    /// The Oh 7 ruleset (unused for Seven).
-    pub rules: Ruleset,
+    /// The game and its rules.
+    pub spec: GameSpec,
     /// Players.
     pub players: usize,
     /// Games.
@@ -147,19 +136,21 @@ fn default_level(levels: &[&str]) -> &'static str {
 
 impl RunArgs {
     /// Check the arguments and build the plan of a run.
-    pub fn plan(&self, game: GameKind, rules: Ruleset) -> Result<Plan> {
-        match game {
-            GameKind::Oh7 => rules.check_players(self.players)?,
-            GameKind::Seven => {
+    pub fn plan(&self, spec: GameSpec) -> Result<Plan> {
+        match &spec {
+            GameSpec::Oh7 { ruleset } => ruleset.check_players(self.players)?,
+            GameSpec::Seven { .. } => {
                 if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&self.players) {
                     bail!("Seven is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {} players", self.players);
                 }
+                // Rules other than the default may refuse more counts (a hand too large).
+                spec.check_players(self.players).map_err(|e| anyhow!(e))?;
             }
         }
         if self.games == 0 {
             bail!("--games must be at least 1");
         }
-        let levels = if game == GameKind::Oh7 { OH7_LEVELS } else { SEVEN_LEVELS };
+        let levels = spec.levels();
         let (bots, default_bots) = match &self.bots {
             None => (vec![default_level(levels).to_string(); self.players], true),
             Some(text) => {
@@ -173,18 +164,14 @@ impl RunArgs {
             }
         };
         for l in &bots {
-            let ok = match game {
-                GameKind::Oh7 => oh7_bot(l, 0).map(|_| ()),
-                GameKind::Seven => seven_bot(l, 0).map(|_| ()),
-            };
-            ok.map_err(|e| anyhow!(e))?;
+            spec.bot(l, 0).map_err(|e| anyhow!(e))?;
         }
         let threads = match self.threads {
             Some(0) => bail!("--threads must be at least 1"),
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        Ok(Plan { game, rules, players: self.players, games: self.games, seed: self.seed, bots, default_bots, threads })
+        Ok(Plan { spec, players: self.players, games: self.games, seed: self.seed, bots, default_bots, threads })
     }
 }
 
@@ -197,12 +184,12 @@ impl Plan {
     }
 
     fn title(&self) -> String {
-        match self.game {
-            GameKind::Oh7 => {
-                let dummy = if self.rules.uses_dummy(self.players) { " (with the Dummy)" } else { "" };
-                format!("{} with {} players{dummy}", self.rules.preset, self.players)
+        match &self.spec {
+            GameSpec::Oh7 { ruleset } => {
+                let dummy = if ruleset.uses_dummy(self.players) { " (with the Dummy)" } else { "" };
+                format!("{} with {} players{dummy}", ruleset.preset, self.players)
             }
-            GameKind::Seven => format!("seven with {} players", self.players),
+            GameSpec::Seven { .. } => format!("seven with {} players", self.players),
         }
     }
 }
@@ -226,15 +213,16 @@ fn play_chunk(plan: &Plan, w: &mut Worker, from: u64, to: u64, write: bool) -> R
     let all_random = plan.bots.iter().all(|b| b == "random");
     for i in from..to {
         let s = game_seed(plan.seed, i);
-        match plan.game {
-            GameKind::Oh7 => {
+        // The hot loop stays on each game's generic code: one arm per game, no dynamic calls.
+        match &plan.spec {
+            GameSpec::Oh7 { ruleset } => {
                 let g = match &mut w.oh7 {
                     Some(g) => {
                         g.restart(s);
                         g
                     }
                     slot => {
-                        let g = Oh7Game::new(plan.rules, plan.players, s)?;
+                        let g = Oh7Game::new(*ruleset, plan.players, s)?;
                         slot.insert(g)
                     }
                 };
@@ -261,8 +249,8 @@ fn play_chunk(plan: &Plan, w: &mut Worker, from: u64, to: u64, write: bool) -> R
                 }
                 out.stats.add_oh7(&rec);
             }
-            GameKind::Seven => {
-                let mut g = SevenGame::new(SevenRules::default(), plan.players, s)?;
+            GameSpec::Seven { rules } => {
+                let mut g = SevenGame::new(rules.clone(), plan.players, s)?;
                 let mut bots: Vec<Box<dyn Bot<SevenGame>>> = plan
                     .bots
                     .iter()
@@ -377,11 +365,7 @@ pub fn run(plan: &Plan, record: Option<&Path>, label: &str) -> Result<Outcome> {
 
 /// Run `oh7 simulate`.
 pub fn simulate(a: &SimulateArgs) -> Result<()> {
-    let rules = match a.game {
-        GameKind::Oh7 => a.rules.ruleset()?,
-        GameKind::Seven => Ruleset::preset(oh7_core::ruleset::Preset::En),
-    };
-    let plan = a.run.plan(a.game, rules)?;
+    let plan = a.run.plan(a.rules.spec(a.game)?)?;
     let o = run(&plan, a.record.as_deref(), "")?;
     let secs = o.elapsed.as_secs_f64();
     let mut head = String::new();
@@ -496,8 +480,10 @@ fn rules_of(spec: &str) -> Result<Ruleset> {
 
 /// Run `oh7 compare A B`.
 pub fn compare(a: &CompareArgs) -> Result<()> {
-    let plan_a = a.run.plan(GameKind::Oh7, rules_of(&a.a)?).with_context(|| format!("rules A ({})", a.a))?;
-    let plan_b = a.run.plan(GameKind::Oh7, rules_of(&a.b)?).with_context(|| format!("rules B ({})", a.b))?;
+    let plan_a =
+        a.run.plan(GameSpec::Oh7 { ruleset: rules_of(&a.a)? }).with_context(|| format!("rules A ({})", a.a))?;
+    let plan_b =
+        a.run.plan(GameSpec::Oh7 { ruleset: rules_of(&a.b)? }).with_context(|| format!("rules B ({})", a.b))?;
     let oa = run(&plan_a, None, &format!("A: {}", a.a))?;
     let ob = run(&plan_b, None, &format!("B: {}", a.b))?;
     let (ra, rb) = (oa.stats.report(), ob.stats.report());

@@ -8,15 +8,14 @@ use anyhow::{Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use oh7_bots::pi::{Position, Scorer, Solver};
-use oh7_bots::tournament::{self, Summary, TournamentGame, deal_seed};
-use oh7_bots::{OH7_LEVELS, SEVEN_LEVELS, oh7_bot};
+use oh7_bots::tournament::{self, Summary, deal_seed};
+use oh7_bots::{GameSpec, oh7_bot};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, Oh7Game, PhaseView};
 use oh7_core::ruleset::{Preset, Ruleset};
 use serde_json::json;
 
-use crate::RulesArgs;
-use crate::sim::GameKind;
+use crate::{GameKind, RulesArgs};
 
 /// Arguments of `oh7 tournament`.
 #[derive(Args, Debug)]
@@ -58,6 +57,15 @@ pub struct TournamentArgs {
     pub seed: u64,
 }
 
+/// The game of a tournament; for Oh 7 the ruleset must seat `--players`.
+fn game_spec(args: &TournamentArgs) -> Result<GameSpec> {
+    let game = args.rules.spec(args.game)?;
+    if let GameSpec::Oh7 { ruleset } = &game {
+        ruleset.check_players(args.players)?;
+    }
+    Ok(game)
+}
+
 /// Run `oh7 tournament`.
 pub fn run(args: &TournamentArgs) -> Result<()> {
     if args.ratings {
@@ -66,19 +74,13 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     if args.bots.len() < 2 {
         bail!("name at least two bots with --bots, e.g. --bots expert,heuristic");
     }
-    let (game, levels): (TournamentGame, &[&str]) = match args.game {
-        GameKind::Oh7 => {
-            let r = args.rules.ruleset()?;
-            r.check_players(args.players)?;
-            (TournamentGame::Oh7(r), OH7_LEVELS)
-        }
-        GameKind::Seven => {
-            if !(2..=8).contains(&args.players) {
-                bail!("Seven is played by 2 to 8 players; got {}", args.players);
-            }
-            (TournamentGame::Seven, SEVEN_LEVELS)
-        }
-    };
+    let game = game_spec(args)?;
+    if let GameSpec::Seven { .. } = game
+        && !(2..=8).contains(&args.players)
+    {
+        bail!("Seven is played by 2 to 8 players; got {}", args.players);
+    }
+    let levels = game.levels();
     if args.bots.len() > args.players {
         bail!(
             "--bots names {} bots but the table has {} seats: name at most {} (each bot sits in every seat by rotation)",
@@ -88,7 +90,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         );
     }
     for b in &args.bots {
-        let oh7 = matches!(game, TournamentGame::Oh7(_));
+        let oh7 = matches!(game, GameSpec::Oh7 { .. });
         let research = b == "pimc" || b.starts_with("ismcts:") || b.starts_with("mix:") || b.starts_with("hybrid:");
         if !(levels.contains(&b.as_str()) || (oh7 && (b == "oracle" || research))) {
             bail!("unknown bot `{b}`: choose among {} (or oracle for Oh 7)", levels.join(", "));
@@ -118,14 +120,11 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     let start = Instant::now();
     let tick = || bar.inc(1);
     let clock = move || start.elapsed().as_secs_f64();
-    let summary = tournament::run(game, args.players, args.deals, &args.bots, args.seed, &tick, Some(&clock))
+    let summary = tournament::run(&game, args.players, args.deals, &args.bots, args.seed, &tick, Some(&clock))
         .map_err(anyhow::Error::msg)?;
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let what = match game {
-        TournamentGame::Oh7(r) => format!("{} with {} players", r.preset, args.players),
-        TournamentGame::Seven => format!("seven with {} players", args.players),
-    };
+    let what = format!("{} with {} players", game.label(), args.players);
     let closed = gap.map(|(l, m, h)| (l, m, h, tournament::gap_closed(&summary, l, m, h)));
     if args.json {
         let mut v = to_json(&summary, &what, args, rots, secs);
@@ -135,7 +134,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print_text(&summary, &what, args, rots, secs, matches!(game, TournamentGame::Seven));
+        print_text(&summary, &what, args, rots, secs, matches!(game, GameSpec::Seven { .. }));
         if let Some((l, m, h, r)) = closed {
             let (low, mid, high) = (&args.bots[l], &args.bots[m], &args.bots[h]);
             match r {
@@ -176,14 +175,8 @@ use oh7_stats::report::decimals;
 /// `oh7 tournament --ratings`: every pair of levels plays `--deals` duplicate deals; the deal
 /// wins are fitted to Bradley-Terry ratings.
 fn ratings(args: &TournamentArgs) -> Result<()> {
-    let (game, levels): (TournamentGame, &[&str]) = match args.game {
-        GameKind::Oh7 => {
-            let r = args.rules.ruleset()?;
-            r.check_players(args.players)?;
-            (TournamentGame::Oh7(r), OH7_LEVELS)
-        }
-        GameKind::Seven => (TournamentGame::Seven, SEVEN_LEVELS),
-    };
+    let game = game_spec(args)?;
+    let levels = game.levels();
     let names: Vec<String> = levels.iter().map(|s| s.to_string()).collect();
     let k = names.len();
     let pairs = k * (k - 1) / 2;
@@ -199,7 +192,7 @@ fn ratings(args: &TournamentArgs) -> Result<()> {
     for a in 0..k {
         for b in a + 1..k {
             let two = vec![names[a].clone(), names[b].clone()];
-            let s = tournament::run(game, args.players, args.deals, &two, args.seed, &tick, None)
+            let s = tournament::run(&game, args.players, args.deals, &two, args.seed, &tick, None)
                 .map_err(anyhow::Error::msg)?;
             let (wa, wb) = tournament::deal_wins(&s, 0, 1);
             wins[a][b] += wa;
@@ -211,10 +204,7 @@ fn ratings(args: &TournamentArgs) -> Result<()> {
     bar.finish_and_clear();
     let mut r = tournament::bradley_terry(&names, &wins);
     r.sort_by(|x, y| y.elo.total_cmp(&x.elo));
-    let what = match game {
-        TournamentGame::Oh7(r) => format!("{} with {} players", r.preset, args.players),
-        TournamentGame::Seven => format!("seven with {} players", args.players),
-    };
+    let what = format!("{} with {} players", game.label(), args.players);
     let secs = start.elapsed().as_secs_f64();
     if args.json {
         let v = json!({

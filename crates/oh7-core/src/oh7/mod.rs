@@ -1365,6 +1365,7 @@ fn combinations(cards: &[Card], k: usize, f: &mut dyn FnMut(CardSet)) {
 }
 
 impl Game for Oh7Game {
+    const NAME: &'static str = "oh7";
     type Action = Action;
     type Error = RuleError;
     type View<'a> = SeatView<'a>;
@@ -1389,6 +1390,14 @@ impl Game for Oh7Game {
 
     fn view(&self, seat: Seat) -> SeatView<'_> {
         SeatView::new(self, Some(seat))
+    }
+
+    fn spectator_view(&self) -> SeatView<'_> {
+        SeatView::spectator(self)
+    }
+
+    fn set_seat_names(&mut self, names: Vec<String>) {
+        Oh7Game::set_seat_names(self, names);
     }
 
     fn is_over(&self) -> bool {

@@ -1152,6 +1152,7 @@ fn parse_text(text: &str) -> Result<(Action, bool), SevenError> {
 }
 
 impl Game for SevenGame {
+    const NAME: &'static str = "seven";
     type Action = Action;
     type Error = SevenError;
     type View<'a> = SevenView<'a>;
@@ -1212,6 +1213,15 @@ impl Game for SevenGame {
 
     fn view(&self, seat: Seat) -> SevenView<'_> {
         self.seat_view(seat)
+    }
+
+    fn spectator_view(&self) -> SevenView<'_> {
+        SevenGame::spectator_view(self)
+    }
+
+    fn set_seat_names(&mut self, names: Vec<String>) {
+        // A count that is not the players' keeps the default names, as the trait says.
+        let _ = SevenGame::set_seat_names(self, names);
     }
 
     fn is_over(&self) -> bool {

@@ -1,0 +1,229 @@
+//! Either game behind one object-safe, text-shaped interface, for the consumers that hold "a
+//! game of some kind" (a server table, a resumed record, a replayed file) and need no more than
+//! text actions and JSON views.
+//!
+//! [`DynGame`] is implemented once, for every [`Game`], by a blanket impl: a new game gets it
+//! for free. Code that needs the concrete game (a terminal table's drawing, per-game statistics)
+//! downcasts with [`DynGame::as_any`]. Hot paths (simulations, bots' searches) stay on the
+//! generic [`Game`] interface; this one costs a virtual call and text per action.
+
+use std::any::Any;
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::game::{Game, Seat, SeatSet, SeatViewLike};
+use crate::refusal::{Coded, Refused};
+
+/// A game of either kind, seen through text actions and JSON views (object safe).
+///
+/// Actions are the engine's own text (`play 7H`, `draw`): [`DynGame::legal_text`] gives them,
+/// [`DynGame::apply_text`] reads them back, so a log of action texts replays a game exactly.
+pub trait DynGame: Send + Sync {
+    /// The game's name in records and on the wire (`oh7`, `seven`).
+    fn game_name(&self) -> &'static str;
+    /// Players (the Dummy not counted).
+    fn players(&self) -> usize;
+    /// Name the seats (the names go into the record); a list whose length is not the number of
+    /// players is ignored.
+    fn set_names(&mut self, names: Vec<String>);
+    /// The seats that owe a decision now.
+    fn to_move(&self) -> SeatSet;
+    /// Whether the game has ended.
+    fn is_over(&self) -> bool;
+    /// The legal actions of `seat`, as text (empty if it owes nothing).
+    fn legal_text(&self, seat: Seat) -> Vec<String>;
+    /// Read and apply an action of `seat` written as text; returns its canonical text. Refused
+    /// with `game_over` or `not_your_turn` when the seat owes nothing, else with the engine's
+    /// own refusal; on error the game is unchanged.
+    fn apply_text(&mut self, seat: Seat, text: &str) -> Result<String, Refused>;
+    /// What `seat` may know as JSON (`None`: a spectator).
+    fn view_json(&self, seat: Option<Seat>) -> Value;
+    /// Running totals, one per seat.
+    fn totals(&self) -> Vec<i64>;
+    /// The winners (empty until the game is over).
+    fn winners(&self) -> Vec<Seat>;
+    /// The game record so far, as one JSON value (it holds the seed and every hand).
+    fn record(&self) -> Value;
+    /// A copy of the game, boxed.
+    fn box_clone(&self) -> Box<dyn DynGame>;
+    /// The concrete game, to downcast (`as_any().downcast_ref::<Oh7Game>()`).
+    fn as_any(&self) -> &dyn Any;
+    /// The concrete game by value, to downcast without a copy.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+}
+
+impl<G: Game + Sync + 'static> DynGame for G {
+    fn game_name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn players(&self) -> usize {
+        Game::players(self)
+    }
+
+    fn set_names(&mut self, names: Vec<String>) {
+        Game::set_seat_names(self, names);
+    }
+
+    fn to_move(&self) -> SeatSet {
+        Game::to_move(self)
+    }
+
+    fn is_over(&self) -> bool {
+        Game::is_over(self)
+    }
+
+    fn legal_text(&self, seat: Seat) -> Vec<String> {
+        let mut out = Vec::new();
+        Game::legal_actions(self, seat, &mut out);
+        out.iter().map(ToString::to_string).collect()
+    }
+
+    fn apply_text(&mut self, seat: Seat, text: &str) -> Result<String, Refused> {
+        if !Game::to_move(self).contains(seat) {
+            return Err(if Game::is_over(self) { Refused::game_over() } else { Refused::not_your_turn(seat) });
+        }
+        let action = Game::parse_action(self, seat, text).map_err(|e| e.refused())?;
+        Game::apply(self, seat, action).map_err(|e| e.refused())?;
+        Ok(action.to_string())
+    }
+
+    fn view_json(&self, seat: Option<Seat>) -> Value {
+        match seat {
+            Some(s) => Game::view(self, s).to_json(),
+            None => Game::spectator_view(self).to_json(),
+        }
+    }
+
+    fn totals(&self) -> Vec<i64> {
+        Game::totals(self)
+    }
+
+    fn winners(&self) -> Vec<Seat> {
+        Game::winners(self)
+    }
+
+    fn record(&self) -> Value {
+        Game::record(self)
+    }
+
+    fn box_clone(&self) -> Box<dyn DynGame> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+}
+
+impl Clone for Box<dyn DynGame> {
+    fn clone(&self) -> Self {
+        (**self).box_clone()
+    }
+}
+
+impl fmt::Debug for dyn DynGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynGame")
+            .field("game", &self.game_name())
+            .field("players", &self.players())
+            .field("to_move", &self.to_move())
+            .field("over", &self.is_over())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oh7::Oh7Game;
+    use crate::ruleset::{Preset, Ruleset};
+    use crate::seven::{SevenGame, SevenRules};
+
+    fn both() -> Vec<Box<dyn DynGame>> {
+        vec![
+            Box::new(Oh7Game::new(Ruleset::preset(Preset::En), 4, 3).unwrap()),
+            Box::new(SevenGame::new(SevenRules::default(), 4, 3).unwrap()),
+        ]
+    }
+
+    /// Both games can be shared between threads (a server hands views out from several).
+    #[test]
+    fn both_games_are_send_and_sync() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Oh7Game>();
+        shared::<SevenGame>();
+        shared::<Box<dyn DynGame>>();
+    }
+
+    /// Playing the first legal text of whoever moves first reaches the end of both games, and
+    /// the text read back is the text given.
+    #[test]
+    fn first_legal_text_plays_a_whole_game() {
+        for mut g in both() {
+            let mut steps = 0;
+            while let Some(seat) = g.to_move().lowest() {
+                let legal = g.legal_text(seat);
+                assert!(!legal.is_empty(), "{g:?}");
+                assert_eq!(g.apply_text(seat, &legal[0]).unwrap(), legal[0]);
+                steps += 1;
+                assert!(steps < 20_000);
+            }
+            assert!(g.is_over() && !g.winners().is_empty());
+            assert_eq!(g.totals().len(), g.players());
+            assert_eq!(g.record()["game"], g.game_name());
+            assert_eq!(g.apply_text(0, "draw").unwrap_err().rule, "game_over");
+        }
+    }
+
+    /// A seat that owes nothing is refused with `not_your_turn`, and nothing changes; a clone is
+    /// independent of its original.
+    #[test]
+    fn refusals_change_nothing_and_clones_are_separate() {
+        for mut g in both() {
+            // Oh 7 starts with simultaneous bets: play on until some seat owes nothing.
+            let idle = loop {
+                if let Some(s) = (0..g.players()).find(|&s| !g.to_move().contains(s)) {
+                    break s;
+                }
+                let seat = g.to_move().lowest().unwrap();
+                let first = g.legal_text(seat)[0].clone();
+                g.apply_text(seat, &first).unwrap();
+            };
+            let before = g.record();
+            assert_eq!(g.apply_text(idle, "play 7H").unwrap_err().rule, "not_your_turn");
+            let mover = g.to_move().lowest().unwrap();
+            assert!(g.apply_text(mover, "nonsense").is_err());
+            assert_eq!(g.record(), before);
+            let copy = g.clone();
+            let first = g.legal_text(mover)[0].clone();
+            g.apply_text(mover, &first).unwrap();
+            assert_eq!(copy.record(), before);
+            assert!(copy.to_move().contains(mover));
+            assert_ne!(g.view_json(Some(mover)), copy.view_json(Some(mover)));
+        }
+    }
+
+    /// Views: a seat's shows its own hand, the spectator's is a view of no seat; names reach
+    /// the record; the concrete game downcasts.
+    #[test]
+    fn views_names_and_downcasts() {
+        for mut g in both() {
+            assert_ne!(g.view_json(Some(0)), g.view_json(None));
+            let names: Vec<String> = (0..g.players()).map(|s| format!("n{s}")).collect();
+            g.set_names(names.clone());
+            assert_eq!(g.record()["seats"], serde_json::json!(names));
+            g.set_names(vec!["too few".into()]);
+            assert_eq!(g.record()["seats"], serde_json::json!(names));
+            let is_oh7 = g.as_any().downcast_ref::<Oh7Game>().is_some();
+            assert_eq!(is_oh7, g.game_name() == "oh7");
+            assert_eq!(g.as_any().downcast_ref::<SevenGame>().is_some(), !is_oh7);
+            assert!(g.into_any().downcast::<Oh7Game>().is_ok() == is_oh7);
+        }
+    }
+}
