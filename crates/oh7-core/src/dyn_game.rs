@@ -37,6 +37,10 @@ pub trait DynGame: Send + Sync {
     /// with `game_over` or `not_your_turn` when the seat owes nothing, else with the engine's
     /// own refusal; on error the game is unchanged.
     fn apply_text(&mut self, seat: Seat, text: &str) -> Result<String, Refused>;
+    /// Whether `text` is a legal action of `seat` now, changing nothing: its canonical text, or
+    /// the refusal [`DynGame::apply_text`] would give (so a server can check, write its log,
+    /// then apply, with no copy of the game to roll back).
+    fn check_text(&self, seat: Seat, text: &str) -> Result<String, Refused>;
     /// What `seat` may know as JSON (`None`: a spectator).
     fn view_json(&self, seat: Option<Seat>) -> Value;
     /// Running totals, one per seat.
@@ -87,6 +91,28 @@ impl<G: Game + Sync + 'static> DynGame for G {
         let action = Game::parse_action(self, seat, text).map_err(|e| e.refused())?;
         Game::apply(self, seat, action).map_err(|e| e.refused())?;
         Ok(action.to_string())
+    }
+
+    fn check_text(&self, seat: Seat, text: &str) -> Result<String, Refused> {
+        if !Game::to_move(self).contains(seat) {
+            return Err(if Game::is_over(self) { Refused::game_over() } else { Refused::not_your_turn(seat) });
+        }
+        let action = Game::parse_action(self, seat, text).map_err(|e| e.refused())?;
+        let mut legal = Vec::new();
+        Game::legal_actions(self, seat, &mut legal);
+        if legal.contains(&action) {
+            return Ok(action.to_string());
+        }
+        // The engine's own reason, found on a copy: only on the refusal path.
+        match Game::apply(&mut self.clone(), seat, action) {
+            Err(e) => Err(e.refused()),
+            // Against the Game contract (apply takes only legal actions); refused all the same.
+            Ok(()) => Err(Refused {
+                rule: "not_a_choice",
+                params: Default::default(),
+                message: format!("{action} is not among the legal actions"),
+            }),
+        }
     }
 
     fn view_json(&self, seat: Option<Seat>) -> Value {

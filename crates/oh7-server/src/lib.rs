@@ -14,7 +14,6 @@
 
 pub mod client;
 pub mod event;
-pub mod game;
 pub mod http;
 pub mod listen;
 pub mod lobby;

@@ -12,7 +12,7 @@ use tokio::sync::{Mutex, oneshot};
 
 use crate::Settings;
 use crate::event::{Event, LOG_FORMAT};
-use crate::game::GameSpec;
+use oh7_bots::GameSpec;
 use crate::project::TableInfo;
 use crate::protocol::{ErrorCode, Refusal};
 use crate::secrets::{TokenHash, new_code, new_secret, new_seed};

@@ -13,7 +13,7 @@ use oh7_core::game::Seat;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::game::AnyGame;
+use oh7_core::DynGame;
 use crate::protocol::{ChatLine, Told};
 
 /// What happened, as the table tells it (public facts only; the action text is given to the
@@ -105,10 +105,10 @@ struct Doc<'a> {
 }
 
 /// The document of one viewer: `seat` (`None`: a spectator or a guest who has not sat).
-pub fn document(info: &TableInfo, game: Option<&AnyGame>, seat: Option<Seat>) -> Value {
+pub fn document(info: &TableInfo, game: Option<&dyn DynGame>, seat: Option<Seat>) -> Value {
     let view = game.map_or(Value::Null, |g| g.view_json(seat));
     let legal = match (game, seat) {
-        (Some(g), Some(s)) => g.legal(s),
+        (Some(g), Some(s)) => g.legal_text(s),
         _ => Vec::new(),
     };
     serde_json::to_value(Doc { table: info, view, legal }).expect("a document always serializes")

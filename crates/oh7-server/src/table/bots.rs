@@ -8,7 +8,7 @@ use oh7_core::game::Seat;
 
 use super::{Table, TableMsg};
 use crate::event::Event;
-use crate::game::AnyBot;
+use oh7_bots::DynBot;
 
 impl Table {
     pub(super) fn bot_plays(&self, s: Seat) -> bool {
@@ -52,7 +52,7 @@ impl Table {
                 }
                 let done = tokio::task::spawn_blocking(move || {
                     let mut bot = bot;
-                    let action = game.decide(&mut bot, seat);
+                    let action = bot.decide(&*game, seat);
                     (action, bot)
                 })
                 .await;
@@ -63,7 +63,7 @@ impl Table {
         }
     }
 
-    pub(super) async fn bot_done(&mut self, seat: Seat, asked: (u32, u64), action: Option<String>, bot: AnyBot) {
+    pub(super) async fn bot_done(&mut self, seat: Seat, asked: (u32, u64), action: Option<String>, bot: Box<dyn DynBot>) {
         self.inflight.remove(seat);
         // A bot seat keeps its bot (and its memory); a stand-in for a person is made anew.
         if self.core.seats[seat].bot.is_some() {

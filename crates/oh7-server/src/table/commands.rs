@@ -292,7 +292,7 @@ impl Table {
         let tx = self.conns.get(&conn).map(|c| c.tx.clone());
         let version = self.core.version;
         tokio::spawn(async move {
-            let action = tokio::task::spawn_blocking(move || g.decide(&mut bot, seat)).await.ok().flatten();
+            let action = tokio::task::spawn_blocking(move || bot.decide(&*g, seat)).await.ok().flatten();
             if let Some(tx) = tx {
                 let ack = Ack { id, version, hint: Some(action), level: Some(level), ..Ack::default() };
                 let _ = tx.send(ServerMsg::Ack(ack).frame()).await;

@@ -26,7 +26,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::Settings;
 use crate::event::{self, LOG_FORMAT};
-use crate::game::{AnyBot, GameSpec};
+use oh7_bots::{DynBot, GameSpec};
 use crate::project::TableInfo;
 use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal};
 use crate::store::{Store, StoredTable};
@@ -118,7 +118,7 @@ pub enum TableMsg {
         /// Its action.
         action: Option<String>,
         /// The bot, back.
-        bot: AnyBot,
+        bot: Box<dyn DynBot>,
     },
     /// An away person's grace period ended.
     Grace {
@@ -173,7 +173,7 @@ pub struct Table {
     store: Store,
     settings: Arc<Settings>,
     core: Core,
-    bots: Vec<Option<AnyBot>>,
+    bots: Vec<Option<Box<dyn DynBot>>>,
     inflight: SeatSet,
     conns: HashMap<ConnId, Conn>,
     /// Answers to guests' `sit` commands by connection and id.

@@ -9,7 +9,7 @@ use oh7_core::game::Seat;
 use serde_json::Value;
 
 use super::{Access, ConnId, Frame, Table};
-use crate::game::GameSpec;
+use oh7_bots::GameSpec;
 use crate::patch::diff;
 use crate::project::{Happened, SeatInfo, TableInfo, document, told};
 use crate::protocol::{Links, PROTOCOL, Refusal, ServerMsg};
@@ -88,7 +88,7 @@ impl Table {
     pub(super) fn send_snapshot(&mut self, conn: ConnId) {
         let Some(c) = self.conns.get(&conn) else { return };
         let (seat, access) = (c.seat, c.access);
-        let doc = document(&self.info(), self.core.game.as_ref(), seat);
+        let doc = document(&self.info(), self.core.game.as_deref(), seat);
         let frame = self.snapshot_of(&doc, seat, access).frame();
         self.docs.insert(seat, doc);
         if self.conns.get(&conn).is_some_and(|c| c.tx.try_send(frame).is_err()) {
@@ -122,7 +122,7 @@ impl Table {
                     Some(ServerMsg::Event { version, event: told(h, c.seat), patch: Default::default() }.frame())
                 }
                 (h, Some(old)) => {
-                    let new = document(&info, self.core.game.as_ref(), c.seat);
+                    let new = document(&info, self.core.game.as_deref(), c.seat);
                     let patch = diff(old, &new);
                     self.docs.insert(c.seat, new);
                     Some(
@@ -134,7 +134,7 @@ impl Table {
                     )
                 }
                 (_, None) => {
-                    self.docs.insert(c.seat, document(&info, self.core.game.as_ref(), c.seat));
+                    self.docs.insert(c.seat, document(&info, self.core.game.as_deref(), c.seat));
                     None
                 }
             };

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::{CHAT_KEPT, TableConfig};
 use crate::event::Event;
-use crate::game::AnyGame;
+use oh7_core::DynGame;
 use crate::project::Happened;
 use crate::protocol::ChatLine;
 use crate::secrets::TokenHash;
@@ -71,7 +71,7 @@ pub(super) enum ApplyError {
 pub(super) struct Core {
     pub version: u64,
     pub seats: Vec<SeatState>,
-    pub game: Option<AnyGame>,
+    pub game: Option<Box<dyn DynGame>>,
     pub game_number: u32,
     /// Every finished game, first to last.
     pub finished: Vec<Arc<FinishedGame>>,
