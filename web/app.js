@@ -96,7 +96,8 @@ function onMessage(msg) {
   if (msg.type === "error" && chatWaiting && msg.id === chatWaiting.id) chatWaiting = null;
   const gapBefore = S.needSync;
   dispatch(msg);
-  // One `sync` per gap: the events that follow it are ignored until the snapshot.
+  // One `sync` per gap or patch that did not fit: the events that follow it are ignored until
+  // the snapshot.
   if (S.needSync && !gapBefore) sock?.sync();
   if (msg.type === "event" || msg.type === "snapshot") clearSevenChoice();
 }

@@ -1,5 +1,6 @@
 // One WebSocket to the table: hello (with the seat token kept in this browser), reconnection
-// with backoff, `sync` when the state says a version was skipped, and command ids that are
+// with backoff, `sync` when the state says a version was skipped or a patch did not fit its
+// document (state.js `needSync`), and command ids that are
 // unique per page (a random prefix and a count), so a repeated command is answered, never
 // applied twice.
 

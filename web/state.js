@@ -5,6 +5,14 @@
 //
 // `reduce(state, msg)` never changes `state`: it returns a new object (or the same one when
 // nothing changed), so the views can compare what they drew with what is now true.
+//
+// The viewer's document is `{table, view, legal}` (kept as the state's fields of those names).
+// A snapshot gives it whole; an `event` or `presence` carries only a patch of it (web/patch.js),
+// applied to the document of the version before. A patch that does not fit, like an event that
+// skips a version, sets `needSync`: the page then asks for a snapshot (one `sync`, see app.js)
+// and ignores events and presence until it arrives.
+
+import { applyPatch, Misfit } from "./patch.js";
 
 /** The state before the first snapshot. */
 export function initial() {
@@ -19,7 +27,7 @@ export function initial() {
     connected: false,
     // The server said it is stopping (until the next snapshot).
     closing: false,
-    // A `sync` is owed: an event skipped a version.
+    // A `sync` is owed: an event skipped a version, or a patch did not fit the document.
     needSync: false,
     // The command on its way ({id, action, acked}): the hand takes no second click until the
     // table has moved past it.
@@ -62,6 +70,45 @@ function withNotice(s, notice) {
   return { ...s, noticeSeq: n, notices: [...s.notices, { n, ...notice }].slice(-3) };
 }
 
+/**
+ * The document after `patch` ({table, view, legal}, sharing what did not change), or null when
+ * the patch does not fit (a snapshot is owed). No patch: the document as it is.
+ */
+function patched(s, patch) {
+  const doc = { table: s.table, view: s.view, legal: s.legal };
+  if (!patch) return doc;
+  let out;
+  try {
+    out = applyPatch(doc, patch);
+  } catch (e) {
+    if (e instanceof Misfit) return null;
+    throw e;
+  }
+  // The whole document replaced (path ""): it must still be a document.
+  if (out === null || typeof out !== "object" || Array.isArray(out)) return null;
+  return { table: out.table ?? null, view: out.view ?? null, legal: Array.isArray(out.legal) ? out.legal : [] };
+}
+
+/**
+ * `next` (a fresh copy of the state, at its new version) given the patched document, with what
+ * the page derives from its change since `s`: the trick just completed, the round just summed
+ * up, and (when the legal actions change) the choice, cards to pass and hint dropped.
+ */
+function withDoc(next, s, doc) {
+  next.table = doc.table;
+  if (doc.view !== s.view) {
+    Object.assign(next, moments(s, s.view, doc.view, next.version));
+    next.view = doc.view;
+  }
+  if (doc.legal !== s.legal && !same(doc.legal, s.legal)) {
+    next.legal = doc.legal;
+    next.choice = null;
+    next.passSel = [];
+    next.hint = null;
+  }
+  return next;
+}
+
 /** The next state after `msg`. */
 export function reduce(s, msg) {
   switch (msg.type) {
@@ -86,19 +133,12 @@ export function reduce(s, msg) {
       };
     case "event": {
       if (msg.version <= s.version) return s;
-      if (msg.version !== s.version + 1) return s.needSync ? s : { ...s, needSync: true };
-      const next = { ...s, version: msg.version };
-      if (msg.table) next.table = msg.table;
-      if (msg.view) {
-        Object.assign(next, moments(s, s.view, msg.view, msg.version));
-        next.view = msg.view;
-      }
-      if (msg.legal && !same(msg.legal, s.legal)) {
-        next.legal = msg.legal;
-        next.choice = null;
-        next.passSel = [];
-        next.hint = null;
-      }
+      // Waiting for the snapshot: what comes before it cannot be applied.
+      if (s.needSync) return s;
+      if (msg.version !== s.version + 1) return { ...s, needSync: true };
+      const doc = patched(s, msg.patch);
+      if (!doc) return { ...s, needSync: true };
+      const next = withDoc({ ...s, version: msg.version }, s, doc);
       if (msg.event?.kind === "chat") next.chat = [...s.chat, msg.event.entry].slice(-50);
       if (msg.event?.kind === "start") Object.assign(next, { completed: null, summary: null, choice: null, passSel: [] });
       if (s.pending && (s.pending.acked !== undefined ? msg.version >= s.pending.acked : msg.event?.kind === "act" && msg.event.seat === s.you)) {
@@ -106,8 +146,16 @@ export function reduce(s, msg) {
       }
       return next;
     }
-    case "presence":
-      return msg.table ? { ...s, table: msg.table } : s;
+    case "presence": {
+      // The table information changed, not the version: the patch is of the document at
+      // `msg.version`, which must be ours.
+      if (s.needSync || !msg.patch) return s;
+      if (msg.version !== s.version) return { ...s, needSync: true };
+      const doc = patched(s, msg.patch);
+      if (!doc) return { ...s, needSync: true };
+      if (doc.table === s.table && doc.view === s.view && doc.legal === s.legal) return s;
+      return withDoc({ ...s }, s, doc);
+    }
     case "ack": {
       const next = { ...s };
       if (msg.seat !== undefined && msg.seat !== null) next.you = msg.seat;

@@ -1,7 +1,9 @@
 // node --test web/test/ : the browser's patch of a viewer's document (web/patch.js), the copy
-// of crates/oh7-server/src/patch.rs's `apply`.
+// of crates/oh7-server/src/patch.rs's `apply`, and its run over the patches the real server
+// sent in the recordings (web/test/fixtures).
 import test from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
 import { applyPatch, Misfit } from "../patch.js";
 
 /** `v` frozen all the way down: any change of it throws (the modules are strict). */
@@ -152,3 +154,30 @@ test("several paths into one container all land in it", () => {
   assert.deepEqual(out.view, { trick: [[0, "4H"], [1, "6S"]], to_move: [0], hand_sizes: [5, 6], names: ["A", "B"] });
   assert.ok(Object.isFrozen(d.view) && !Object.isFrozen(out.view));
 });
+
+// ---- the real server's patches ----
+
+const dir = new URL("./fixtures/", import.meta.url);
+const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort();
+
+for (const f of files) {
+  test(`${f}: every patch the server sent fits, and the document it builds is the reconnection's`, () => {
+    const lines = readFileSync(new URL(f, dir), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const cut = lines.findIndex((m) => m.type === "__reconnect");
+    let d = null;
+    let patches = 0;
+    for (const m of lines.slice(0, cut)) {
+      if (m.type === "snapshot") d = deepFreeze({ table: m.table, view: m.view, legal: m.legal });
+      if ((m.type === "event" || m.type === "presence") && m.patch) {
+        // JSON from the wire is the caller's; freezing it proves applyPatch writes nothing of it.
+        d = deepFreeze(applyPatch(d, deepFreeze(m.patch)));
+        patches += 1;
+      }
+    }
+    assert.ok(patches > 10, "a whole game of patches");
+    const snap = lines[cut + 1];
+    // Other seats left after the game: only their presence differs.
+    const seats = (t) => ({ ...t, seats: t.seats.map(({ status, ...x }) => x) });
+    assert.deepEqual({ ...d, table: seats(d.table) }, { table: seats(snap.table), view: snap.view, legal: snap.legal });
+  });
+}

@@ -77,6 +77,90 @@ for (const f of files) {
   });
 }
 
+for (const f of files) {
+  test(`${f}: the patches always fit, and the game the recording plays to its end is over`, () => {
+    const { frames, after } = load(f);
+    let s = initial();
+    let patches = 0;
+    for (const m of frames) {
+      const before = s;
+      s = reduce(s, m);
+      if (m.type === "event" || m.type === "presence") {
+        assert.equal(s.needSync, false, `the patch fits at ${JSON.stringify(m).slice(0, 160)}`);
+        if (m.patch) patches += 1;
+        else if (m.type === "event") {
+          // No patch: the document is the one before, the very same objects.
+          assert.equal(s.table, before.table);
+          assert.equal(s.view, before.view);
+        }
+      }
+      // A part no path touched is the same object as before (views compare references).
+      if (m.patch && !Object.keys(m.patch).some((p) => p === "" || p.startsWith("view"))) assert.equal(s.view, before.view);
+      if (m.patch && !Object.keys(m.patch).some((p) => p === "" || p.startsWith("table"))) assert.equal(s.table, before.table);
+    }
+    assert.ok(patches > 10, "a whole game of patches");
+    const snap = after[0];
+    // Every recording plays its game to the end; the document built from patches says so.
+    assert.equal(snap.table.state, "over", "the recording plays to the end");
+    assert.equal(s.table.state, "over");
+    assert.deepEqual(s.table.winners, snap.table.winners);
+    // The whole document is the snapshot's, but for the others' presence (they left after the game).
+    const seats = (t) => ({ ...t, seats: t.seats.map(({ status, ...x }) => x) });
+    assert.deepEqual({ table: seats(s.table), view: s.view, legal: s.legal }, { table: seats(snap.table), view: snap.view, legal: snap.legal });
+  });
+
+  test(`${f}: a patch that does not fit asks for a snapshot, and nothing is applied until it comes`, () => {
+    const { frames } = load(f);
+    const events = frames.map((m, i) => [m, i]).filter(([m]) => m.type === "event" && m.patch);
+    const [bad, at] = events[Math.floor(events.length / 2)];
+    const s0 = run(frames.slice(0, at));
+    // The same event, with a path this document does not have.
+    let s = reduce(s0, { ...bad, patch: { ...bad.patch, "view/no_such_part/3": 1 } });
+    assert.equal(s.needSync, true);
+    assert.equal(s.version, s0.version, "the version stays where the document is");
+    assert.equal(s.table, s0.table);
+    assert.equal(s.view, s0.view);
+    assert.equal(s.legal, s0.legal);
+    // Asked once (app.js sends one `sync` when needSync turns true): what follows is ignored.
+    const waiting = s;
+    for (const m of frames.slice(at, at + 8).filter((x) => x.type === "event")) s = reduce(s, m);
+    s = reduce(s, { type: "presence", version: s.version, patch: { "table/seats/0/status": "away" } });
+    assert.equal(s, waiting, "events and presence wait for the snapshot");
+    // The snapshot that answers the sync (the document at the version before), then the events go on.
+    s = reduce(s, { type: "snapshot", version: s0.version, you: s0.you, table: s0.table, view: s0.view, legal: s0.legal, chat: s0.chat, links: s0.links });
+    assert.equal(s.needSync, false);
+    s = run(frames.slice(at), s);
+    assert.equal(s.needSync, false);
+    assert.equal(s.table.state, "over");
+    assert.deepEqual(s.view, run(frames).view);
+  });
+}
+
+test("presence patches the table information at the same version; another version asks for a snapshot", () => {
+  const { frames } = load("en-4.spectator.jsonl");
+  const at = frames.findIndex((m) => m.type === "event" && m.event.kind === "start");
+  let s = run(frames.slice(0, at + 1));
+  const v = s.version;
+  const before = s;
+  s = reduce(s, { type: "presence", version: v, patch: { "table/seats/2/status": "away" } });
+  assert.equal(s.version, v, "presence makes no version");
+  assert.equal(s.table.seats[2].status, "away");
+  assert.equal(before.table.seats[2].status, "here", "the state given is unchanged");
+  assert.equal(s.view, before.view, "what did not change is shared");
+  assert.equal(s.table.seats[0], before.table.seats[0]);
+  assert.equal(s.needSync, false);
+  assert.equal(reduce(s, { type: "presence", version: v, patch: {} }), s, "an empty patch changes nothing");
+  // Presence of a later version: an event was missed, the patch is not of our document.
+  assert.equal(reduce(s, { type: "presence", version: v + 1, patch: { "table/seats/2/status": "here" } }).needSync, true);
+  assert.equal(reduce(s, { type: "presence", version: v, patch: { "table/seats/9/status": "here" } }).needSync, true);
+  // The whole document replaced (path ""): what the page derives still follows.
+  const whole = { table: { ...s.table, state: "over" }, view: s.view, legal: [] };
+  const r = reduce(s, { type: "event", version: v + 1, event: { kind: "seat", seat: 1, bot: null }, patch: { "": whole } });
+  assert.equal(r.table.state, "over");
+  assert.deepEqual(r.legal, []);
+  assert.equal(r.version, v + 1);
+});
+
 for (const f of files.filter((x) => !x.startsWith("seven"))) {
   test(`${f}: each completed trick is shown once, each finished round summed up once`, () => {
     const { frames } = load(f);
@@ -168,10 +252,13 @@ test("notices keep their code and parameters, at most three, each dismissed by n
 
 test("chat lines are appended from events, the last 50 kept", () => {
   let s = reduce(initial(), { type: "snapshot", version: 1, you: 0, table: { state: "lobby" }, view: null, legal: [], chat: [] });
-  for (let k = 0; k < 60; k++) s = reduce(s, { type: "event", version: 2 + k, event: { kind: "chat", entry: { seat: 0, name: "A", text: `l${k}` } }, table: null, view: null, legal: null });
+  const table = s.table;
+  // A chat line changes no document: its event carries no patch.
+  for (let k = 0; k < 60; k++) s = reduce(s, { type: "event", version: 2 + k, event: { kind: "chat", entry: { seat: 0, name: "A", text: `l${k}` } } });
   assert.equal(s.chat.length, 50);
   assert.equal(s.chat[49].text, "l59");
   assert.equal(s.version, 61);
+  assert.equal(s.table, table, "the document is untouched");
 });
 
 test("an event already seen is ignored; the closing message does not pretend the connection is lost", () => {
