@@ -18,6 +18,7 @@ pub mod oh7;
 pub mod refusal;
 pub mod ruleset;
 pub mod seven;
+pub mod wording;
 
 pub use card::{Card, CardSet, Suit};
 pub use dyn_game::DynGame;
