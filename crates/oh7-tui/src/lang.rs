@@ -1,10 +1,11 @@
-//! The two languages of the terminal game, and the French text of the engine's errors (the
-//! engine's own `Display` is English).
+//! The two languages of the terminal game, and the engine's errors worded in them (through the
+//! shared [`oh7_core::wording`]; the engine's own `Display` is English).
 
-use oh7_core::card::{Card, CardSet, Suit};
-use oh7_core::game::Seat;
-use oh7_core::oh7::{BetBan, RuleError};
-use oh7_core::seven::{SevenError, WindowError};
+use oh7_core::card::{Card, CardSet, Suit, parse_cards};
+use oh7_core::oh7::RuleError;
+use oh7_core::refusal::Coded;
+use oh7_core::seven::{Card as SevenCard, SevenError, Suit as SevenSuit};
+use oh7_core::wording;
 
 pub use oh7_core::glossary::Lang;
 
@@ -34,187 +35,89 @@ impl Symbols {
 }
 
 /// The text of an Oh 7 rule error in `lang`, cards in symbols, sentences whole per language,
-/// no ruling ids.
+/// no ruling ids: the shared wording of [`oh7_core::wording`], except for the free-text
+/// details the terminal knows better (its typing hints, in the player's letters).
 pub fn oh7_error(e: &RuleError, lang: Lang, sy: Symbols) -> String {
-    let seat_name = |s: Seat| lang.t(format!("seat {s}"), format!("la place {s}"));
-    match e {
-        RuleError::GameOver => lang.t("the game is over", "la partie est finie"),
-        RuleError::NoSuchSeat { seat, last } => lang.t(
-            format!("there is no seat {seat}: seats are 0 to {last}"),
-            format!("il n'y a pas de place {seat} : les places vont de 0 à {last}"),
-        ),
-        RuleError::NotYourTurn { seat, .. } => lang.t(
-            format!("{} has nothing to decide now", seat_name(*seat)),
-            format!("{} n'a rien à décider maintenant", seat_name(*seat)),
-        ),
-        RuleError::WrongPhase { action, .. } => {
-            let (en, fr) = match *action {
-                "pass cards" => ("pass cards", "passer des cartes"),
-                "bet" => ("bet", "parier"),
-                "play a card" => ("play a card", "jouer une carte"),
-                "reveal" => ("reveal", "révéler"),
-                "choose the first leader" => ("choose the first leader", "choisir le premier meneur"),
-                "choose the trump" => ("choose the trump", "choisir l'atout"),
-                "announce a trump" => ("announce a trump", "annoncer un atout"),
-                other => (other, other),
-            };
-            lang.t(format!("you cannot {en} now"), format!("impossible de {fr} maintenant"))
-        }
-        RuleError::NotInHand(c) => {
-            lang.t(format!("{} is not in your hand", sy.card(*c)), format!("{} n'est pas dans votre main", sy.card(*c)))
-        }
-        RuleError::CannotBet { card, why } => {
-            let card = sy.card(*card);
-            match why {
-                BetBan::Never => lang
-                    .t(format!("{card} can never be your bet card"), format!("{card} ne peut jamais servir à parier")),
-                BetBan::UsedBefore => lang.t(
-                    format!("{card} was your bet card in an earlier attempt of this round: choose another card"),
-                    format!("{card} a servi à une tentative précédente de cette manche : choisissez une autre carte"),
-                ),
-            }
-        }
-        RuleError::MustFollow { card, lead, hold } => lang.t(
-            format!(
-                "you cannot play {}: you hold {} and must follow {}",
-                sy.card(*card),
-                sy.cards(*hold),
-                sy.suit(*lead)
-            ),
-            format!(
-                "impossible de jouer {} : vous avez {} et devez fournir {}",
-                sy.card(*card),
-                sy.cards(*hold),
-                sy.suit(*lead)
-            ),
-        ),
-        RuleError::PassCount { expected, got } => match (lang, *expected) {
-            (Lang::En, 1) => format!("pass exactly 1 card this round; you chose {got}"),
-            (Lang::En, n) => format!("pass exactly {n} cards this round; you chose {got}"),
-            (Lang::Fr, 1) => format!("passez exactement 1 carte cette manche ; vous en avez choisi {got}"),
-            (Lang::Fr, n) => format!("passez exactement {n} cartes cette manche ; vous en avez choisi {got}"),
-        },
-        RuleError::NotAChoice(m) => {
-            if m.contains("do not hold") {
-                lang.t(
-                    format!("you do not hold {}, so you cannot reveal it", sy.mark),
-                    format!("vous n'avez pas {}, vous ne pouvez pas le révéler", sy.mark),
-                )
-            } else if m.contains("not among the tied players") {
-                lang.t("that seat is not among the tied players", "cette place n'est pas parmi les joueurs à égalité")
-            } else if m.contains("not a suit of this deck") {
-                lang.t("that suit is not in this deck", "cette couleur n'est pas dans ce jeu")
-            } else {
-                m.clone()
-            }
-        }
-        RuleError::Parse(m) => {
-            if m.starts_with("unknown card") {
-                let bad = m.split('`').nth(1).unwrap_or("");
-                lang.t(
-                    format!(
-                        "unknown card `{bad}`: type a value 0-7 and a suit letter S H C D F (3S, 0H), \
-                         *2 for a star, V for the void, {} for the {} card",
-                        sy.mark, sy.mark
-                    ),
-                    format!(
-                        "carte inconnue `{bad}` : tapez une valeur 0-7 et une couleur P C T K E (pique, cœur, trèfle, \
-                         carreau, étoile : 3P, 0C), *2 pour une étoile, V pour le vide, {} pour la carte {}",
-                        sy.mark, sy.mark
-                    ),
-                )
-            } else if m.starts_with("answer yes or no") {
-                lang.t("answer yes or no", "répondez oui ou non")
-            } else if m.contains("is not a seat number") {
-                lang.t("type a seat number", "tapez un numéro de place")
-            } else if m.contains("is not a suit") {
-                lang.t("type a suit: S H C D or F", "tapez une couleur : P C T K ou E")
-            } else {
-                m.clone()
-            }
-        }
+    if let Some(text) = oh7_detail(e, lang, sy) {
+        return text;
     }
+    wording::word(lang, &e.refused(), &|name, value| oh7_param(sy, name, value))
 }
 
-/// The text of a Seven error in `lang`, cards in symbols (`8♥`), sentences whole per language.
-pub fn seven_error(e: &SevenError, lang: Lang) -> String {
-    let seat = |s: Seat| lang.t(format!("seat {s}"), format!("la place {s}"));
-    match e {
-        SevenError::GameOver => lang.t("the game is over", "la partie est finie"),
-        SevenError::NoSuchSeat(s) => lang.t(format!("there is no seat {s}"), format!("il n'y a pas de place {s}")),
-        SevenError::Eliminated(s) => {
-            lang.t(format!("{} is out of the game", seat(*s)), format!("{} est éliminée", seat(*s)))
-        }
-        SevenError::NotYourTurn { current, .. } => lang.t(
-            format!("it is {}'s turn, not yours (the others may only call out)", seat(*current)),
-            format!("c'est au tour de {}, pas au vôtre (les autres peuvent seulement dénoncer)", seat(*current)),
+/// An Oh 7 refusal's param on screen: cards and suits in the ruleset's symbols.
+fn oh7_param(sy: Symbols, name: &str, value: &str) -> String {
+    let shown = match name {
+        "card" => value.parse::<Card>().ok().map(|c| sy.card(c)),
+        "hold" => parse_cards(value).ok().map(|v| sy.cards(CardSet::from_cards(&v))),
+        "lead" | "suit" => value.parse::<Suit>().ok().map(|s| sy.suit(s)),
+        _ => None,
+    };
+    shown.unwrap_or_else(|| value.to_string())
+}
+
+/// The terminal's own text for an engine or parser detail it recognizes (the shared wording
+/// keeps such free text in English only).
+fn oh7_detail(e: &RuleError, lang: Lang, sy: Symbols) -> Option<String> {
+    Some(match e {
+        RuleError::NotAChoice(m) if m.contains("do not hold") => lang.t(
+            format!("you do not hold {}, so you cannot reveal it", sy.mark),
+            format!("vous n'avez pas {}, vous ne pouvez pas le révéler", sy.mark),
         ),
-        SevenError::NotInHand { card, .. } => {
-            lang.t(format!("you do not hold {}", card.pretty()), format!("vous n'avez pas {}", card.pretty()))
+        RuleError::NotAChoice(m) if m.contains("not among the tied players") => {
+            lang.t("that seat is not among the tied players", "cette place n'est pas parmi les joueurs à égalité")
         }
-        SevenError::NoMatch { card, top, suit } => lang.t(
-            format!("{} matches neither the suit asked for, {}, nor the rank of {}", card.pretty(), suit.symbol(), top.pretty()),
-            format!(
-                "{} ne correspond ni à la couleur demandée {} ni à la valeur de {}",
-                card.pretty(),
-                suit.symbol(),
-                top.pretty()
-            ),
-        ),
-        SevenError::PenaltyPending { cards, answer } => {
-            let fr = match *answer {
-                "a 2" => "un 2",
-                "an ace" => "un as",
-                other => other,
-            };
+        RuleError::NotAChoice(m) if m.contains("not a suit of this deck") => {
+            lang.t("that suit is not in this deck", "cette couleur n'est pas dans ce jeu")
+        }
+        RuleError::Parse(m) if m.starts_with("unknown card") => {
+            let bad = m.split('`').nth(1).unwrap_or("");
             lang.t(
-                format!("a penalty of {cards} cards is pending: play {answer} or draw"),
-                format!("une pénalité de {cards} cartes est en cours : jouez {fr} ou piochez"),
+                format!(
+                    "unknown card `{bad}`: type a value 0-7 and a suit letter S H C D F (3S, 0H), \
+                     *2 for a star, V for the void, {} for the {} card",
+                    sy.mark, sy.mark
+                ),
+                format!(
+                    "carte inconnue `{bad}` : tapez une valeur 0-7 et une couleur P C T K E (pique, cœur, trèfle, \
+                     carreau, étoile : 3P, 0C), *2 pour une étoile, V pour le vide, {} pour la carte {}",
+                    sy.mark, sy.mark
+                ),
             )
         }
-        SevenError::SevenPending => lang.t("a 7 is pending: play a 7 or pass", "un 7 est en cours : jouez un 7 ou passez"),
-        SevenError::SuitMissing(c) => lang.t(
-            format!("an 8 names the new suit: choose it after {}", c.pretty()),
-            format!("un 8 annonce la nouvelle couleur : choisissez-la après {}", c.pretty()),
-        ),
-        SevenError::SuitNotAllowed(c) => lang.t(
-            format!("only an 8 names a suit ({} does not)", c.pretty()),
-            format!("seul un 8 annonce une couleur ({} non)", c.pretty()),
-        ),
-        SevenError::BadAnnouncement => lang.t(
-            "announce the last card only with the play that leaves you one card",
-            "annoncez la dernière carte seulement avec le coup qui vous laisse une carte",
-        ),
-        SevenError::MustPlay => {
-            lang.t("you can play, so you may not draw", "vous pouvez jouer, vous ne pouvez donc pas piocher")
+        RuleError::Parse(m) if m.starts_with("answer yes or no") => lang.t("answer yes or no", "répondez oui ou non"),
+        RuleError::Parse(m) if m.contains("is not a seat number") => {
+            lang.t("type a seat number", "tapez un numéro de place")
         }
-        SevenError::NoDraw(_) => lang.t("you cannot draw now", "pas de pioche maintenant"),
-        SevenError::NoPass => lang.t("you may pass only while a 7 is pending", "vous ne pouvez passer que pendant un 7"),
-        SevenError::NoCallOut(s) => lang.t(
-            format!("{} cannot be called out now", seat(*s)),
-            format!("{} ne peut pas être dénoncée maintenant", seat(*s)),
-        ),
-        SevenError::Window(w) => match w {
-            WindowError::NoWindow => lang.t("nobody can be called out now", "personne n'est à dénoncer maintenant"),
-            WindowError::AnswerFirst { offender } => lang.t(
-                format!("seat {offender} did not announce the last card: answer first (call out {offender} or not)"),
-                format!(
-                    "la place {offender} n'a pas annoncé sa dernière carte : répondez d'abord (dénoncer {offender} ou non)"
-                ),
-            ),
-            WindowError::Wait { offender, .. } => lang.t(
-                format!("wait: the others are answering about seat {offender}"),
-                format!("attendez : les autres répondent à propos de la place {offender}"),
-            ),
-            WindowError::AlreadyAnswered(_) => lang.t("you have already answered", "vous avez déjà répondu"),
-        },
-        SevenError::Parse { text, .. } => lang.t(
+        RuleError::Parse(m) if m.contains("is not a suit") => {
+            lang.t("type a suit: S H C D or F", "tapez une couleur : P C T K ou E")
+        }
+        _ => return None,
+    })
+}
+
+/// The text of a Seven error in `lang`, cards in symbols (`8♥`), sentences whole per language:
+/// the shared wording of [`oh7_core::wording`], except for unreadable text, answered with the
+/// terminal's typing hint.
+pub fn seven_error(e: &SevenError, lang: Lang) -> String {
+    if let SevenError::Parse { text, .. } = e {
+        return lang.t(
             format!("cannot read {text:?}: type for example 3C, 8H:S, 3C! (last card), draw, pass, callout 2"),
             format!(
                 "impossible de lire {text:?} : tapez par exemple 3T, 8C:P, 3T! (dernière carte), pioche, passe, denonce 2"
             ),
-        ),
+        );
     }
+    wording::word(lang, &e.refused(), &seven_param)
+}
+
+/// A Seven refusal's param on screen: cards and suits in symbols.
+fn seven_param(name: &str, value: &str) -> String {
+    let shown = match name {
+        "card" | "top" => SevenCard::parse_with_copy(value).ok().map(|(c, _)| c.pretty()),
+        "suit" => value.parse::<SevenSuit>().ok().map(|s| s.symbol().to_string()),
+        _ => None,
+    };
+    shown.unwrap_or_else(|| value.to_string())
 }
 
 /// Whether a text shown to a player names a ruling (`R-BET-2`, `S-TURN-1`): it must not.
@@ -235,7 +138,8 @@ pub fn shows_engine_notation(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oh7_core::seven::{Card as SevenCard, Suit as SevenSuit};
+    use oh7_core::oh7::BetBan;
+    use oh7_core::seven::WindowError;
 
     fn hold(cards: &[&str]) -> CardSet {
         CardSet::from_cards(&cards.iter().map(|c| c.parse::<Card>().unwrap()).collect::<Vec<_>>())
@@ -320,6 +224,16 @@ mod tests {
             }
         }
         assert_eq!(seven_error(&SevenError::SevenPending, Lang::Fr), "un 7 est en cours : jouez un 7 ou passez");
+        // The shared wording, with Seven's cards and suits in symbols.
+        let top = SevenCard::parse_with_copy("10S'").unwrap().0;
+        assert_eq!(
+            seven_error(&SevenError::NoMatch { card: c, top, suit: SevenSuit::D }, Lang::Fr),
+            "8♥ ne correspond ni à la couleur demandée ♦ ni à la valeur de 10♠'"
+        );
+        assert_eq!(
+            seven_error(&SevenError::PenaltyPending { cards: 5, answer: "A♠" }, Lang::En),
+            "a penalty of 5 cards is pending: play an A♠ or draw"
+        );
     }
 
     #[test]
