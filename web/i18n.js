@@ -5,6 +5,8 @@
 // code and parameters, so a French table reads French.
 
 import { GLOSSARY } from "./glossary.js";
+import { WORDINGS, TERMS } from "./wording.js";
+import { face, suitName, parseOh7 } from "./cards.js";
 
 const cap = (w) => (w ? w.charAt(0).toUpperCase() + w.slice(1) : w);
 const G = GLOSSARY;
@@ -392,9 +394,67 @@ export function texts(lang) {
   return TEXT[lang] || TEXT.en;
 }
 
-/** A refusal worded in `lang` from its code and parameters (never the server's English). */
-export function errorText(lang, code, params = {}) {
+/** A refusal worded in `lang` from its code and parameters (never the server's English). An
+ *  engine refusal (`illegal` with `params.rule`) is worded from the table shared with the
+ *  terminal (wording.js); `opts` ({game, rules}) refines how its cards show (the fifth suit's symbol). */
+export function errorText(lang, code, params = {}, opts = {}) {
+  if (code === "illegal") {
+    const text = refusalText(lang, params || {}, opts);
+    if (text !== null) return text;
+  }
   const e = texts(lang).errors[code];
   if (typeof e === "function") return e(params || {});
   return e || texts(lang).errors.bad_request;
+}
+
+// Engine refusals: the templates of wording.js (generated from oh7_core::wording), filled the
+// way the terminal fills them. Word-valued params are translated by TERMS; cards and suits are
+// drawn with their symbols; seats are numbered from 1 as on the table.
+
+const placeholders = (t) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+const has = (params, name) => params[name] !== undefined && params[name] !== null;
+
+/** The wording of an engine refusal: the first of its rule whose condition holds and whose
+ *  placeholders (in both languages) the refusal provides, or null. */
+export function refusalWording(params) {
+  return (
+    WORDINGS.find(
+      (w) =>
+        w.rule === params.rule &&
+        (!w.when || (has(params, w.when[0]) && String(params[w.when[0]]) === w.when[1])) &&
+        [...placeholders(w.en), ...placeholders(w.fr)].every((p) => has(params, p)),
+    ) || null
+  );
+}
+
+/** A card in the engine's notation as shown on the table ("7H" → "7♥", "AS'" → "A♠'"). */
+function cardText(text, opts) {
+  const game = opts.game || (parseOh7(text) ? "oh7" : "seven");
+  const f = face(game, text, opts.rules || {});
+  return f.copy ? `${f.face}'` : f.face;
+}
+
+const SEAT_PARAMS = ["seat", "last", "current", "offender"];
+
+function showParam(lang, name, value, opts) {
+  const v = String(value);
+  if (name === "card" || name === "top") return cardText(v, opts);
+  if (name === "hold") return v.split(/\s+/).filter(Boolean).map((c) => cardText(c, opts)).join(" ");
+  if (name === "lead" || name === "suit") return suitName(v, lang, opts.rules || {}).symbol;
+  if (SEAT_PARAMS.includes(name) && /^\d+$/.test(v)) return String(Number(v) + 1);
+  return v;
+}
+
+/** An engine refusal ({rule, ...params}) as a sentence in `lang`, or null when it has no rule or
+ *  no wording fits (the caller then says the generic sentence). */
+export function refusalText(lang, params, opts = {}) {
+  const w = params && params.rule ? refusalWording(params) : null;
+  if (!w) return null;
+  const l = lang === "fr" ? "fr" : "en";
+  const text = w[l].replace(/\{(\w+)\}/g, (_, name) => {
+    const value = String(params[name]);
+    if (Object.hasOwn(TERMS, name)) return Object.hasOwn(TERMS[name], value) ? TERMS[name][value][l] : value;
+    return showParam(l, name, value, opts);
+  });
+  return /[.!?…]$/.test(text) ? cap(text) : `${cap(text)}.`;
 }

@@ -4,7 +4,7 @@
 
 export const WORDINGS = [
   { rule: "game_over", when: null, en: "the game is over", fr: "la partie est finie" },
-  { rule: "no_such_seat", when: null, en: "there is no seat {seat}: seats are 0 to {last}", fr: "il n'y a pas de place {seat} : les places vont de 0 à {last}" },
+  { rule: "no_such_seat", when: null, en: "there is no seat {seat}: the last seat is {last}", fr: "il n'y a pas de place {seat} : la dernière est la place {last}" },
   { rule: "no_such_seat", when: null, en: "there is no seat {seat}", fr: "il n'y a pas de place {seat}" },
   { rule: "not_your_turn", when: null, en: "it is seat {current}'s turn, not yours (the others may only call out)", fr: "c'est au tour de la place {current}, pas au vôtre (les autres peuvent seulement dénoncer)" },
   { rule: "not_your_turn", when: null, en: "seat {seat} has nothing to decide now", fr: "la place {seat} n'a rien à décider maintenant" },

@@ -12,9 +12,10 @@
 //! - word-valued params (`action`, `answer`, `why`) through [`TERMS`], translated here;
 //! - every other param through the client's `show`, given the param's name and its text: cards
 //!   (`card`, `top`; `hold` is several cards, space-separated) and suits (`lead`, `suit`) are in
-//!   the engine's notation for the client to draw its own way; numbers (`seat`, `last`,
-//!   `current`, `offender`, `expected`, `got`, `cards`) and `text` (what the player typed) are
-//!   shown as they are.
+//!   the engine's notation for the client to draw its own way; seats (`seat`, `last`, `current`,
+//!   `offender`) are the engine's numbers from 0, for the client to number or name as it shows
+//!   seats (templates never write a seat number of their own); counts (`expected`, `got`,
+//!   `cards`) and `text` (what the player typed) are shown as they are.
 //!
 //! `detail` is the parser's or engine's free English text: the English wordings include it,
 //! the French ones drop it (an English clause inside a French sentence reads worse than a plain
@@ -64,8 +65,8 @@ pub const WORDINGS: &[Wording] = &[
     w("game_over", "the game is over", "la partie est finie"),
     w(
         "no_such_seat",
-        "there is no seat {seat}: seats are 0 to {last}",
-        "il n'y a pas de place {seat} : les places vont de 0 à {last}",
+        "there is no seat {seat}: the last seat is {last}",
+        "il n'y a pas de place {seat} : la dernière est la place {last}",
     ),
     w("no_such_seat", "there is no seat {seat}", "il n'y a pas de place {seat}"),
     w(
