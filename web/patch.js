@@ -5,6 +5,8 @@
 // - A patch is a JSON object `path → value`. A path is the keys and array indices from the
 //   document's root joined by `/` (`view/hand_sizes/2`); the value replaces what is there.
 // - A path ending in `+` appends the value's items (an array) to the array there (`view/trick+`).
+// - A path ending in `-` removes from the array there the items at the value's indices, in
+//   increasing order (`"view/hand-": [3]`: the card just played).
 // - The path `""` replaces the whole document (and `"+"` appends to a document that is an array).
 // - Paths of one patch never overlap, so their order does not matter.
 //
@@ -65,17 +67,25 @@ export function applyPatch(doc, patch) {
     return copy;
   };
   // `node` with `value` put at `keys[i..]`: the new node.
-  const put = (node, keys, i, value, append, path) => {
+  const put = (node, keys, i, value, op, path) => {
     if (i === keys.length) {
-      if (!append) return value;
+      if (op === "=") return value;
       if (!Array.isArray(node) || !Array.isArray(value)) throw new Misfit(path);
+      if (op === "-") {
+        const ok = value.every((k, j) => Number.isInteger(k) && k >= 0 && k < node.length && (j === 0 || k > value[j - 1]));
+        if (!ok) throw new Misfit(path);
+        const gone = new Set(value);
+        const out = node.filter((_, k) => !gone.has(k));
+        fresh.add(out);
+        return out;
+      }
       const out = own(node);
       out.push(...value);
       return out;
     }
     const key = childKey(node, keys[i]);
     if (key === undefined) throw new Misfit(path);
-    const child = put(node[key], keys, i + 1, value, append, path);
+    const child = put(node[key], keys, i + 1, value, op, path);
     if (child === node[key]) return node;
     const out = own(node);
     write(out, key, child);
@@ -83,10 +93,10 @@ export function applyPatch(doc, patch) {
   };
   let root = doc;
   for (const [raw, value] of Object.entries(patch)) {
-    const append = raw.endsWith("+");
-    const path = append ? raw.slice(0, -1) : raw;
+    const op = raw.endsWith("+") ? "+" : raw.endsWith("-") ? "-" : "=";
+    const path = op === "=" ? raw : raw.slice(0, -1);
     const keys = path === "" ? [] : path.split("/");
-    root = put(root, keys, 0, value, append, path);
+    root = put(root, keys, 0, value, op, path);
   }
   return root;
 }

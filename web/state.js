@@ -71,12 +71,14 @@ function withNotice(s, notice) {
 }
 
 /**
- * The document after `patch` ({table, view, legal}, sharing what did not change), or null when
+ * The document after `patch` ({table, view, legal}, from the server's {t, v, l}; sharing what did not change), or null when
  * the patch does not fit (a snapshot is owed). No patch: the document as it is.
  */
 function patched(s, patch) {
-  const doc = { table: s.table, view: s.view, legal: s.legal };
-  if (!patch) return doc;
+  // The server names the document's parts `t` (table), `v` (view) and `l` (legal), so that
+  // patch paths stay short (`v/top`).
+  if (!patch) return { table: s.table, view: s.view, legal: s.legal };
+  const doc = { t: s.table, v: s.view, l: s.legal };
   let out;
   try {
     out = applyPatch(doc, patch);
@@ -86,7 +88,7 @@ function patched(s, patch) {
   }
   // The whole document replaced (path ""): it must still be a document.
   if (out === null || typeof out !== "object" || Array.isArray(out)) return null;
-  return { table: out.table ?? null, view: out.view ?? null, legal: Array.isArray(out.legal) ? out.legal : [] };
+  return { table: out.t ?? null, view: out.v ?? null, legal: Array.isArray(out.l) ? out.l : [] };
 }
 
 /**

@@ -167,7 +167,8 @@ for (const f of files) {
     let d = null;
     let patches = 0;
     for (const m of lines.slice(0, cut)) {
-      if (m.type === "snapshot") d = deepFreeze({ table: m.table, view: m.view, legal: m.legal });
+      // The server's document names its parts t, v, l (short patch paths).
+      if (m.type === "snapshot") d = deepFreeze({ t: m.table, v: m.view, l: m.legal });
       if ((m.type === "event" || m.type === "presence") && m.patch) {
         // JSON from the wire is the caller's; freezing it proves applyPatch writes nothing of it.
         d = deepFreeze(applyPatch(d, deepFreeze(m.patch)));
@@ -178,6 +179,6 @@ for (const f of files) {
     const snap = lines[cut + 1];
     // Other seats left after the game: only their presence differs.
     const seats = (t) => ({ ...t, seats: t.seats.map(({ status, ...x }) => x) });
-    assert.deepEqual({ ...d, table: seats(d.table) }, { table: seats(snap.table), view: snap.view, legal: snap.legal });
+    assert.deepEqual({ ...d, t: seats(d.t) }, { t: seats(snap.table), v: snap.view, l: snap.legal });
   });
 }

@@ -93,8 +93,10 @@ pub struct Client {
     pub view: Value,
     /// The last table information received.
     pub table: Value,
-    /// The legal actions in the last message.
+    /// The legal actions now.
     pub legal: Vec<String>,
+    /// The chat lines seen (the snapshot's, then each one told).
+    pub chat: Vec<Value>,
     /// Every frame received, as text, when recording.
     pub frames: Option<Vec<String>>,
     /// Bytes received.
@@ -114,6 +116,7 @@ impl Client {
             view: Value::Null,
             table: Value::Null,
             legal: Vec::new(),
+            chat: Vec::new(),
             frames: None,
             bytes: 0,
             next_id: 0,
@@ -154,7 +157,7 @@ impl Client {
             if let Some(f) = &mut self.frames {
                 f.push(text);
             }
-            self.absorb(&v)?;
+            self.absorb(&v).map_err(ClientError::Answer)?;
             return Ok(v);
         }
     }
@@ -166,7 +169,7 @@ impl Client {
 
     /// Keep what a message says: a snapshot's document whole, an event's or a presence's patch
     /// applied to it (a patch that does not fit is an error: the server sent a wrong patch).
-    fn absorb(&mut self, v: &Value) -> Result<(), ClientError> {
+    fn absorb(&mut self, v: &Value) -> Result<(), String> {
         match v["type"].as_str() {
             Some("snapshot") => {
                 self.version = v["version"].as_u64().unwrap_or(0);
@@ -174,20 +177,25 @@ impl Client {
                 self.view = v["view"].clone();
                 self.table = v["table"].clone();
                 self.legal = strings(&v["legal"]);
+                self.chat = v["chat"].as_array().cloned().unwrap_or_default();
             }
             Some("event") | Some("presence") => {
+                if v["event"]["kind"] == "chat" {
+                    self.chat.push(v["event"]["entry"].clone());
+                }
                 self.version = v["version"].as_u64().unwrap_or(self.version);
                 if let Some(patch) = v["patch"].as_object() {
+                    // The document's parts as patches name them: `t`, `v`, `l`.
                     let mut doc = serde_json::json!({
-                        "table": std::mem::take(&mut self.table),
-                        "view": std::mem::take(&mut self.view),
-                        "legal": self.legal,
+                        "t": std::mem::take(&mut self.table),
+                        "v": std::mem::take(&mut self.view),
+                        "l": self.legal,
                     });
                     let fit = crate::patch::apply(&mut doc, patch);
-                    self.table = doc["table"].take();
-                    self.view = doc["view"].take();
-                    self.legal = strings(&doc["legal"]);
-                    fit.map_err(|e| ClientError::Answer(format!("{e}: {v}")))?;
+                    self.table = doc["t"].take();
+                    self.view = doc["v"].take();
+                    self.legal = strings(&doc["l"]);
+                    fit.map_err(|e| format!("{e}: {v}"))?;
                 }
             }
             Some("ack") => {

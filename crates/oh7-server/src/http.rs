@@ -303,24 +303,34 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
         }
         match (msg, &table) {
             (ClientMsg::Hello { table: code, token }, None) => {
-                let Some((handle, access)) = app.lobby.find(&code).await else {
-                    let r = Refusal::new(ErrorCode::UnknownTable, "No table has this link.");
-                    let _ = tx.send(err(r, None)).await;
-                    continue;
-                };
-                let (reply, wait) = oneshot::channel();
-                let attach = TableMsg::Attach { conn, tx: tx.clone(), access, token, reply };
-                if handle.tx.send(attach).await.is_err() {
-                    let r = Refusal::new(ErrorCode::ShuttingDown, "The server is stopping; try again soon.");
-                    let _ = tx.send(err(r, None)).await;
-                    continue;
+                // A table that unloads itself while this hello is on its way drops the answer;
+                // the lobby then loads it again.
+                let mut answer = None;
+                for _ in 0..3 {
+                    let Some((handle, access)) = app.lobby.find(&code).await else { break };
+                    let (reply, wait) = oneshot::channel();
+                    let attach = TableMsg::Attach { conn, tx: tx.clone(), access, token: token.clone(), reply };
+                    if handle.tx.send(attach).await.is_err() {
+                        continue;
+                    }
+                    if let Ok(r) = wait.await {
+                        answer = Some((handle, r));
+                        break;
+                    }
                 }
-                match wait.await {
-                    Ok(Ok(_)) => table = Some(handle),
-                    Ok(Err(r)) => {
+                match answer {
+                    Some((handle, Ok(_))) => table = Some(handle),
+                    Some((_, Err(r))) => {
                         let _ = tx.send(err(r, None)).await;
                     }
-                    Err(_) => {}
+                    None if app.lobby.is_closing() => {
+                        let r = Refusal::new(ErrorCode::ShuttingDown, "The server is stopping; try again soon.");
+                        let _ = tx.send(err(r, None)).await;
+                    }
+                    None => {
+                        let r = Refusal::new(ErrorCode::UnknownTable, "No table has this link.");
+                        let _ = tx.send(err(r, None)).await;
+                    }
                 }
             }
             (ClientMsg::Hello { .. }, Some(_)) => {

@@ -58,6 +58,9 @@ pub struct Settings {
     pub outbox: usize,
     /// How long a new connection may take to send its first request head (HTTP or upgrade).
     pub header_timeout: Duration,
+    /// A table nobody is connected to and where nothing happened for this long is unloaded
+    /// from memory; the next link to it loads it again from its log.
+    pub idle_unload: Duration,
 }
 
 impl Default for Settings {
@@ -74,6 +77,7 @@ impl Default for Settings {
             chat_interval: Duration::from_millis(1000),
             outbox: 512,
             header_timeout: Duration::from_secs(10),
+            idle_unload: Duration::from_secs(600),
         }
     }
 }
@@ -105,6 +109,7 @@ pub struct Running {
     pub restored: usize,
     stop: Option<oneshot::Sender<()>>,
     done: tokio::task::JoinHandle<()>,
+    app: Arc<http::App>,
 }
 
 impl Running {
@@ -114,6 +119,11 @@ impl Running {
             let _ = s.send(());
         }
         let _ = self.done.await;
+    }
+
+    /// How many tables are in memory now (unloaded idle tables not counted).
+    pub async fn loaded_tables(&self) -> usize {
+        self.app.lobby.handles().await.len()
     }
 
     /// Wait until the server has stopped (after [`Running::stop`] or a signal given to `serve`).
@@ -132,7 +142,7 @@ pub async fn start(
 ) -> Result<Running, ServeError> {
     let header_timeout = settings.header_timeout;
     let settings = Arc::new(settings);
-    let store = store::Store::open(&db).await?;
+    let store: Arc<dyn store::Store> = Arc::new(store::SqliteStore::open(&db).await?);
     let lobby = lobby::Lobby::new(store.clone(), settings.clone());
     let restored = lobby.restore().await.map_err(ServeError::Restore)?;
     let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
@@ -140,6 +150,7 @@ pub async fn start(
     let listener = listen::HeaderTimeoutListener::new(listener, header_timeout);
     let (stopping_tx, stopping_rx) = watch::channel(false);
     let app = Arc::new(http::App::new(lobby, settings, stopping_rx));
+    let handle_app = app.clone();
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
     let routes = http::router(app.clone()).into_make_service_with_connect_info::<http::Peer>();
     let done = tokio::spawn(async move {
@@ -150,6 +161,7 @@ pub async fn start(
             }
             tracing::info!("stopping: telling the tables");
             // Tables first: each answers after its last commit and tells its clients.
+            app.lobby.close().await;
             for h in app.lobby.handles().await {
                 let (tx, rx) = oneshot::channel();
                 if h.tx.send(table::TableMsg::Shutdown { reply: tx }).await.is_ok() {
@@ -164,5 +176,5 @@ pub async fn start(
         store.close().await;
         tracing::info!("stopped; the database is closed");
     });
-    Ok(Running { addr, restored, stop: Some(stop_tx), done })
+    Ok(Running { addr, restored, stop: Some(stop_tx), done, app: handle_app })
 }

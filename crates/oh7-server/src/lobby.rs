@@ -12,12 +12,12 @@ use tokio::sync::{Mutex, oneshot};
 
 use crate::Settings;
 use crate::event::{Event, LOG_FORMAT};
-use oh7_bots::GameSpec;
 use crate::project::TableInfo;
 use crate::protocol::{ErrorCode, Refusal};
 use crate::secrets::{TokenHash, new_code, new_secret, new_seed};
-use crate::store::{Row, Store, StoredTable};
-use crate::table::{Access, FinishedGame, Table, TableConfig, TableHandle, TableMsg, check_name};
+use crate::store::{Row, StoredTable};
+use crate::table::{Access, FinishedGame, SharedStore, Table, TableConfig, TableHandle, TableMsg, check_name};
+use oh7_bots::GameSpec;
 
 /// Largest custom ruleset text, in bytes.
 pub const MAX_RULESET: usize = 8192;
@@ -96,7 +96,7 @@ struct PerAddress {
 
 /// Every table of the server, by code.
 pub struct Lobby {
-    store: Store,
+    store: SharedStore,
     settings: Arc<Settings>,
     tables: Mutex<HashMap<String, (TableHandle, Access)>>,
     by_id: Mutex<HashMap<String, TableHandle>>,
@@ -104,11 +104,13 @@ pub struct Lobby {
     /// the register, so concurrent finds of one table (by either code) get one handle.
     loading: Mutex<()>,
     per_address: std::sync::Mutex<PerAddress>,
+    /// The server is stopping: no table is loaded any more.
+    closing: std::sync::atomic::AtomicBool,
 }
 
 impl Lobby {
     /// An empty lobby on `store`.
-    pub fn new(store: Store, settings: Arc<Settings>) -> Lobby {
+    pub fn new(store: SharedStore, settings: Arc<Settings>) -> Lobby {
         Lobby {
             store,
             settings,
@@ -116,6 +118,7 @@ impl Lobby {
             by_id: Mutex::new(HashMap::new()),
             loading: Mutex::new(()),
             per_address: std::sync::Mutex::new(PerAddress::default()),
+            closing: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -131,40 +134,74 @@ impl Lobby {
 
     async fn register(&self, stored: StoredTable) -> Result<TableHandle, String> {
         let (id, join, watch) = (stored.id.clone(), stored.join_code.clone(), stored.watch_code.clone());
+        self.store.lease(&id, "this-process").await.map_err(|e| e.to_string())?;
         let handle = Table::spawn(stored, self.store.clone(), self.settings.clone())?;
         let mut tables = self.tables.lock().await;
+        // Forget the handles of tables that unloaded themselves since (their tasks are gone).
+        tables.retain(|_, (h, _)| !h.tx.is_closed());
         tables.insert(join, (handle.clone(), Access::Invite));
         tables.insert(watch, (handle.clone(), Access::Watch));
-        self.by_id.lock().await.insert(id, handle.clone());
+        let mut by_id = self.by_id.lock().await;
+        by_id.retain(|_, h| !h.tx.is_closed());
+        by_id.insert(id, handle.clone());
         Ok(handle)
     }
 
-    /// The table behind a code, loading a finished one from the database if needed.
+    /// The table behind a code, loading it from the database if it is not in memory (a finished
+    /// table, or one unloaded while idle). Every load goes through one door, so one table has
+    /// one task, whatever the number of connections asking at once.
     pub async fn find(&self, code: &str) -> Option<(TableHandle, Access)> {
         if code.len() != 32 || !code.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
-        if let Some(t) = self.tables.lock().await.get(code) {
+        if let Some(t) = self.tables.lock().await.get(code).filter(|(h, _)| !h.tx.is_closed()) {
             return Some(t.clone());
         }
         // One load at a time: whoever waited here finds the table registered by the one before.
         let _door = self.loading.lock().await;
-        if let Some(t) = self.tables.lock().await.get(code) {
+        if self.is_closing() {
+            return None;
+        }
+        if let Some(t) = self.tables.lock().await.get(code).filter(|(h, _)| !h.tx.is_closed()) {
             return Some(t.clone());
         }
         let id = self.store.find_code(code).await.ok()??;
-        if self.by_id.lock().await.contains_key(&id) {
-            return self.tables.lock().await.get(code).cloned();
-        }
         let stored = self.store.load(&id).await.ok()?;
         let access = if stored.join_code == code { Access::Invite } else { Access::Watch };
         let handle = self.register(stored).await.ok()?;
         Some((handle, access))
     }
 
-    /// Every table task (for shutdown).
+    /// Stop loading tables (the server is stopping).
+    pub async fn close(&self) {
+        let _door = self.loading.lock().await;
+        self.closing.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether the server is stopping.
+    pub fn is_closing(&self) -> bool {
+        self.closing.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Every table task in memory (for shutdown).
     pub async fn handles(&self) -> Vec<TableHandle> {
-        self.by_id.lock().await.values().cloned().collect()
+        self.by_id.lock().await.values().filter(|h| !h.tx.is_closed()).cloned().collect()
+    }
+
+    /// Ask the table behind `code` something (`make` builds the message around the reply).
+    /// A table that unloaded itself meanwhile is loaded again and asked again.
+    pub async fn ask<T>(&self, code: &str, make: impl Fn(oneshot::Sender<T>) -> TableMsg) -> Option<(T, Access)> {
+        for _ in 0..3 {
+            let (h, access) = self.find(code).await?;
+            let (tx, rx) = oneshot::channel();
+            if h.tx.send(make(tx)).await.is_err() {
+                continue;
+            }
+            if let Ok(answer) = rx.await {
+                return Some((answer, access));
+            }
+        }
+        None
     }
 
     /// Count a connection from `ip`; refused over the limit.
@@ -373,19 +410,13 @@ impl Lobby {
 
     /// Public information about the table behind `code`.
     pub async fn info(&self, code: &str) -> Option<TableInfo> {
-        let (h, _) = self.find(code).await?;
-        let (tx, rx) = oneshot::channel();
-        h.tx.send(TableMsg::Info { reply: tx }).await.ok()?;
-        rx.await.ok()
+        self.ask(code, |reply| TableMsg::Info { reply }).await.map(|(i, _)| i)
     }
 
     /// The statistics of every finished game at the table behind `code` (`Some(None)`: no game
     /// has finished yet).
     pub async fn stats(&self, code: &str) -> Option<Option<Value>> {
-        let (h, _) = self.find(code).await?;
-        let (tx, rx) = oneshot::channel();
-        h.tx.send(TableMsg::Finished { reply: tx }).await.ok()?;
-        let games = rx.await.ok()?;
+        let (games, _) = self.ask(code, |reply| TableMsg::Finished { reply }).await?;
         if games.is_empty() {
             return Some(None);
         }
@@ -395,10 +426,7 @@ impl Lobby {
 
     /// The last finished game's record at the table behind `code`.
     pub async fn record(&self, code: &str) -> Option<Option<Value>> {
-        let (h, _) = self.find(code).await?;
-        let (tx, rx) = oneshot::channel();
-        h.tx.send(TableMsg::Record { reply: tx }).await.ok()?;
-        rx.await.ok()
+        self.ask(code, |reply| TableMsg::Record { reply }).await.map(|(r, _)| r)
     }
 }
 

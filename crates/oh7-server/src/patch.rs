@@ -4,8 +4,9 @@
 //!
 //! A patch is a JSON object of `path → value`. A path is the keys and indices from the
 //! document's root joined by `/` (`view/hand_sizes/2`); the value replaces what is there. A
-//! path ending in `+` appends the value's items to the array there (`view/trick+`). Paths of one
-//! patch never overlap, so their order does not matter. Where replacing a part whole is shorter
+//! path ending in `+` appends the value's items to the array there (`view/trick+`); a path
+//! ending in `-` removes from the array there the items at the value's indices, given in
+//! increasing order (`"view/hand-": [3]`: the card just played). Paths of one patch never overlap, so their order does not matter. Where replacing a part whole is shorter
 //! than describing its changes, the part is replaced whole; an object whose keys changed is
 //! replaced whole. `web/patch.js` is the browser's [`apply`].
 
@@ -24,7 +25,7 @@ fn join(path: &str, key: &str) -> String {
 
 /// Keys that a path can carry unambiguously.
 fn plain_key(k: &str) -> bool {
-    !k.is_empty() && !k.contains('/') && !k.ends_with('+')
+    !k.is_empty() && !k.contains('/') && !k.ends_with('+') && !k.ends_with('-')
 }
 
 fn size(v: &Value) -> usize {
@@ -53,6 +54,11 @@ fn walk(path: &str, old: &Value, new: &Value, out: &mut Map<String, Value>) {
             sub.insert(format!("{path}+"), Value::Array(b[a.len()..].to_vec()));
             true
         }
+        (Value::Array(a), Value::Array(b)) if b.len() < a.len() && removed(a, b).is_some() => {
+            let gone = removed(a, b).unwrap_or_default();
+            sub.insert(format!("{path}-"), Value::from(gone));
+            true
+        }
         (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
             for (i, (x, y)) in a.iter().zip(b).enumerate() {
                 walk(&join(path, &i.to_string()), x, y, &mut sub);
@@ -61,13 +67,26 @@ fn walk(path: &str, old: &Value, new: &Value, out: &mut Map<String, Value>) {
         }
         _ => false,
     };
-    if described && !path.is_empty() && patch_size(&sub) < path.len() + 4 + size(new) {
-        out.extend(sub);
-    } else if described && path.is_empty() {
+    // Described change by change where that is shorter than the new value (always at the root).
+    if described && (path.is_empty() || patch_size(&sub) < path.len() + 4 + size(new)) {
         out.extend(sub);
     } else {
         out.insert(path.to_string(), new.clone());
     }
+}
+
+/// The indices of `a` whose removal leaves `b`, if `b` is `a` less some items.
+fn removed(a: &[Value], b: &[Value]) -> Option<Vec<usize>> {
+    let mut gone = Vec::with_capacity(a.len() - b.len());
+    let mut j = 0;
+    for (i, x) in a.iter().enumerate() {
+        if j < b.len() && *x == b[j] {
+            j += 1;
+        } else {
+            gone.push(i);
+        }
+    }
+    (j == b.len()).then_some(gone)
 }
 
 /// Why a patch does not apply (the client then asks for a snapshot).
@@ -78,9 +97,12 @@ pub struct Misfit(pub String);
 /// Apply `patch` to `doc`. On error `doc` may be partly changed: take a snapshot.
 pub fn apply(doc: &mut Value, patch: &Map<String, Value>) -> Result<(), Misfit> {
     for (path, value) in patch {
-        let (path, append) = match path.strip_suffix('+') {
-            Some(p) => (p, true),
-            None => (path.as_str(), false),
+        let (path, op) = if let Some(p) = path.strip_suffix('+') {
+            (p, '+')
+        } else if let Some(p) = path.strip_suffix('-') {
+            (p, '-')
+        } else {
+            (path.as_str(), '=')
         };
         let mut at = &mut *doc;
         if !path.is_empty() {
@@ -93,13 +115,27 @@ pub fn apply(doc: &mut Value, patch: &Map<String, Value>) -> Result<(), Misfit> 
                 .ok_or_else(|| Misfit(path.to_string()))?;
             }
         }
-        if append {
-            match (at, value) {
-                (Value::Array(a), Value::Array(more)) => a.extend(more.iter().cloned()),
-                _ => return Err(Misfit(path.to_string())),
+        match (op, at, value) {
+            ('+', Value::Array(a), Value::Array(more)) => a.extend(more.iter().cloned()),
+            ('-', Value::Array(a), Value::Array(gone)) => {
+                let gone: Option<Vec<usize>> = gone.iter().map(|i| i.as_u64().map(|i| i as usize)).collect();
+                let gone = gone.ok_or_else(|| Misfit(path.to_string()))?;
+                if gone.windows(2).any(|w| w[0] >= w[1]) || gone.last().is_some_and(|&i| i >= a.len()) {
+                    return Err(Misfit(path.to_string()));
+                }
+                let mut k = 0;
+                let mut i = 0;
+                a.retain(|_| {
+                    let keep = gone.get(k) != Some(&i);
+                    if !keep {
+                        k += 1;
+                    }
+                    i += 1;
+                    keep
+                });
             }
-        } else {
-            *at = value.clone();
+            ('=', at, value) => *at = value.clone(),
+            _ => return Err(Misfit(path.to_string())),
         }
     }
     Ok(())
@@ -130,12 +166,29 @@ mod tests {
     }
 
     #[test]
+    fn a_card_leaving_a_hand_is_a_removal() {
+        let a = json!({"hand": ["2S", "7H", "4C", "5C", "2D", "6D", "7D"]});
+        let b = json!({"hand": ["2S", "7H", "4C", "2D", "6D", "7D"]});
+        let p = round_trip(a, b);
+        assert_eq!(p["hand-"], json!([3]));
+        round_trip(json!({"h": [1, 2, 3, 4]}), json!({"h": [2, 4]}));
+        round_trip(json!({"h": [1, 2, 3]}), json!({"h": [3, 1]}));
+        let mut doc = json!({"h": [1, 2]});
+        let mut bad = Map::new();
+        bad.insert("h-".into(), json!([1, 0]));
+        assert!(apply(&mut doc, &bad).is_err());
+        bad.insert("h-".into(), json!([2]));
+        assert!(apply(&mut doc, &bad).is_err());
+    }
+
+    #[test]
     fn odd_changes_replace_whole() {
         round_trip(json!({"a": {"x": 1}}), json!({"a": {"y": 1}}));
         round_trip(json!({"a": [1, 2, 3]}), json!({"a": [1]}));
         round_trip(json!({"a": null}), json!({"a": {"b": [1]}}));
         round_trip(json!({"a/b": 1}), json!({"a/b": 2}));
         round_trip(json!({"a+": [1]}), json!({"a+": [1, 2]}));
+        round_trip(json!({"a-": [1, 2]}), json!({"a-": [1]}));
         round_trip(json!([1]), json!({"x": 1}));
         assert!(diff(&json!({"a": 1}), &json!({"a": 1})).is_empty());
     }

@@ -13,8 +13,8 @@ use oh7_core::game::Seat;
 use serde::Serialize;
 use serde_json::Value;
 
-use oh7_core::DynGame;
 use crate::protocol::{ChatLine, Told};
+use oh7_core::DynGame;
 
 /// What happened, as the table tells it (public facts only; the action text is given to the
 /// actor's own seat alone).
@@ -97,21 +97,34 @@ pub struct TableInfo {
     pub record: bool,
 }
 
+/// A viewer's document. Its parts have one-letter names so that patch paths stay short
+/// (`v/top`); a snapshot sends them as `table`, `view` and `legal`.
 #[derive(Serialize)]
 struct Doc<'a> {
-    table: &'a TableInfo,
-    view: Value,
-    legal: Vec<String>,
+    /// The table information.
+    t: &'a TableInfo,
+    /// The seat view.
+    v: Value,
+    /// The legal actions.
+    l: Vec<String>,
 }
 
-/// The document of one viewer: `seat` (`None`: a spectator or a guest who has not sat).
+/// The document of one viewer (`{t, v, l}`: table information, seat view, legal actions): `seat` (`None`: a spectator or a guest who has not sat).
 pub fn document(info: &TableInfo, game: Option<&dyn DynGame>, seat: Option<Seat>) -> Value {
-    let view = game.map_or(Value::Null, |g| g.view_json(seat));
+    let mut view = game.map_or(Value::Null, |g| g.view_json(seat));
+    // What a seat view repeats is left out: its own legal actions (Seven's: the document's
+    // `legal`) and whose turn it is (Seven's `turn`: its `to_move`).
+    if let Some(v) = view.as_object_mut() {
+        v.remove("legal");
+        if v.contains_key("to_move") {
+            v.remove("turn");
+        }
+    }
     let legal = match (game, seat) {
         (Some(g), Some(s)) => g.legal_text(s),
         _ => Vec::new(),
     };
-    serde_json::to_value(Doc { table: info, view, legal }).expect("a document always serializes")
+    serde_json::to_value(Doc { t: info, v: view, l: legal }).expect("a document always serializes")
 }
 
 /// What one viewer is told of `happened`.

@@ -316,7 +316,8 @@ pub enum Told {
     Act {
         /// The seat.
         seat: Seat,
-        /// A bot decided for a person.
+        /// A bot decided for a person (left out when not).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
         by_bot: bool,
         /// The action, to the seat that acted only.
         #[serde(skip_serializing_if = "Option::is_none")]

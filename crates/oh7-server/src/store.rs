@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use futures_util::future::BoxFuture;
 use serde_json::Value;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Connection, Row as _, SqliteConnection, SqlitePool};
@@ -33,6 +34,18 @@ pub enum StoreError {
     /// The writer has stopped (shutting down).
     #[error("the database writer has stopped")]
     Closed,
+    /// The log of `table` already has `version`: another writer got there first. Nothing of
+    /// the append was written.
+    #[error("table {table}: version {version} is already in the log")]
+    Conflict {
+        /// The table.
+        table: String,
+        /// The version taken.
+        version: u64,
+    },
+    /// A write failed in the database; nothing of it was written.
+    #[error("database write: {0}")]
+    Write(String),
     /// A stored row does not parse.
     #[error("stored row of table {table}: {why}")]
     Corrupt {
@@ -79,7 +92,7 @@ pub enum Row {
 
 struct Batch {
     rows: Vec<Row>,
-    done: oneshot::Sender<Result<(), String>>,
+    done: oneshot::Sender<Result<(), StoreError>>,
 }
 
 /// A stored table: its settings and its log, in version order.
@@ -97,9 +110,31 @@ pub struct StoredTable {
     pub events: Vec<(u64, Value)>,
 }
 
-/// The database: a read pool and the one writer.
+/// Where tables and their logs are kept. One table has one writer: appends carry the version
+/// they expect to write, and a version already in the log is a [`StoreError::Conflict`], never
+/// a second copy. A store shared by several server instances would also grant each table to
+/// one instance at a time ([`Store::lease`]).
+pub trait Store: Send + Sync {
+    /// Append rows (a new table, events at their versions, the finished flag) in one
+    /// transaction; returns once they are durable. On error nothing of them was written.
+    fn append(&self, rows: Vec<Row>) -> BoxFuture<'_, Result<(), StoreError>>;
+    /// The ids of the tables to restore at start (those whose game is not over).
+    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
+    /// The table id behind an invite or spectator code.
+    fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    /// One table and its whole log.
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>>;
+    /// Take (or renew) the right to write table `id` for `holder` (an instance's id) for a
+    /// while. A store used by one process grants it always; a shared one refuses it while
+    /// another instance holds it.
+    fn lease<'a>(&'a self, id: &'a str, holder: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// Stop accepting writes and close once every queued write is committed.
+    fn close(&self) -> BoxFuture<'_, ()>;
+}
+
+/// The SQLite store: a read pool and the one writer.
 #[derive(Clone)]
-pub struct Store {
+pub struct SqliteStore {
     pool: SqlitePool,
     tx: mpsc::Sender<Batch>,
 }
@@ -107,14 +142,14 @@ pub struct Store {
 /// Most batches one transaction takes.
 const MAX_GROUP: usize = 4096;
 
-impl Store {
+impl SqliteStore {
     /// Open (creating if absent) the database at `path`, migrate it, and start the writer.
-    pub async fn open(path: &Path) -> Result<Store, StoreError> {
-        Store::open_with(path, CHECKPOINT_EVERY).await
+    pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, CHECKPOINT_EVERY).await
     }
 
-    /// [`Store::open`] with the checkpointer's period (tests use a short one).
-    pub async fn open_with(path: &Path, checkpoint_every: Duration) -> Result<Store, StoreError> {
+    /// [`SqliteStore::open`] with the checkpointer's period (tests use a short one).
+    pub async fn open_with(path: &Path, checkpoint_every: Duration) -> Result<SqliteStore, StoreError> {
         let opts = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
@@ -132,30 +167,27 @@ impl Store {
         let (stopped, stop) = oneshot::channel();
         tokio::spawn(writer(conn, rx, wal_path(path), finish.clone(), stopped));
         tokio::spawn(checkpointer(ckpt, finish, stop, checkpoint_every));
-        Ok(Store { pool, tx })
+        Ok(SqliteStore { pool, tx })
     }
 
-    /// Append rows; returns once they are committed (durable), or the error.
-    pub async fn append(&self, rows: Vec<Row>) -> Result<(), StoreError> {
+    async fn append_rows(&self, rows: Vec<Row>) -> Result<(), StoreError> {
         let (done, wait) = oneshot::channel();
         self.tx.send(Batch { rows, done }).await.map_err(|_| StoreError::Closed)?;
         match wait.await {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(StoreError::Corrupt { table: String::new(), why: e }),
+            Ok(Err(e)) => Err(e),
             Err(_) => Err(StoreError::Closed),
         }
     }
 
-    /// The ids of the tables to restore at start (those whose game is not over).
-    pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+    async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query("SELECT id FROM tables WHERE finished = 0 ORDER BY created_at, id")
             .fetch_all(&self.pool)
             .await?;
         Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
     }
 
-    /// The table id behind an invite or spectator code.
-    pub async fn find_code(&self, code: &str) -> Result<Option<String>, StoreError> {
+    async fn code_to_id(&self, code: &str) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("SELECT id FROM tables WHERE join_code = ?1 OR watch_code = ?1")
             .bind(code)
             .fetch_optional(&self.pool)
@@ -163,8 +195,7 @@ impl Store {
         Ok(row.map(|r| r.get::<String, _>(0)))
     }
 
-    /// Load one table and its whole log.
-    pub async fn load(&self, id: &str) -> Result<StoredTable, StoreError> {
+    async fn load_table(&self, id: &str) -> Result<StoredTable, StoreError> {
         let corrupt = |why: String| StoreError::Corrupt { table: id.to_string(), why };
         let t = sqlx::query("SELECT join_code, watch_code, config FROM tables WHERE id = ?1")
             .bind(id)
@@ -183,10 +214,28 @@ impl Store {
         }
         Ok(StoredTable { id: id.to_string(), join_code: t.get(0), watch_code: t.get(1), config, events })
     }
+}
 
-    /// Stop accepting writes and close the database once every queued write is committed.
-    pub async fn close(&self) {
-        self.pool.close().await;
+impl Store for SqliteStore {
+    fn append(&self, rows: Vec<Row>) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(self.append_rows(rows))
+    }
+    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        Box::pin(self.unfinished_ids())
+    }
+    fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        Box::pin(self.code_to_id(code))
+    }
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>> {
+        Box::pin(self.load_table(id))
+    }
+    /// One process owns an SQLite file (its one writer is the only writer), so every table
+    /// is granted: the lobby's single door gives each table one task.
+    fn lease<'a>(&'a self, _id: &'a str, _holder: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async { Ok(()) })
+    }
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(self.pool.close())
     }
 }
 
@@ -285,7 +334,7 @@ async fn writer(
                 tracing::error!(error = %e, "commit failed; nothing of it was applied");
             }
             for b in group.drain(..) {
-                let _ = b.done.send(result.clone().map_err(|e| e.to_string()));
+                let _ = b.done.send(result.as_ref().map(|_| ()).map_err(|e| typed(e, &b.rows)));
             }
             continue;
         }
@@ -295,10 +344,24 @@ async fn writer(
             if let Err(e) = &one {
                 tracing::error!(error = %e, "commit failed; nothing of it was applied");
             }
-            let _ = b.done.send(one.map_err(|e| e.to_string()));
+            let _ = b.done.send(one.map_err(|e| typed(&e, &b.rows)));
         }
     }
     let _ = conn.close().await;
+}
+
+/// A failed commit as the caller should see it: a version already in a table's log is a
+/// conflict (the primary key of `events` is the table and the version); the rest, a write error.
+fn typed(e: &sqlx::Error, rows: &[Row]) -> StoreError {
+    let unique = e.as_database_error().is_some_and(|d| d.is_unique_violation());
+    let event = rows.iter().find_map(|r| match r {
+        Row::Event { table_id, version, .. } => Some((table_id.clone(), *version)),
+        _ => None,
+    });
+    match (unique, event) {
+        (true, Some((table, version))) => StoreError::Conflict { table, version },
+        _ => StoreError::Write(e.to_string()),
+    }
 }
 
 async fn commit(conn: &mut SqliteConnection, group: &[Batch]) -> Result<(), std::sync::Arc<sqlx::Error>> {

@@ -23,6 +23,10 @@ const I18N: &str = include_str!("../../../web/i18n.js");
 /// The glossary as an ES module; a test checks it is what `oh7_core::glossary::to_js` makes, so
 /// the terminal and the browser read the same words (node's tests import the file as it is).
 const GLOSSARY: &str = include_str!("../../../web/glossary.js");
+/// The refusals' wordings as an ES module (a test in `oh7-core` checks it is what
+/// `oh7_core::wording::to_js` makes: the terminal and the browser word them alike).
+const WORDING: &str = include_str!("../../../web/wording.js");
+const PATCH: &str = include_str!("../../../web/patch.js");
 const STYLE: &str = include_str!("../../../web/style.css");
 const ICON: &str = include_str!("../../../web/favicon.svg");
 
@@ -40,6 +44,8 @@ pub const FILES: &[(&str, &str, &str)] = &[
     ("/cards.js", JS, CARDS),
     ("/i18n.js", JS, I18N),
     ("/glossary.js", JS, GLOSSARY),
+    ("/wording.js", JS, WORDING),
+    ("/patch.js", JS, PATCH),
     ("/style.css", "text/css; charset=utf-8", STYLE),
     ("/favicon.svg", "image/svg+xml", ICON),
 ];

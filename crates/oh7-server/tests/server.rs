@@ -56,7 +56,7 @@ async fn every_preset_plays_to_the_end_and_leaks_nothing() {
             // Nor did a patch give it one.
             if let Some(patch) = v["patch"].as_object() {
                 for (path, value) in patch {
-                    let hand = path == "view/hand" || path.starts_with("view/hand/") || path == "view/hand+";
+                    let hand = path == "v/hand" || path.starts_with("v/hand/") || path == "v/hand+";
                     assert!(!hand || value.as_array().is_some_and(|h| h.is_empty()), "{f}");
                 }
             }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use oh7_server::store::{Row, Store};
+use oh7_server::store::{Row, SqliteStore, Store};
 
 fn size(p: &Path) -> u64 {
     std::fs::metadata(p).map_or(0, |m| m.len())
@@ -38,7 +38,7 @@ async fn the_wal_stays_bounded_and_the_log_survives_a_restart() {
     let tables = 8;
     let per_table: u64 = 1000;
     {
-        let store = Store::open_with(&db, every).await.unwrap();
+        let store = SqliteStore::open_with(&db, every).await.unwrap();
         for t in 0..tables {
             store.append(vec![table(&format!("t{t}"))]).await.unwrap();
         }
@@ -85,7 +85,7 @@ async fn the_wal_stays_bounded_and_the_log_survives_a_restart() {
         store.close().await;
     }
     // A restart: every committed event is there, in order.
-    let store = Store::open(&db).await.unwrap();
+    let store = SqliteStore::open(&db).await.unwrap();
     for t in 0..tables {
         let loaded = store.load(&format!("t{t}")).await.unwrap();
         let versions: Vec<u64> = loaded.events.iter().map(|(v, _)| *v).collect();

@@ -63,7 +63,13 @@ impl Table {
         }
     }
 
-    pub(super) async fn bot_done(&mut self, seat: Seat, asked: (u32, u64), action: Option<String>, bot: Box<dyn DynBot>) {
+    pub(super) async fn bot_done(
+        &mut self,
+        seat: Seat,
+        asked: (u32, u64),
+        action: Option<String>,
+        bot: Box<dyn DynBot>,
+    ) {
         self.inflight.remove(seat);
         // A bot seat keeps its bot (and its memory); a stand-in for a person is made anew.
         if self.core.seats[seat].bot.is_some() {

@@ -25,11 +25,14 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::Settings;
-use crate::event::{self, LOG_FORMAT};
-use oh7_bots::{DynBot, GameSpec};
+use crate::event;
 use crate::project::TableInfo;
 use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal};
 use crate::store::{Store, StoredTable};
+use oh7_bots::{DynBot, GameSpec};
+
+/// The store as tables and the lobby share it.
+pub type SharedStore = Arc<dyn Store>;
 
 use state::Core;
 pub use state::FinishedGame;
@@ -66,11 +69,6 @@ pub struct TableConfig {
 
 fn format_1() -> u32 {
     1
-}
-
-impl TableConfig {
-    /// The format new tables' logs are written in.
-    pub const LOG_FORMAT: u32 = LOG_FORMAT;
 }
 
 /// How a connection came in.
@@ -170,7 +168,7 @@ pub struct Table {
     /// The spectator code.
     watch_code: String,
     config: TableConfig,
-    store: Store,
+    store: SharedStore,
     settings: Arc<Settings>,
     core: Core,
     bots: Vec<Option<Box<dyn DynBot>>>,
@@ -196,7 +194,7 @@ pub struct TableHandle {
 
 impl Table {
     /// Rebuild a table from its stored log and start its task.
-    pub fn spawn(stored: StoredTable, store: Store, settings: Arc<Settings>) -> Result<TableHandle, String> {
+    pub fn spawn(stored: StoredTable, store: SharedStore, settings: Arc<Settings>) -> Result<TableHandle, String> {
         let config: TableConfig =
             serde_json::from_value(stored.config.clone()).map_err(|e| format!("table {}: settings: {e}", stored.id))?;
         let mut core = Core::new(&config);
@@ -246,18 +244,42 @@ impl Table {
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>) {
-        while let Some(msg) = rx.recv().await {
-            self.last_busy = Instant::now();
-            match msg {
-                TableMsg::Attach { conn, tx, access, token, reply } => {
-                    let r = self.attach(conn, tx, access, token);
-                    let _ = reply.send(r);
+        let idle = self.settings.idle_unload;
+        let mut tick = tokio::time::interval((idle / 4).max(std::time::Duration::from_millis(20)));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let msg = tokio::select! {
+                m = rx.recv() => match m {
+                    Some(m) => m,
+                    None => break,
+                },
+                _ = tick.tick() => {
+                    if self.is_idle() && rx.is_empty() {
+                        self.unload(rx);
+                        return;
+                    }
+                    continue;
                 }
-                TableMsg::Detach { conn } => self.detach(conn),
-                TableMsg::Command { conn, msg } => self.command(conn, msg).await,
-                TableMsg::BotDone { seat, asked, action, bot } => self.bot_done(seat, asked, action, bot).await,
-                TableMsg::Grace { seat, epoch } => self.grace_over(seat, epoch),
-                TableMsg::Clock { seat, since } => self.clock_ran_out(seat, since),
+            };
+            self.last_busy = Instant::now();
+            if !self.handle(msg).await {
+                break;
+            }
+        }
+    }
+
+    /// Nobody connected, no bot deciding, nothing for a while.
+    fn is_idle(&self) -> bool {
+        self.conns.is_empty() && self.inflight.is_empty() && self.last_busy.elapsed() >= self.settings.idle_unload
+    }
+
+    /// Leave memory: close the mailbox (the lobby sees a closed handle and loads the table anew
+    /// from its log on the next link), then answer what was already queued. A connection that
+    /// was about to attach sees its answer dropped and asks the lobby again.
+    fn unload(self, mut rx: mpsc::Receiver<TableMsg>) {
+        rx.close();
+        while let Ok(msg) = rx.try_recv() {
+            match msg {
                 TableMsg::Info { reply } => {
                     let _ = reply.send(self.info());
                 }
@@ -268,13 +290,43 @@ impl Table {
                     let _ = reply.send(self.core.finished.clone());
                 }
                 TableMsg::Shutdown { reply } => {
-                    self.closing("The server is stopping; the game is saved and continues when it is back.");
-                    self.conns.clear();
                     let _ = reply.send(());
-                    break;
                 }
+                _ => {}
             }
         }
+        tracing::info!(table = %self.id, version = self.core.version, "idle table unloaded");
+    }
+
+    /// Handle one message; `false` to stop.
+    async fn handle(&mut self, msg: TableMsg) -> bool {
+        match msg {
+            TableMsg::Attach { conn, tx, access, token, reply } => {
+                let r = self.attach(conn, tx, access, token);
+                let _ = reply.send(r);
+            }
+            TableMsg::Detach { conn } => self.detach(conn),
+            TableMsg::Command { conn, msg } => self.command(conn, msg).await,
+            TableMsg::BotDone { seat, asked, action, bot } => self.bot_done(seat, asked, action, bot).await,
+            TableMsg::Grace { seat, epoch } => self.grace_over(seat, epoch),
+            TableMsg::Clock { seat, since } => self.clock_ran_out(seat, since),
+            TableMsg::Info { reply } => {
+                let _ = reply.send(self.info());
+            }
+            TableMsg::Record { reply } => {
+                let _ = reply.send(self.core.finished.last().map(|f| f.record.clone()));
+            }
+            TableMsg::Finished { reply } => {
+                let _ = reply.send(self.core.finished.clone());
+            }
+            TableMsg::Shutdown { reply } => {
+                self.closing("The server is stopping; the game is saved and continues when it is back.");
+                self.conns.clear();
+                let _ = reply.send(());
+                return false;
+            }
+        }
+        true
     }
 }
 

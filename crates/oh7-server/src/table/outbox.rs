@@ -9,10 +9,10 @@ use oh7_core::game::Seat;
 use serde_json::Value;
 
 use super::{Access, ConnId, Frame, Table};
-use oh7_bots::GameSpec;
 use crate::patch::diff;
 use crate::project::{Happened, SeatInfo, TableInfo, document, told};
 use crate::protocol::{Links, PROTOCOL, Refusal, ServerMsg};
+use oh7_bots::GameSpec;
 
 impl Table {
     /// Public facts about the table (no codes, no tokens, no cards).
@@ -77,9 +77,9 @@ impl Table {
             protocol: PROTOCOL,
             version: self.core.version,
             you,
-            table: doc["table"].clone(),
-            view: doc["view"].clone(),
-            legal: doc["legal"].clone(),
+            table: doc["t"].clone(),
+            view: doc["v"].clone(),
+            legal: doc["l"].clone(),
             chat: self.core.chat.iter().cloned().collect(),
             links,
         }

@@ -12,10 +12,10 @@ use serde_json::Value;
 
 use super::{CHAT_KEPT, TableConfig};
 use crate::event::Event;
-use oh7_core::DynGame;
 use crate::project::Happened;
 use crate::protocol::ChatLine;
 use crate::secrets::TokenHash;
+use oh7_core::DynGame;
 
 /// One seat.
 #[derive(Clone, Debug, Default)]

@@ -172,8 +172,8 @@ fn strings_of(v: &Value, out: &mut Vec<String>) {
         Value::Array(a) => a.iter().for_each(|x| strings_of(x, out)),
         Value::Object(m) => {
             for (k, x) in m {
-                // History (also as a patch's path: `view/past_rounds+`, `view/played/3`).
-                let key = k.strip_prefix("view/").unwrap_or(k);
+                // History (also as a patch's path: `v/past_rounds+`, `v/played/3`).
+                let key = k.strip_prefix("v/").unwrap_or(k);
                 let key = key.split(['/', '+']).next().unwrap_or(key);
                 if key == "past_rounds" || key == "played" || key == "penalty" {
                     continue;
@@ -345,9 +345,9 @@ pub fn check_leaks(run: &GameRun) -> usize {
         }
         // The same in a patch: a new round's empty `tricks` comes with the old round's last trick.
         if let Some(patch) = v["patch"].as_object_mut()
-            && patch.get("view/tricks").is_some_and(|t| t.as_array().is_some_and(|t| t.is_empty()))
+            && patch.get("v/tricks").is_some_and(|t| t.as_array().is_some_and(|t| t.is_empty()))
         {
-            patch.retain(|path, _| !path.starts_with("view/last_trick"));
+            patch.retain(|path, _| !path.starts_with("v/last_trick"));
         }
         if v["view"].is_null() && v["patch"].is_null() && v["event"]["action"].is_null() {
             checked += 1;
