@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::{Mutex, oneshot};
 
 use crate::Settings;
@@ -415,7 +415,7 @@ impl Lobby {
 
     /// The statistics of every finished game at the table behind `code` (`Some(None)`: no game
     /// has finished yet).
-    pub async fn stats(&self, code: &str) -> Option<Option<Value>> {
+    pub async fn stats(&self, code: &str) -> Option<Option<TableStats>> {
         let (games, _) = self.ask(code, |reply| TableMsg::Finished { reply }).await?;
         if games.is_empty() {
             return Some(None);
@@ -430,43 +430,149 @@ impl Lobby {
     }
 }
 
+// The bodies below list their fields in alphabetical order: they were once `json!` objects,
+// whose keys serde_json writes sorted, and the same order keeps every body byte for byte.
+
+/// One value per game (`oh7`, `seven`).
+#[derive(Debug, Serialize)]
+pub struct ByGame<T> {
+    /// The Oh 7 family's.
+    pub oh7: T,
+    /// Seven's.
+    pub seven: T,
+}
+
+/// One game and preset a table can be created with, in [`Presets`].
+#[derive(Debug, Serialize)]
+pub struct PresetGame {
+    /// `oh7` or `seven`.
+    pub game: &'static str,
+    /// The most players.
+    pub max_players: usize,
+    /// The fewest players.
+    pub min_players: usize,
+    /// The preset's name (`seven` for Seven).
+    pub preset: String,
+    /// Its rules, as the engine's knobs.
+    pub ruleset: Value,
+}
+
+/// The body of `GET /api/presets`: see [`presets`].
+#[derive(Debug, Serialize)]
+pub struct Presets {
+    /// Every game and preset with its player counts and rules.
+    pub games: Vec<PresetGame>,
+    /// Each game's bot levels, weakest first.
+    pub levels: ByGame<&'static [&'static str]>,
+    /// Each game's strongest bot level.
+    pub strongest: ByGame<&'static str>,
+}
+
 /// What every create form needs to know: the bot levels of each game, the strongest, and each
 /// preset's player counts and rules (from the engine's own knobs).
-pub fn presets() -> Value {
+pub fn presets() -> Presets {
     let specs = GameSpec::all();
-    let games: Vec<Value> = specs
+    let games = specs
         .iter()
         .filter_map(|spec| {
             let (min, max) = spec.player_range()?;
-            Some(json!({
-                "game": spec.game_name(),
-                "preset": spec.label(),
-                "min_players": min,
-                "max_players": max,
-                "ruleset": spec.ruleset_json(),
-            }))
+            Some(PresetGame {
+                game: spec.game_name(),
+                max_players: max,
+                min_players: min,
+                preset: spec.label(),
+                ruleset: spec.ruleset_json(),
+            })
         })
         .collect();
     let oh7 = GameSpec::Oh7 { ruleset: oh7_core::ruleset::Ruleset::preset(oh7_core::ruleset::Preset::En) };
     let seven = GameSpec::Seven { rules: Default::default() };
-    json!({
-        "levels": {"oh7": oh7.levels(), "seven": seven.levels()},
-        "strongest": {"oh7": oh7.strongest(), "seven": seven.strongest()},
-        "games": games,
-    })
+    Presets {
+        games,
+        levels: ByGame { oh7: oh7.levels(), seven: seven.levels() },
+        strongest: ByGame { oh7: oh7.strongest(), seven: seven.strongest() },
+    }
+}
+
+/// One finished game in [`TableStats::history`].
+#[derive(Debug, Serialize)]
+pub struct GameResult {
+    /// Its number at the table, from 1.
+    pub game: u32,
+    /// Final totals by seat.
+    pub totals: Vec<i64>,
+    /// The winners.
+    pub winners: Vec<oh7_core::Seat>,
+}
+
+/// The body of `GET /api/tables/{code}/stats`: see [`table_stats`].
+#[derive(Debug, Serialize)]
+pub struct TableStats {
+    /// How many games have finished.
+    pub games: usize,
+    /// Each finished game's totals and winners, in order.
+    pub history: Vec<GameResult>,
+    /// The Oh 7 figures over every finished Oh 7 game (`null` when there is none).
+    pub stats: Option<Oh7Figures>,
+}
+
+/// The figures of `oh7-stats` over a table's finished Oh 7 games, in [`TableStats`].
+#[derive(Debug, Serialize)]
+pub struct Oh7Figures {
+    /// Per seat.
+    pub players: Vec<SeatFigures>,
+    /// Rounds played.
+    pub rounds: u64,
+    /// For the whole table.
+    pub table: TableFigures,
+}
+
+/// A table's figures over every seat, in [`Oh7Figures`].
+#[derive(Debug, Serialize)]
+pub struct TableFigures {
+    /// The mean of each round's highest bid.
+    pub average_top_bid: f64,
+    /// The share of bids that are 0.
+    pub nil_bid_rate: f64,
+    /// By suit letter: the share of rounds with a trump that had this suit as trump (every suit
+    /// of the decks played is listed, 0 if never trump).
+    pub trump_selection_rate: std::collections::BTreeMap<String, f64>,
+}
+
+/// One seat's figures, in [`Oh7Figures`].
+#[derive(Debug, Serialize)]
+pub struct SeatFigures {
+    /// The mean bid.
+    pub average_bid: f64,
+    /// The share of bids that are 0.
+    pub nil_bid_rate: f64,
+    /// The share of rounds with more tricks than bid.
+    pub overshoot_rate: f64,
+    /// The mean points per round.
+    pub points_per_round: f64,
+    /// The seat, from 0.
+    pub seat: usize,
+    /// The share of rounds with fewer tricks than bid.
+    pub shortfall_rate: f64,
+    /// The share of rounds with exactly the tricks bid.
+    pub success_rate: f64,
+    /// The share of bids that are the round's highest.
+    pub top_bid_rate: f64,
 }
 
 /// The statistics of a table's finished games: each game's totals and winners, and for Oh 7 the
 /// figures of `oh7-stats` (the same accumulator as `oh7 stats`) over all of them.
-pub fn table_stats(games: &[Arc<FinishedGame>]) -> Value {
-    let history: Vec<Value> =
-        games.iter().map(|g| json!({"game": g.game, "totals": g.totals, "winners": g.winners})).collect();
+pub fn table_stats(games: &[Arc<FinishedGame>]) -> TableStats {
+    let history = games
+        .iter()
+        .map(|g| GameResult { game: g.game, totals: g.totals.clone(), winners: g.winners.clone() })
+        .collect();
     let oh7: Vec<&Value> = games.iter().map(|g| &g.record).filter(|r| r["game"] == "oh7").collect();
-    let stats = if oh7.is_empty() { Value::Null } else { oh7_stats_json(&oh7) };
-    json!({"games": games.len(), "history": history, "stats": stats})
+    let stats = if oh7.is_empty() { None } else { Some(oh7_figures(&oh7)) };
+    TableStats { games: games.len(), history, stats }
 }
 
-fn oh7_stats_json(records: &[&Value]) -> Value {
+fn oh7_figures(records: &[&Value]) -> Oh7Figures {
     let mut acc = oh7_stats::Stats::new();
     // Every suit of the deck is listed, those never trump at 0.
     let mut suits: Vec<oh7_core::card::Suit> = Vec::new();
@@ -485,37 +591,182 @@ fn oh7_stats_json(records: &[&Value]) -> Value {
         }
     }
     let o = &acc.oh7;
-    let mut trump = serde_json::Map::new();
+    let mut trump = std::collections::BTreeMap::new();
     for s in oh7_core::card::Suit::ALL {
         let rate = o.trump_rates().into_iter().find(|(t, _)| *t == s).map(|(_, r)| r.value());
         if rate.is_some() || suits.contains(&s) {
-            trump.insert(s.letter().to_string(), json!(rate.unwrap_or(0.0)));
+            trump.insert(s.letter().to_string(), rate.unwrap_or(0.0));
         }
     }
-    let players: Vec<Value> = o
+    let players = o
         .by_seat
         .iter()
         .enumerate()
-        .map(|(seat, p)| {
-            json!({
-                "seat": seat,
-                "points_per_round": p.points.value(),
-                "average_bid": p.bet.value(),
-                "nil_bid_rate": p.nil.value(),
-                "top_bid_rate": p.top.value(),
-                "success_rate": p.made.value(),
-                "overshoot_rate": p.over.value(),
-                "shortfall_rate": p.under.value(),
-            })
+        .map(|(seat, p)| SeatFigures {
+            average_bid: p.bet.value(),
+            nil_bid_rate: p.nil.value(),
+            overshoot_rate: p.over.value(),
+            points_per_round: p.points.value(),
+            seat,
+            shortfall_rate: p.under.value(),
+            success_rate: p.made.value(),
+            top_bid_rate: p.top.value(),
         })
         .collect();
-    json!({
-        "rounds": o.rounds,
-        "table": {
-            "nil_bid_rate": o.nil.value(),
-            "average_top_bid": o.top_bid.value(),
-            "trump_selection_rate": trump,
+    Oh7Figures {
+        players,
+        rounds: o.rounds,
+        table: TableFigures {
+            average_top_bid: o.top_bid.value(),
+            nil_bid_rate: o.nil.value(),
+            trump_selection_rate: trump,
         },
-        "players": players,
-    })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The typed bodies against a frozen copy of the `json!` code they replaced, byte for byte.
+
+    use super::*;
+    use serde_json::json;
+
+    fn old_presets() -> Value {
+        let specs = GameSpec::all();
+        let games: Vec<Value> = specs
+            .iter()
+            .filter_map(|spec| {
+                let (min, max) = spec.player_range()?;
+                Some(json!({
+                    "game": spec.game_name(),
+                    "preset": spec.label(),
+                    "min_players": min,
+                    "max_players": max,
+                    "ruleset": spec.ruleset_json(),
+                }))
+            })
+            .collect();
+        let oh7 = GameSpec::Oh7 { ruleset: oh7_core::ruleset::Ruleset::preset(oh7_core::ruleset::Preset::En) };
+        let seven = GameSpec::Seven { rules: Default::default() };
+        json!({
+            "levels": {"oh7": oh7.levels(), "seven": seven.levels()},
+            "strongest": {"oh7": oh7.strongest(), "seven": seven.strongest()},
+            "games": games,
+        })
+    }
+
+    fn old_table_stats(games: &[Arc<FinishedGame>]) -> Value {
+        let history: Vec<Value> =
+            games.iter().map(|g| json!({"game": g.game, "totals": g.totals, "winners": g.winners})).collect();
+        let oh7: Vec<&Value> = games.iter().map(|g| &g.record).filter(|r| r["game"] == "oh7").collect();
+        let stats = if oh7.is_empty() { Value::Null } else { old_oh7_stats_json(&oh7) };
+        json!({"games": games.len(), "history": history, "stats": stats})
+    }
+
+    fn old_oh7_stats_json(records: &[&Value]) -> Value {
+        let mut acc = oh7_stats::Stats::new();
+        let mut suits: Vec<oh7_core::card::Suit> = Vec::new();
+        for r in records {
+            if acc.add_value(r).is_err() {
+                continue;
+            }
+            let players = r["players"].as_u64().unwrap_or(0) as usize;
+            if let Ok(rules) = oh7_core::ruleset::Ruleset::deserialize(&r["ruleset"]) {
+                for s in rules.suits(players) {
+                    if !suits.contains(&s) {
+                        suits.push(s);
+                    }
+                }
+            }
+        }
+        let o = &acc.oh7;
+        let mut trump = serde_json::Map::new();
+        for s in oh7_core::card::Suit::ALL {
+            let rate = o.trump_rates().into_iter().find(|(t, _)| *t == s).map(|(_, r)| r.value());
+            if rate.is_some() || suits.contains(&s) {
+                trump.insert(s.letter().to_string(), json!(rate.unwrap_or(0.0)));
+            }
+        }
+        let players: Vec<Value> = o
+            .by_seat
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| {
+                json!({
+                    "seat": seat,
+                    "points_per_round": p.points.value(),
+                    "average_bid": p.bet.value(),
+                    "nil_bid_rate": p.nil.value(),
+                    "top_bid_rate": p.top.value(),
+                    "success_rate": p.made.value(),
+                    "overshoot_rate": p.over.value(),
+                    "shortfall_rate": p.under.value(),
+                })
+            })
+            .collect();
+        json!({
+            "rounds": o.rounds,
+            "table": {
+                "nil_bid_rate": o.nil.value(),
+                "average_top_bid": o.top_bid.value(),
+                "trump_selection_rate": trump,
+            },
+            "players": players,
+        })
+    }
+
+    /// A whole game of `spec` for `players`, each decision picked by `seed` among the legal ones.
+    fn finished(number: u32, spec: &GameSpec, players: usize, seed: u64) -> Arc<FinishedGame> {
+        let mut g = spec.new_game(players, seed).expect("a game");
+        let mut pick = seed;
+        while let Some(seat) = g.to_move().lowest() {
+            let legal = g.legal_text(seat);
+            pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let action = &legal[(pick >> 33) as usize % legal.len()];
+            g.apply_text(seat, action).expect("a legal action");
+        }
+        Arc::new(FinishedGame { game: number, record: g.record(), totals: g.totals(), winners: g.winners() })
+    }
+
+    fn same(new: &impl Serialize, old: &Value) {
+        assert_eq!(serde_json::to_string(new).unwrap(), old.to_string());
+    }
+
+    #[test]
+    fn presets_are_as_before() {
+        same(&presets(), &old_presets());
+    }
+
+    #[test]
+    fn stats_are_as_before() {
+        let specs = GameSpec::all();
+        let seven = specs.iter().find(|s| s.game_name() == "seven").expect("seven");
+        let (smin, _) = seven.player_range().expect("seven's players");
+        // No game yet, only Seven (stats null), and a record the accumulator cannot read.
+        same(&table_stats(&[]), &old_table_stats(&[]));
+        let sevens = vec![finished(1, seven, smin, 1), finished(2, seven, smin, 2)];
+        same(&table_stats(&sevens), &old_table_stats(&sevens));
+        let garbage = vec![Arc::new(FinishedGame {
+            game: 1,
+            record: json!({"game": "oh7", "players": 3}),
+            totals: vec![0, 0, 0],
+            winners: vec![],
+        })];
+        same(&table_stats(&garbage), &old_table_stats(&garbage));
+        // Every Oh 7 preset at its player counts alone, then all of them (and Seven) together.
+        let mut all = Vec::new();
+        for (i, spec) in specs.iter().enumerate() {
+            let (min, max) = spec.player_range().expect("players");
+            for players in [min, max] {
+                let one = vec![finished(1, spec, players, 7 + i as u64 * 31 + players as u64)];
+                same(&table_stats(&one), &old_table_stats(&one));
+                all.push(finished(all.len() as u32 + 1, spec, players, 100 + all.len() as u64));
+            }
+        }
+        same(&table_stats(&all), &old_table_stats(&all));
+        let figures = table_stats(&all).stats.expect("Oh 7 figures");
+        assert!(figures.rounds > 0 && !figures.players.is_empty() && !figures.table.trump_selection_rate.is_empty());
+        all.extend(garbage);
+        same(&table_stats(&all), &old_table_stats(&all));
+    }
 }
