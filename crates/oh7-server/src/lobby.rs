@@ -430,7 +430,7 @@ impl Lobby {
     }
 }
 
-// The bodies below list their fields in alphabetical order: they were once `json!` objects,
+// The bodies below list their fields in alphabetical order: they were once built as `Value` maps,
 // whose keys serde_json writes sorted, and the same order keeps every body byte for byte.
 
 /// One value per game (`oh7`, `seven`).
