@@ -288,7 +288,9 @@ async fn seat_loop(
             let _ = c.send(&json!({"type": "rematch", "id": id})).await;
             continue;
         }
-        if due.is_none() && msg["legal"].as_array().is_some_and(|a| !a.is_empty()) && c.version > acted_at {
+        // A turn: an event or snapshot left this seat legal actions (the client applies patches).
+        let told = msg["type"] == "event" || msg["type"] == "snapshot";
+        if due.is_none() && told && !c.legal.is_empty() && c.version > acted_at {
             acted_at = c.version;
             // Think time: uniform in [0.5, 1.5) × the mean, so tables do not move in step.
             let wait = if think.is_zero() {
