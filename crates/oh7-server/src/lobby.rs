@@ -28,21 +28,6 @@ pub const LANGS: [&str; 2] = ["en", "fr"];
 /// The turn clock's range, in seconds.
 pub const CLOCK_S: std::ops::RangeInclusive<u32> = 10..=600;
 
-/// `unknown_level`: `level` is not a bot level of the game (`seat`: where the create form put it).
-pub fn unknown_level(spec: &GameSpec, level: &str, seat: Option<usize>) -> Refusal {
-    let level: String = level.chars().take(20).collect();
-    let levels = spec.levels();
-    let message = match seat {
-        Some(s) => format!("Seat {s}: `{level}` is not a bot level; choose human or one of {}.", levels.join(", ")),
-        None => format!("Unknown bot level: choose one of {}.", levels.join(", ")),
-    };
-    let r = Refusal::new(ErrorCode::UnknownLevel, message).param("level", level).param("levels", levels);
-    match seat {
-        Some(s) => r.param("seat", s),
-        None => r,
-    }
-}
-
 /// What a client asks to create a table.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -320,7 +305,7 @@ impl Lobby {
                 None | Some("human") => seats.push(None),
                 Some(level) if spec.levels().contains(&level) => seats.push(Some(level.to_string())),
                 Some(level) => {
-                    return Err(unknown_level(&spec, level, Some(s)));
+                    return Err(Refusal::unknown_level(&spec, level, Some(s)));
                 }
             }
         }

@@ -15,8 +15,14 @@ use serde_json::{Map, Value};
 /// The patch that turns `old` into `new` (empty if they are equal).
 pub fn diff(old: &Value, new: &Value) -> Map<String, Value> {
     let mut out = Map::new();
-    walk("", old, new, &mut out);
+    diff_into("", old, new, &mut out);
     out
+}
+
+/// Add to `out` the patch that turns `old` into `new`, with every path under `prefix` (`""`:
+/// the document's root).
+pub fn diff_into(prefix: &str, old: &Value, new: &Value, out: &mut Map<String, Value>) {
+    walk(prefix, prefix.is_empty(), old, new, out);
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -36,42 +42,50 @@ fn patch_size(m: &Map<String, Value>) -> usize {
     m.iter().map(|(k, v)| k.len() + 4 + size(v)).sum()
 }
 
-fn walk(path: &str, old: &Value, new: &Value, out: &mut Map<String, Value>) {
-    if old == new {
-        return;
-    }
+/// Each leaf is compared once (no deep comparison of a subtree before descending into it), and
+/// a part is weighed against its whole new value only where that can pay: where three or more
+/// of its parts changed (one or two changes are always written as such). The root and the
+/// document's parts (`prefix` itself) are always described.
+fn walk(path: &str, root: bool, old: &Value, new: &Value, out: &mut Map<String, Value>) {
     let mut sub = Map::new();
-    let described = match (old, new) {
+    match (old, new) {
         (Value::Object(a), Value::Object(b))
             if a.len() == b.len() && b.keys().all(|k| plain_key(k) && a.contains_key(k)) =>
         {
             for (k, v) in b {
-                walk(&join(path, k), &a[k], v, &mut sub);
+                walk(&join(path, k), false, &a[k], v, &mut sub);
             }
-            true
-        }
-        (Value::Array(a), Value::Array(b)) if b.len() > a.len() && b[..a.len()] == a[..] => {
-            sub.insert(format!("{path}+"), Value::Array(b[a.len()..].to_vec()));
-            true
-        }
-        (Value::Array(a), Value::Array(b)) if b.len() < a.len() && removed(a, b).is_some() => {
-            let gone = removed(a, b).unwrap_or_default();
-            sub.insert(format!("{path}-"), Value::from(gone));
-            true
         }
         (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
             for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                walk(&join(path, &i.to_string()), x, y, &mut sub);
+                walk(&join(path, &i.to_string()), false, x, y, &mut sub);
             }
-            true
         }
-        _ => false,
-    };
-    // Described change by change where that is shorter than the new value (always at the root).
-    if described && (path.is_empty() || patch_size(&sub) < path.len() + 4 + size(new)) {
-        out.extend(sub);
-    } else {
+        (Value::Array(a), Value::Array(b)) if b.len() > a.len() && b[..a.len()] == a[..] => {
+            out.insert(format!("{path}+"), Value::Array(b[a.len()..].to_vec()));
+            return;
+        }
+        (Value::Array(a), Value::Array(b)) if b.len() < a.len() => match removed(a, b) {
+            // Removing more items than stay: the new array is shorter to write.
+            Some(gone) if gone.len() <= b.len() => {
+                out.insert(format!("{path}-"), Value::from(gone));
+                return;
+            }
+            _ => {
+                out.insert(path.to_string(), new.clone());
+                return;
+            }
+        },
+        (x, y) if x == y => return,
+        _ => {
+            out.insert(path.to_string(), new.clone());
+            return;
+        }
+    }
+    if sub.len() >= 3 && !root && path.contains('/') && patch_size(&sub) >= path.len() + 4 + size(new) {
         out.insert(path.to_string(), new.clone());
+    } else {
+        out.extend(sub);
     }
 }
 

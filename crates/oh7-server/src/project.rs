@@ -97,20 +97,20 @@ pub struct TableInfo {
     pub record: bool,
 }
 
-/// A viewer's document. Its parts have one-letter names so that patch paths stay short
-/// (`v/top`); a snapshot sends them as `table`, `view` and `legal`.
-#[derive(Serialize)]
-struct Doc<'a> {
-    /// The table information.
-    t: &'a TableInfo,
-    /// The seat view.
-    v: Value,
+/// What one viewer's document holds besides the table information (which is the same for every
+/// viewer): its seat view and its legal actions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sight {
+    /// The seat view (`null` before the first game).
+    pub view: Value,
     /// The legal actions.
-    l: Vec<String>,
+    pub legal: Value,
 }
 
-/// The document of one viewer (`{t, v, l}`: table information, seat view, legal actions): `seat` (`None`: a spectator or a guest who has not sat).
-pub fn document(info: &TableInfo, game: Option<&dyn DynGame>, seat: Option<Seat>) -> Value {
+/// What `seat` sees of `game` (`None`: a spectator or a guest who has not sat). A viewer's
+/// document is `{"t": table information, "v": view, "l": legal}`: one-letter names keep patch
+/// paths short (`v/top`); a snapshot sends the parts as `table`, `view` and `legal`.
+pub fn sight(game: Option<&dyn DynGame>, seat: Option<Seat>) -> Sight {
     let mut view = game.map_or(Value::Null, |g| g.view_json(seat));
     // What a seat view repeats is left out: its own legal actions (Seven's: the document's
     // `legal`) and whose turn it is (Seven's `turn`: its `to_move`).
@@ -124,7 +124,22 @@ pub fn document(info: &TableInfo, game: Option<&dyn DynGame>, seat: Option<Seat>
         (Some(g), Some(s)) => g.legal_text(s),
         _ => Vec::new(),
     };
-    serde_json::to_value(Doc { t: info, v: view, l: legal }).expect("a document always serializes")
+    Sight { view, legal: Value::from(legal) }
+}
+
+/// The table information as a document part.
+pub fn table_part(info: &TableInfo) -> Value {
+    serde_json::to_value(info).expect("table information always serializes")
+}
+
+/// A whole document (`{t, v, l}`), e.g. to check patches against.
+pub fn document(info: &TableInfo, game: Option<&dyn DynGame>, seat: Option<Seat>) -> Value {
+    let Sight { view, legal } = sight(game, seat);
+    let mut doc = serde_json::Map::new();
+    doc.insert("t".into(), table_part(info));
+    doc.insert("v".into(), view);
+    doc.insert("l".into(), legal);
+    Value::Object(doc)
 }
 
 /// What one viewer is told of `happened`.

@@ -7,7 +7,8 @@ use oh7_core::game::Seat;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::table::Frame;
+/// A serialized message on its way to a client.
+pub type Frame = std::sync::Arc<str>;
 
 /// The protocol's version, sent in every snapshot.
 pub const PROTOCOL: u32 = 1;
@@ -247,6 +248,22 @@ impl Refusal {
     pub fn param(mut self, key: &str, value: impl Into<Value>) -> Refusal {
         self.params.get_or_insert_with(Map::new).insert(key.to_string(), value.into());
         self
+    }
+
+    /// `unknown_level`: `level` is not a bot level of the game (`seat`: where the create form
+    /// put it).
+    pub fn unknown_level(spec: &oh7_bots::GameSpec, level: &str, seat: Option<usize>) -> Refusal {
+        let level: String = level.chars().take(20).collect();
+        let levels = spec.levels();
+        let message = match seat {
+            Some(s) => format!("Seat {s}: `{level}` is not a bot level; choose human or one of {}.", levels.join(", ")),
+            None => format!("Unknown bot level: choose one of {}.", levels.join(", ")),
+        };
+        let r = Refusal::new(ErrorCode::UnknownLevel, message).param("level", level).param("levels", levels);
+        match seat {
+            Some(s) => r.param("seat", s),
+            None => r,
+        }
     }
 
     /// The engine refused an action: `illegal`, with the rule's code and figures as `params`.

@@ -184,7 +184,7 @@ impl Table {
                 ));
             };
             if !self.config.spec.levels().contains(&level.as_str()) {
-                return Err(crate::lobby::unknown_level(&self.config.spec, &level, None));
+                return Err(Refusal::unknown_level(&self.config.spec, &level, None));
             }
             for s in free {
                 fills[s] = Some(level.clone());
@@ -227,7 +227,7 @@ impl Table {
         if let Some(level) = &bot
             && !self.config.spec.levels().contains(&level.as_str())
         {
-            return Err(crate::lobby::unknown_level(&self.config.spec, level, None));
+            return Err(Refusal::unknown_level(&self.config.spec, level, None));
         }
         let ev = Event::Seat { seat: 0, target, bot, id: Some(id.to_string()) };
         let happened = self.commit(ev).await?;

@@ -39,8 +39,7 @@ pub use state::FinishedGame;
 
 /// A connection's id (unique in the process).
 pub type ConnId = u64;
-/// A serialized message on its way to a client.
-pub type Frame = Arc<str>;
+pub use crate::protocol::Frame;
 
 /// Chat lines kept for snapshots.
 const CHAT_KEPT: usize = 50;
@@ -177,8 +176,11 @@ pub struct Table {
     /// Answers to guests' `sit` commands by connection and id.
     sat: HashMap<(ConnId, String), Ack>,
     me: mpsc::Sender<TableMsg>,
-    /// Each kind of viewer's document as last sent (`None`: spectators and guests).
-    docs: HashMap<Option<Seat>, Value>,
+    /// Each kind of viewer's view and legal actions as last sent (`None`: spectators and
+    /// guests); with [`Table::table_part`], its document.
+    docs: HashMap<Option<Seat>, crate::project::Sight>,
+    /// The table information as last sent (the same for every viewer).
+    table_part: Value,
     /// The rules as JSON (for the table information; fixed at creation).
     ruleset: Value,
     /// Last time anything happened (for unloading idle tables).
@@ -229,6 +231,7 @@ impl Table {
             sat: HashMap::new(),
             me: tx.clone(),
             docs: HashMap::new(),
+            table_part: Value::Null,
             ruleset,
             last_busy: Instant::now(),
         };

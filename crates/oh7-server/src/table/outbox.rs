@@ -6,11 +6,10 @@
 use std::collections::HashMap;
 
 use oh7_core::game::Seat;
-use serde_json::Value;
 
 use super::{Access, ConnId, Frame, Table};
-use crate::patch::diff;
-use crate::project::{Happened, SeatInfo, TableInfo, document, told};
+use crate::patch::diff_into;
+use crate::project::{Happened, SeatInfo, Sight, TableInfo, sight, table_part, told};
 use crate::protocol::{Links, PROTOCOL, Refusal, ServerMsg};
 use oh7_bots::GameSpec;
 
@@ -68,7 +67,7 @@ impl Table {
         self.reply(conn, &r.to_msg(id, Some(self.core.version)));
     }
 
-    fn snapshot_of(&self, doc: &Value, you: Option<Seat>, access: Access) -> ServerMsg {
+    fn snapshot_of(&self, seen: &Sight, you: Option<Seat>, access: Access) -> ServerMsg {
         let links = match access {
             Access::Invite => Links { invite: Some(self.join_code.clone()), watch: self.watch_code.clone() },
             Access::Watch => Links { invite: None, watch: self.watch_code.clone() },
@@ -77,9 +76,9 @@ impl Table {
             protocol: PROTOCOL,
             version: self.core.version,
             you,
-            table: doc["t"].clone(),
-            view: doc["v"].clone(),
-            legal: doc["l"].clone(),
+            table: self.table_part.clone(),
+            view: seen.view.clone(),
+            legal: seen.legal.clone(),
             chat: self.core.chat.iter().cloned().collect(),
             links,
         }
@@ -88,9 +87,10 @@ impl Table {
     pub(super) fn send_snapshot(&mut self, conn: ConnId) {
         let Some(c) = self.conns.get(&conn) else { return };
         let (seat, access) = (c.seat, c.access);
-        let doc = document(&self.info(), self.core.game.as_deref(), seat);
-        let frame = self.snapshot_of(&doc, seat, access).frame();
-        self.docs.insert(seat, doc);
+        self.table_part = table_part(&self.info());
+        let seen = sight(self.core.game.as_deref(), seat);
+        let frame = self.snapshot_of(&seen, seat, access).frame();
+        self.docs.insert(seat, seen);
         if self.conns.get(&conn).is_some_and(|c| c.tx.try_send(frame).is_err()) {
             self.detach(conn);
         }
@@ -107,34 +107,43 @@ impl Table {
     }
 
     fn tell(&mut self, happened: Option<&Happened>) {
-        let info = self.info();
         let version = self.core.version;
+        let chat_only = matches!(happened, Some(Happened::Chat { .. }));
+        // The table information is the same for every viewer: its patch is made once.
+        let mut common = serde_json::Map::new();
+        if !chat_only {
+            let table = table_part(&self.info());
+            diff_into("t", &self.table_part, &table, &mut common);
+            self.table_part = table;
+        }
         // Per kind of viewer: the frame for its connections, or `None` for a snapshot.
         let mut frames: HashMap<Option<Seat>, Option<Frame>> = HashMap::new();
         for c in self.conns.values() {
             if frames.contains_key(&c.seat) {
                 continue;
             }
-            let old = self.docs.get(&c.seat);
-            let frame = match (happened, old) {
+            let frame = match self.docs.get_mut(&c.seat) {
                 // A chat line changes no document.
-                (Some(h @ Happened::Chat { .. }), Some(_)) => {
+                Some(_) if chat_only => {
+                    let h = happened.expect("a chat line happened");
                     Some(ServerMsg::Event { version, event: told(h, c.seat), patch: Default::default() }.frame())
                 }
-                (h, Some(old)) => {
-                    let new = document(&info, self.core.game.as_deref(), c.seat);
-                    let patch = diff(old, &new);
-                    self.docs.insert(c.seat, new);
+                Some(seen) => {
+                    let new = sight(self.core.game.as_deref(), c.seat);
+                    let mut patch = common.clone();
+                    diff_into("v", &seen.view, &new.view, &mut patch);
+                    diff_into("l", &seen.legal, &new.legal, &mut patch);
+                    *seen = new;
                     Some(
-                        match h {
+                        match happened {
                             Some(h) => ServerMsg::Event { version, event: told(h, c.seat), patch },
                             None => ServerMsg::Presence { version, patch },
                         }
                         .frame(),
                     )
                 }
-                (_, None) => {
-                    self.docs.insert(c.seat, document(&info, self.core.game.as_deref(), c.seat));
+                None => {
+                    self.docs.insert(c.seat, sight(self.core.game.as_deref(), c.seat));
                     None
                 }
             };

@@ -345,7 +345,8 @@ pub fn check_leaks(run: &GameRun) -> usize {
         }
         // The same in a patch: a new round's empty `tricks` comes with the old round's last trick.
         if let Some(patch) = v["patch"].as_object_mut()
-            && patch.get("v/tricks").is_some_and(|t| t.as_array().is_some_and(|t| t.is_empty()))
+            && (patch.get("v/tricks").is_some_and(|t| t.as_array().is_some_and(|t| t.is_empty()))
+                || patch.contains_key("v/tricks-"))
         {
             patch.retain(|path, _| !path.starts_with("v/last_trick"));
         }
