@@ -208,6 +208,36 @@ pub fn resolve_leader(
 /// most this many cards are left to play: a whole deal at four seats, five tricks at five.
 pub const ORACLE_WHOLE_CARDS: usize = 28;
 
+/// What the search learnt about one candidate card of a decision, averaged over its samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CardValue {
+    /// The candidate (a card to play, or a bet card).
+    pub card: Card,
+    /// Mean round points for the seat (the value the search maximises).
+    pub value: f64,
+    /// Mean tricks the seat ends the round with (bets: over the samples whose bets did not sum
+    /// to 7; plays: after the candidate, as the solver or the playouts finish the round).
+    pub tricks: f64,
+    /// Share of those samples in which the seat makes its bet (0 to 1).
+    pub made: f64,
+}
+
+/// Sums over samples for one candidate card.
+#[derive(Clone, Copy, Debug, Default)]
+struct Acc {
+    points: f64,
+    tricks: f64,
+    made: u32,
+}
+
+impl Acc {
+    fn add(&mut self, scorer: &Scorer, won: &Won, me: Seat) {
+        self.points += scorer.score(won, me) as f64;
+        self.tricks += won[me] as f64;
+        self.made += (won[me] == scorer.bets[me]) as u32;
+    }
+}
+
 /// The search engine shared by the expert and the oracle.
 pub struct Search {
     budget: Budget,
@@ -225,7 +255,7 @@ impl Search {
     /// Add to `acc` the exact score for `me` of each card of `cards` in `pos` when the whole
     /// position fits the per-sample node budget; `false` (nothing added, the table cleared, its
     /// contents being unusable) when it does not.
-    fn exact_scores(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [f64]) -> bool {
+    fn exact_scores(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [Acc]) -> bool {
         self.solver.reset_nodes();
         self.solver.node_limit = self.budget.sample_nodes;
         self.solver.evaluate_moves(pos, &mut self.moves);
@@ -236,7 +266,7 @@ impl Search {
         }
         for (i, c) in cards.iter().enumerate() {
             if let Some((_, w)) = self.moves.iter().find(|(x, _)| x == c) {
-                acc[i] += scorer.score(w, me) as f64;
+                acc[i].add(scorer, w, me);
             }
         }
         true
@@ -245,7 +275,7 @@ impl Search {
     /// Add to `acc` the score for `me` of each legal card in `pos` (in `cards` order): exact
     /// from `exact_from` tricks left, else (or when the budget does not suffice) heuristic
     /// playouts.
-    fn score_moves(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [f64]) {
+    fn score_moves(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [Acc]) {
         if pos.tricks_left() <= self.budget.exact_from && self.exact_scores(pos, scorer, me, cards, acc) {
             return;
         }
@@ -253,7 +283,7 @@ impl Search {
             let mut child = *pos;
             child.play(c);
             heuristic_playout(&mut child, &scorer.bets);
-            acc[i] += scorer.score(&child.won, me) as f64;
+            acc[i].add(scorer, &child.won, me);
         }
     }
 
@@ -277,7 +307,7 @@ impl Search {
     /// seat until `exact_from` tricks are left, and the ending is solved exactly. A whole
     /// position is tried only with at most [`ORACLE_WHOLE_CARDS`] cards left to play (larger
     /// ones, at five seats or more, practically never fit and cost the whole budget).
-    fn score_moves_truth(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [f64]) {
+    fn score_moves_truth(&mut self, pos: &Position, scorer: &Scorer, me: Seat, cards: &[Card], acc: &mut [Acc]) {
         let cards_left = pos.tricks_left() as usize * pos.seats as usize;
         if cards_left <= ORACLE_WHOLE_CARDS && self.exact_scores(pos, scorer, me, cards, acc) {
             return;
@@ -296,26 +326,43 @@ impl Search {
                     child.won
                 }
             };
-            acc[i] += scorer.score(&w, me) as f64;
+            acc[i].add(scorer, &w, me);
         }
     }
 
-    /// Choose a card to play from determinized samples of `view`.
+    /// Choose a card to play from determinized samples of `view`: the best of
+    /// [`Search::play_values`] (the first in card order among equals).
     pub fn play(&mut self, view: &SeatView, legal: CardSet, truth: Option<(&[CardSet; MAX_SEATS], &[Card])>) -> Card {
         if legal.len() == 1 {
             return legal.first().expect("one");
         }
+        argmax(&self.play_values(view, legal, truth))
+    }
+
+    /// Every legal card of `view`'s seat (in card order) with its mean expected round points
+    /// for that seat, over the samples of the budget (with `truth`, the oracle's: over the true
+    /// deal). A card the solver could not score in a sample counts 0 there, as it always has
+    /// in the expert's choice. Uses the search's random numbers: call it where
+    /// [`Search::play`] would be called for the same choices to follow.
+    pub fn play_values(
+        &mut self,
+        view: &SeatView,
+        legal: CardSet,
+        truth: Option<(&[CardSet; MAX_SEATS], &[Card])>,
+    ) -> Vec<CardValue> {
         let me = seat_of(view);
         let bet_cards = view.bet_cards().expect("bets are known in play");
         let scorer = Scorer::new(view.rules(), bet_cards);
         self.solver.set_scorer(scorer);
         let cards: Vec<Card> = legal.iter().collect();
-        let mut acc = vec![0.0; cards.len()];
+        let mut acc = vec![Acc::default(); cards.len()];
         let mut spent = 0u64;
+        let mut samples = 0u32;
         match truth {
             Some((hands, pile)) => {
                 let pos = position_from_view(view, hands, pile);
                 self.score_moves_truth(&pos, &scorer, me, &cards, &mut acc);
+                samples = 1;
             }
             None => {
                 let know = Knowledge::from_view(view);
@@ -323,6 +370,7 @@ impl Search {
                     let (hands, pile) = know.sample(&mut self.rng);
                     let pos = position_from_view(view, &hands, &pile);
                     self.score_moves(&pos, &scorer, me, &cards, &mut acc);
+                    samples += 1;
                     spent += self.solver.nodes;
                     if spent >= self.budget.decision_nodes {
                         break;
@@ -330,21 +378,44 @@ impl Search {
                 }
             }
         }
-        let best = (0..cards.len()).max_by(|&a, &b| acc[a].total_cmp(&acc[b]).then(b.cmp(&a))).expect("a card");
-        cards[best]
+        // Dividing every sum by the same count keeps their order: the choice is the sums'.
+        let k = samples.max(1) as f64;
+        cards
+            .iter()
+            .zip(&acc)
+            .map(|(&card, a)| CardValue { card, value: a.points / k, tricks: a.tricks / k, made: a.made as f64 / k })
+            .collect()
     }
 
-    /// Choose a bet card by Monte Carlo over hidden hands and the others' likely bets.
+    /// Choose a bet card by Monte Carlo over hidden hands and the others' likely bets: the best
+    /// of [`Search::bet_values`] (the first in card order among equals).
     pub fn bet(&mut self, view: &SeatView, legal: CardSet, truth: Option<&[CardSet; MAX_SEATS]>) -> Card {
         if legal.len() == 1 {
             return legal.first().expect("one");
         }
+        argmax(&self.bet_values(view, legal, truth))
+    }
+
+    /// Every legal bet card of `view`'s seat (in card order) with its mean expected round
+    /// points for that seat: over the samples of the budget, the others bet as the heuristic
+    /// would on their sampled hands, the leader and trump follow the rules, and heuristic
+    /// playouts finish the round; a sum of 7 counts as the average outcome (plus the `bga`
+    /// rebid point for the top bid). Uses the search's random numbers, like
+    /// [`Search::play_values`].
+    pub fn bet_values(
+        &mut self,
+        view: &SeatView,
+        legal: CardSet,
+        truth: Option<&[CardSet; MAX_SEATS]>,
+    ) -> Vec<CardValue> {
         let BetContext { me, rules, n, dummy, table, attempt, used, know } = BetContext::from_view(view);
         let cands: Vec<Card> = legal.iter().collect();
         let mut sum = vec![0.0f64; cands.len()];
         let mut count = vec![0u32; cands.len()];
         let mut sevens = vec![0u32; cands.len()];
         let mut bonus = vec![0.0f64; cands.len()];
+        let mut tricks = vec![0.0f64; cands.len()];
+        let mut made = vec![0u32; cands.len()];
         // The oracle knows every hand, but not the others' secret bets nor the Dummy's pile
         // order: its samples vary those (one guess of the others' bets would let the best
         // candidate be the one that guess flatters most).
@@ -398,6 +469,8 @@ impl Search {
                         let s = scorer.score(&pos.won, me);
                         sum[i] += s as f64;
                         count[i] += 1;
+                        tricks[i] += pos.won[me] as f64;
+                        made[i] += (pos.won[me] == scorer.bets[me]) as u32;
                     }
                 }
             }
@@ -410,9 +483,21 @@ impl Search {
             let k = count[i] + sevens[i];
             (sum[i] + sevens[i] as f64 * neutral + bonus[i]) / k.max(1) as f64
         };
-        let best = (0..cands.len()).max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a))).expect("a bet");
-        cands[best]
+        (0..cands.len())
+            .map(|i| {
+                let k = count[i].max(1) as f64;
+                CardValue { card: cands[i], value: value(i), tricks: tricks[i] / k, made: made[i] as f64 / k }
+            })
+            .collect()
     }
+}
+
+/// The card of the highest value, the first in card order among equals (the search's choice).
+pub fn argmax(values: &[CardValue]) -> Card {
+    let best = (0..values.len())
+        .max_by(|&a, &b| values[a].value.total_cmp(&values[b].value).then(b.cmp(&a)))
+        .expect("a candidate");
+    values[best].card
 }
 
 /// The `expert` bot family (levels `easy`, `medium`, `hard`, `expert` by budget).

@@ -16,6 +16,7 @@ pub mod ismcts;
 pub mod outcomes;
 pub mod pi;
 pub mod random;
+pub mod review;
 pub mod sample;
 pub mod seven;
 pub mod spec;

@@ -1,0 +1,898 @@
+//! Reviews of a player's decisions after an Oh 7 game (issue 27): for every decision the seat
+//! made, the value of each legal option as the determinization search sees it **from the
+//! seat's view at that moment**, the expected points lost by the choice, a mark when the loss
+//! is large, summaries per round and per game, and (apart, labelled hindsight) what the oracle,
+//! which sees every hand, would have done.
+//!
+//! Every evaluation is a function of the [`SeatView`], the legal actions, the level and a seed
+//! made from the review seed and the decision's index: two games that differ only in what the
+//! seat could not see give the same review of that decision. The oracle's hindsight is the one
+//! part that reads the hidden hands.
+//!
+//! Thresholds and the accuracy figure are in expected round points (`docs/review.md`):
+//! [`INACCURACY`], [`MISTAKE`], [`BLUNDER`], [`ACCURACY_SCALE`].
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use oh7_core::card::{Card, CardSet, Suit};
+use oh7_core::game::{Game, Seat, SeatViewLike};
+use oh7_core::oh7::{Action, DealRecord, Oh7Game, PhaseView, Record, ReplayError, SeatView, replay};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::expert::{Budget, CardValue, OracleBot, Search, first_lead};
+use crate::heuristic::{best_trump, cards_of, heuristic_playout};
+use crate::pi::Scorer;
+use crate::sample::Knowledge;
+
+/// The format name of a review (the `format` field of [`Review`]).
+pub const FORMAT: &str = "oh7-review/1";
+
+/// The review seed used when none is given: reviews are reproducible by default.
+pub const DEFAULT_SEED: u64 = 0x0007_7e71_e700_0007;
+
+/// A loss of at least this many expected round points is an `inaccuracy`.
+pub const INACCURACY: f64 = 0.5;
+/// A loss of at least this many expected round points is a `mistake`.
+pub const MISTAKE: f64 = 1.5;
+/// A loss of at least this many expected round points is a `blunder`.
+pub const BLUNDER: f64 = 3.0;
+/// The accuracy of one decision is `100 × exp(−loss / ACCURACY_SCALE)`; a round's or a game's
+/// is the mean over its evaluated decisions.
+pub const ACCURACY_SCALE: f64 = 3.0;
+
+/// The reviewer levels (the determinization search of the expert family; `expert` is its
+/// largest budget, [`Budget::EXPERT`]).
+pub const LEVELS: &[&str] = &["easy", "medium", "hard", "expert"];
+
+/// The search budget of a reviewer level (see [`LEVELS`]; `pimc` is accepted for `expert`).
+pub fn level_budget(level: &str) -> Option<Budget> {
+    match level {
+        "expert" | "pimc" => Some(Budget::EXPERT),
+        _ => Budget::level(level),
+    }
+}
+
+/// How a loss is marked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mark {
+    /// At least [`INACCURACY`] points lost.
+    Inaccuracy,
+    /// At least [`MISTAKE`] points lost.
+    Mistake,
+    /// At least [`BLUNDER`] points lost.
+    Blunder,
+}
+
+impl Mark {
+    /// The mark of a loss, if any.
+    pub fn of(loss: f64) -> Option<Mark> {
+        if loss >= BLUNDER {
+            Some(Mark::Blunder)
+        } else if loss >= MISTAKE {
+            Some(Mark::Mistake)
+        } else if loss >= INACCURACY {
+            Some(Mark::Inaccuracy)
+        } else {
+            None
+        }
+    }
+
+    /// The word shown to people.
+    pub fn word(self) -> &'static str {
+        match self {
+            Mark::Inaccuracy => "inaccuracy",
+            Mark::Mistake => "mistake",
+            Mark::Blunder => "blunder",
+        }
+    }
+}
+
+/// The accuracy of one decision that lost `loss` expected points (100 when nothing is lost).
+pub fn accuracy_of(loss: f64) -> f64 {
+    100.0 * (-loss / ACCURACY_SCALE).exp()
+}
+
+/// One legal option of a decision and what the reviewer expects of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionValue {
+    /// The option as the engine writes it (a card `3S`, a suit letter, a seat number,
+    /// `yes`/`no`, or the passed cards).
+    pub option: String,
+    /// Mean expected round points for the seat.
+    pub value: f64,
+    /// Mean tricks the seat ends the round with.
+    pub tricks: f64,
+    /// Share of samples in which the seat makes its bet (0 to 1).
+    pub made: f64,
+}
+
+/// The reviewer's evaluation of one decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// Every legal option, in the engine's order, with its value.
+    pub options: Vec<OptionValue>,
+    /// The index in `options` of the best (highest value; the first among equals).
+    pub best: usize,
+}
+
+/// What the oracle (every hand known) would have done: hindsight, not a fair judgement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Hindsight {
+    /// The oracle's option.
+    pub oracle: String,
+    /// Whether the seat chose the same.
+    pub agrees: bool,
+}
+
+/// The review of one decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DecisionReview {
+    /// The decision's index among the seat's reviewed decisions (from 0; it seeds its
+    /// evaluation).
+    pub index: usize,
+    /// The round number (from 1).
+    pub round: u32,
+    /// `pass`, `bet`, `reveal`, `choose_leader`, `choose_trump`, `announce_trump` or `play`.
+    pub kind: String,
+    /// The bet attempt (from 1) for a bet; the trick (from 1) for a play.
+    pub step: usize,
+    /// The seat's hand at that moment.
+    pub hand: Vec<Card>,
+    /// The cards already on the table in the trick (plays only), in order.
+    pub trick: Vec<Card>,
+    /// The option chosen.
+    pub chosen: String,
+    /// The evaluation; `None` when this kind of decision is not evaluated (`note` says why).
+    pub evaluation: Option<Evaluation>,
+    /// The best option's value minus the chosen one's (never negative; 0 when the chosen
+    /// option is the best).
+    pub loss: Option<f64>,
+    /// The mark of the loss.
+    pub mark: Option<Mark>,
+    /// One line on why, when the evaluation tells it.
+    pub reason: Option<String>,
+    /// Why the decision is not evaluated, when it is not.
+    pub note: Option<String>,
+    /// Hindsight: the oracle's choice (when asked for).
+    pub hindsight: Option<Hindsight>,
+}
+
+/// Totals over a set of evaluated decisions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Decisions listed (one legal option is no decision and is not listed).
+    pub decisions: usize,
+    /// Decisions evaluated.
+    pub evaluated: usize,
+    /// Expected points lost, in all.
+    pub loss: f64,
+    /// Expected points lost per evaluated decision.
+    pub loss_per_decision: f64,
+    /// Mean of [`accuracy_of`] over the evaluated decisions (100 if none).
+    pub accuracy: f64,
+    /// Inaccuracies.
+    pub inaccuracies: usize,
+    /// Mistakes.
+    pub mistakes: usize,
+    /// Blunders.
+    pub blunders: usize,
+    /// Hindsight: decisions where the seat chose as the oracle would have.
+    pub oracle_agrees: Option<usize>,
+}
+
+/// One round's summary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoundReview {
+    /// The round number.
+    pub round: u32,
+    /// The seat's actual points this round.
+    pub points: i32,
+    /// Its decisions.
+    pub summary: Summary,
+}
+
+/// The review of one seat's decisions in one finished Oh 7 game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Review {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The seat reviewed.
+    pub seat: Seat,
+    /// Its name in the record.
+    pub name: String,
+    /// The preset.
+    pub preset: String,
+    /// Players (the Dummy not counted).
+    pub players: usize,
+    /// The reviewer level.
+    pub level: String,
+    /// The review seed (hexadecimal).
+    pub seed: String,
+    /// `[inaccuracy, mistake, blunder]` thresholds in expected round points.
+    pub thresholds: [f64; 3],
+    /// The accuracy scale ([`ACCURACY_SCALE`]).
+    pub accuracy_scale: f64,
+    /// Every decision, in order.
+    pub decisions: Vec<DecisionReview>,
+    /// Per round.
+    pub rounds: Vec<RoundReview>,
+    /// The whole game.
+    pub game: Summary,
+    /// Indices (into `decisions`) of the three costliest decisions, costliest first (only
+    /// decisions that lost something).
+    pub costliest: Vec<usize>,
+}
+
+/// What to review with.
+#[derive(Clone, Debug)]
+pub struct ReviewOptions {
+    /// The reviewer level (see [`LEVELS`]).
+    pub level: String,
+    /// The review seed (each decision's search is seeded from it and the decision's index).
+    pub seed: u64,
+    /// Also ask the oracle (hindsight; it roughly doubles the time).
+    pub hindsight: bool,
+}
+
+impl Default for ReviewOptions {
+    fn default() -> ReviewOptions {
+        ReviewOptions { level: "expert".into(), seed: DEFAULT_SEED, hindsight: true }
+    }
+}
+
+/// Why a record cannot be reviewed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// A Seven record.
+    #[error("Seven records are not reviewed yet: only games of the Oh 7 family can be reviewed")]
+    Seven,
+    /// The record does not replay (or is not a record).
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// The game has not ended.
+    #[error("the game is not over: only finished games are reviewed")]
+    NotFinished,
+    /// No such player.
+    #[error("there is no seat {seat}: the players' seats are 0 to {last}")]
+    NoSuchSeat {
+        /// The seat asked for.
+        seat: Seat,
+        /// The last player's seat.
+        last: Seat,
+    },
+    /// Unknown level.
+    #[error("unknown review level `{0}`: choose one of easy, medium, hard, expert")]
+    Level(String),
+}
+
+/// The seed of decision `index` of a review seeded `seed` (SplitMix64).
+pub fn decision_seed(seed: u64, index: usize) -> u64 {
+    let mut z = seed.wrapping_add((index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The option part of an action, as the engine writes it.
+pub fn option_text(a: &Action) -> String {
+    match a {
+        Action::Pass(s) => s.to_string(),
+        Action::Bet(c) | Action::Play(c) => c.to_string(),
+        Action::Reveal(b) => if *b { "yes" } else { "no" }.to_string(),
+        Action::ChooseLeader(s) => s.to_string(),
+        Action::ChooseTrump(s) | Action::AnnounceTrump(s) => s.to_string(),
+    }
+}
+
+/// The kind of a decision, as [`DecisionReview::kind`] names it.
+pub fn kind_of(a: &Action) -> &'static str {
+    match a {
+        Action::Pass(_) => "pass",
+        Action::Bet(_) => "bet",
+        Action::Reveal(_) => "reveal",
+        Action::ChooseLeader(_) => "choose_leader",
+        Action::ChooseTrump(_) => "choose_trump",
+        Action::AnnounceTrump(_) => "announce_trump",
+        Action::Play(_) => "play",
+    }
+}
+
+fn from_cards(values: Vec<CardValue>) -> Vec<OptionValue> {
+    values
+        .into_iter()
+        .map(|v| OptionValue { option: v.card.to_string(), value: v.value, tricks: v.tricks, made: v.made })
+        .collect()
+}
+
+/// Score the start of play for each `(leader, trump)` option over sampled deals: the first
+/// lead from the sampled hands, heuristic playouts, the seat's round points.
+fn start_values(
+    view: &SeatView,
+    starts: &[(Seat, Option<Suit>)],
+    samples: u32,
+    seed: u64,
+) -> Option<Vec<(f64, f64, f64)>> {
+    let bet_cards = view.bet_cards()?;
+    let me = view.seat()?;
+    let rules = *view.rules();
+    let know = Knowledge::from_view(view);
+    let scorer = Scorer::new(&rules, bet_cards);
+    let suits = rules.suits(view.players());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut acc = vec![(0.0, 0.0, 0.0); starts.len()];
+    let n = samples.max(1);
+    for _ in 0..n {
+        let (hands, pile) = know.sample(&mut rng);
+        for (i, &(leader, trump)) in starts.iter().enumerate() {
+            let trump = trump.unwrap_or_else(|| {
+                best_trump(hands[leader], &suits, view.table_seats(), scorer.bets[leader], CardSet::EMPTY)
+            });
+            let mut pos = first_lead(&rules, view.table_seats(), view.dummy(), &hands, &pile, leader, trump);
+            heuristic_playout(&mut pos, &scorer.bets);
+            acc[i].0 += scorer.score(&pos.won, me) as f64;
+            acc[i].1 += pos.won[me] as f64;
+            acc[i].2 += (pos.won[me] == scorer.bets[me]) as u32 as f64;
+        }
+    }
+    let k = n as f64;
+    Some(acc.into_iter().map(|(v, t, m)| (v / k, t / k, m / k)).collect())
+}
+
+/// Evaluate one decision of `view`'s seat among `legal` (at least two options) with the
+/// search `budget`, seeded `seed`: a function of these only (never of hidden cards). `Err`
+/// says why a decision of this kind is not evaluated.
+///
+/// - bets: [`Search::bet_values`]; card plays: [`Search::play_values`];
+/// - the trump choice, and the leader choice (`kod7`): over `bet_samples` sampled deals, the
+///   first lead with each option and heuristic playouts (a chosen leader whose bet card has no
+///   suit takes the trump that suits its sampled hand);
+/// - passes (`bga`), reveals (`fr-advanced`) and trump announcements (`kod7`) depend on the
+///   others' simultaneous choices and are not evaluated yet.
+pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) -> Result<Evaluation, String> {
+    let options: Vec<OptionValue> = match (view.phase(), legal[0]) {
+        (PhaseView::Betting { .. }, Action::Bet(_)) => {
+            from_cards(Search::new(budget, seed).bet_values(view, cards_of(legal), None))
+        }
+        (PhaseView::Playing, Action::Play(_)) => {
+            from_cards(Search::new(budget, seed).play_values(view, cards_of(legal), None))
+        }
+        (PhaseView::ChooseTrump { leader }, Action::ChooseTrump(_)) => {
+            let starts: Vec<(Seat, Option<Suit>)> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::ChooseTrump(s) => Some((leader, Some(*s))),
+                    _ => None,
+                })
+                .collect();
+            let v = start_values(view, &starts, budget.bet_samples, seed).ok_or("the bets are not known")?;
+            legal
+                .iter()
+                .zip(v)
+                .map(|(a, (value, tricks, made))| OptionValue { option: option_text(a), value, tricks, made })
+                .collect()
+        }
+        (PhaseView::ChooseLeader { .. }, Action::ChooseLeader(_)) => {
+            let bet_cards = view.bet_cards().ok_or("the bets are not known")?;
+            let starts: Vec<(Seat, Option<Suit>)> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::ChooseLeader(p) => Some((*p, bet_cards.get(*p).and_then(|c| c.suit()))),
+                    _ => None,
+                })
+                .collect();
+            let v = start_values(view, &starts, budget.bet_samples, seed).ok_or("the bets are not known")?;
+            legal
+                .iter()
+                .zip(v)
+                .map(|(a, (value, tricks, made))| OptionValue { option: option_text(a), value, tricks, made })
+                .collect()
+        }
+        (_, Action::Pass(_)) => return Err("passes are not evaluated yet".into()),
+        (_, Action::Reveal(_)) => {
+            return Err("reveals are not evaluated yet (they depend on the other tied players' choices)".into());
+        }
+        (_, Action::AnnounceTrump(_)) => {
+            return Err("trump announcements are not evaluated yet (they depend on the others' and a lot)".into());
+        }
+        _ => return Err("this decision is not evaluated".into()),
+    };
+    let best = (0..options.len())
+        .max_by(|&a, &b| options[a].value.total_cmp(&options[b].value).then(b.cmp(&a)))
+        .ok_or("no option")?;
+    Ok(Evaluation { options, best })
+}
+
+/// One decision of the seat, as the replay met it.
+#[derive(Clone)]
+pub struct Moment {
+    /// The game just before the decision (its hidden parts are read only by the oracle).
+    pub game: Oh7Game,
+    /// The legal actions then (at least two).
+    pub legal: Vec<Action>,
+    /// What the seat chose.
+    pub chosen: Action,
+}
+
+/// Replay `record` (an `oh7-record/1` value of a finished game) and collect every decision of
+/// `seat` that had at least two legal options, in order.
+pub fn decisions_of(record: &Value, seat: Seat) -> Result<(Record, Vec<Moment>), ReviewError> {
+    if record.get("game").and_then(Value::as_str) == Some("seven") {
+        return Err(ReviewError::Seven);
+    }
+    let final_game = replay(record)?;
+    let rec: Record =
+        serde_json::from_value(record.clone()).map_err(|e| ReviewError::Replay(ReplayError::Format(e.to_string())))?;
+    if !rec.finished || !final_game.is_over() {
+        return Err(ReviewError::NotFinished);
+    }
+    if seat >= rec.players {
+        return Err(ReviewError::NoSuchSeat { seat, last: rec.players - 1 });
+    }
+    let seed = u64::from_str_radix(&rec.seed, 16).map_err(|_| ReplayError::Format("seed".into()))?;
+    let mut g = Oh7Game::new(rec.ruleset, rec.players, seed).map_err(ReplayError::from)?;
+    if rec.seats.len() == rec.players {
+        g.set_seat_names(rec.seats.clone());
+    }
+    let mut moments = Vec::new();
+    let mut legal = Vec::new();
+    let mut act = |g: &mut Oh7Game, s: Seat, a: Action| -> Result<(), ReviewError> {
+        if s == seat {
+            g.legal_actions(s, &mut legal);
+            if legal.len() > 1 {
+                moments.push(Moment { game: g.clone(), legal: legal.clone(), chosen: a });
+            }
+        }
+        g.apply(s, a).map_err(|error| {
+            ReviewError::Replay(ReplayError::Illegal { at: "review".into(), seat: s, action: a.to_string(), error })
+        })
+    };
+    for r in &rec.rounds {
+        for deal in r.redeals.iter().chain(std::iter::once(&r.deal)) {
+            walk_deal(&mut g, deal, &mut act)?;
+        }
+        for d in &r.decisions {
+            let bad = || ReviewError::Replay(ReplayError::Format(format!("decision {} has value {}", d.kind, d.value)));
+            let action = match d.kind.as_str() {
+                "lot" => continue,
+                "reveal_interrobang" if !matches!(g.view(0).phase(), PhaseView::Reveal { .. }) => continue,
+                "reveal_interrobang" => Action::Reveal(d.value.as_bool().ok_or_else(bad)?),
+                "choose_leader" => Action::ChooseLeader(d.value.as_u64().ok_or_else(bad)? as Seat),
+                "choose_trump" => Action::ChooseTrump(d.value.as_str().and_then(|s| s.parse().ok()).ok_or_else(bad)?),
+                "announce_trump" => {
+                    Action::AnnounceTrump(d.value.as_str().and_then(|s| s.parse().ok()).ok_or_else(bad)?)
+                }
+                _ => return Err(bad()),
+            };
+            act(&mut g, d.seat.ok_or_else(bad)?, action)?;
+        }
+        for trick in &r.tricks {
+            for &(s, card) in &trick.plays {
+                if Some(s) != g.dummy() {
+                    act(&mut g, s, Action::Play(card))?;
+                }
+            }
+        }
+    }
+    Ok((rec, moments))
+}
+
+fn walk_deal(
+    g: &mut Oh7Game,
+    deal: &DealRecord,
+    act: &mut impl FnMut(&mut Oh7Game, Seat, Action) -> Result<(), ReviewError>,
+) -> Result<(), ReviewError> {
+    if matches!(g.view(0).phase(), PhaseView::Passing { .. }) {
+        for (p, cards) in deal.passes.iter().enumerate() {
+            act(g, p, Action::Pass(CardSet::from_cards(cards)))?;
+        }
+    }
+    for attempt in &deal.bet_attempts {
+        for (p, &c) in attempt.iter().enumerate() {
+            act(g, p, Action::Bet(c))?;
+        }
+    }
+    Ok(())
+}
+
+fn reason(kind: &str, chosen: &Action, e: &Evaluation, ci: usize) -> Option<String> {
+    let c = &e.options[ci];
+    let b = &e.options[e.best];
+    if ci == e.best {
+        return None;
+    }
+    let pct = |x: f64| (x * 100.0).round() as i64;
+    Some(match chosen {
+        Action::Bet(card) => {
+            let need = card.value();
+            let best_need = b.option.parse::<Card>().map(|x| x.value()).unwrap_or(0);
+            format!(
+                "bet {} needs {need} tricks; your hand makes {:.1} on average with it (made {}%); {} needs {best_need}: {:.1} (made {}%)",
+                c.option,
+                c.tricks,
+                pct(c.made),
+                b.option,
+                b.tricks,
+                pct(b.made)
+            )
+        }
+        _ => format!(
+            "{kind} {}: your bet made {}% of the time ({:.1} tricks); {}: {}% ({:.1} tricks)",
+            c.option,
+            pct(c.made),
+            c.tricks,
+            b.option,
+            pct(b.made),
+            b.tricks
+        ),
+    })
+}
+
+fn summarize<'a>(ds: impl Iterator<Item = &'a DecisionReview>) -> Summary {
+    let mut s = Summary {
+        decisions: 0,
+        evaluated: 0,
+        loss: 0.0,
+        loss_per_decision: 0.0,
+        accuracy: 100.0,
+        inaccuracies: 0,
+        mistakes: 0,
+        blunders: 0,
+        oracle_agrees: None,
+    };
+    let mut acc = 0.0;
+    for d in ds {
+        s.decisions += 1;
+        if let Some(h) = &d.hindsight {
+            *s.oracle_agrees.get_or_insert(0) += h.agrees as usize;
+        }
+        if let Some(l) = d.loss {
+            s.evaluated += 1;
+            s.loss += l;
+            acc += accuracy_of(l);
+        }
+        match d.mark {
+            Some(Mark::Inaccuracy) => s.inaccuracies += 1,
+            Some(Mark::Mistake) => s.mistakes += 1,
+            Some(Mark::Blunder) => s.blunders += 1,
+            None => {}
+        }
+    }
+    if s.evaluated > 0 {
+        s.loss_per_decision = s.loss / s.evaluated as f64;
+        s.accuracy = acc / s.evaluated as f64;
+    }
+    s
+}
+
+/// Review one decision (`index` seeds it).
+pub fn review_moment(m: &Moment, seat: Seat, index: usize, budget: Budget, opts: &ReviewOptions) -> DecisionReview {
+    let view = m.game.view(seat);
+    let seed = decision_seed(opts.seed, index);
+    let chosen = m.chosen;
+    let kind = kind_of(&chosen);
+    let step = match chosen {
+        Action::Bet(_) => view.bet_attempts().len() + 1,
+        Action::Play(_) => view.tricks().len() + 1,
+        _ => 0,
+    };
+    let trick = if matches!(chosen, Action::Play(_)) { view.trick().cards().to_vec() } else { Vec::new() };
+    let (evaluation, note) = match evaluate(&view, &m.legal, budget, seed) {
+        Ok(e) => (Some(e), None),
+        Err(n) => (None, Some(n)),
+    };
+    let chosen_text = option_text(&chosen);
+    let (loss, mark, why) = match &evaluation {
+        Some(e) => {
+            let ci = m.legal.iter().position(|a| *a == chosen).unwrap_or(e.best);
+            let loss = (e.options[e.best].value - e.options[ci].value).max(0.0);
+            (Some(loss), Mark::of(loss), if loss > 0.0 { reason(kind, &chosen, e, ci) } else { None })
+        }
+        None => (None, None, None),
+    };
+    let hindsight = opts.hindsight.then(|| {
+        let a = OracleBot::new(seed).choose_in(&m.game, seat, &m.legal);
+        Hindsight { oracle: option_text(&a), agrees: a == chosen }
+    });
+    DecisionReview {
+        index,
+        round: view.round_number(),
+        kind: kind.to_string(),
+        step,
+        hand: view.hand().to_vec(),
+        trick,
+        chosen: chosen_text,
+        evaluation,
+        loss,
+        mark,
+        reason: why,
+        note,
+        hindsight,
+    }
+}
+
+/// Review `seat`'s decisions in the finished game `record` (`oh7-record/1`). `progress` is
+/// called with (decisions done, decisions in all) as the work goes (from several threads:
+/// the decisions are reviewed in parallel on rayon's pool; the result does not depend on it).
+/// CPU-heavy (seconds): run it on a blocking thread.
+pub fn review_oh7(
+    record: &Value,
+    seat: Seat,
+    opts: &ReviewOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Review, ReviewError> {
+    let budget = level_budget(&opts.level).ok_or_else(|| ReviewError::Level(opts.level.clone()))?;
+    let (rec, moments) = decisions_of(record, seat)?;
+    let total = moments.len();
+    progress(0, total);
+    let done = AtomicUsize::new(0);
+    let decisions: Vec<DecisionReview> = moments
+        .par_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let d = review_moment(m, seat, i, budget, opts);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            d
+        })
+        .collect();
+    let rounds = rec
+        .rounds
+        .iter()
+        .map(|r| RoundReview {
+            round: r.number,
+            points: r.points.get(seat).copied().unwrap_or(0),
+            summary: summarize(decisions.iter().filter(|d| d.round == r.number)),
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..decisions.len()).filter(|&i| decisions[i].loss.is_some_and(|l| l > 0.0)).collect();
+    order.sort_by(|&a, &b| {
+        decisions[b].loss.unwrap_or(0.0).total_cmp(&decisions[a].loss.unwrap_or(0.0)).then(a.cmp(&b))
+    });
+    order.truncate(3);
+    Ok(Review {
+        format: FORMAT.into(),
+        seat,
+        name: rec.seats.get(seat).cloned().unwrap_or_default(),
+        preset: rec.preset.to_string(),
+        players: rec.players,
+        level: opts.level.clone(),
+        seed: format!("{:016x}", opts.seed),
+        thresholds: [INACCURACY, MISTAKE, BLUNDER],
+        accuracy_scale: ACCURACY_SCALE,
+        game: summarize(decisions.iter()),
+        decisions,
+        rounds,
+        costliest: order,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use oh7_core::ruleset::{Preset, Ruleset};
+
+    /// Every action of seeded games between search bots, as one FNV-1a digest.
+    fn fingerprint() -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for (preset, players, level, seed) in [
+            (Preset::En, 4, "easy", 1u64),
+            (Preset::En, 2, "easy", 2),
+            (Preset::Fr, 5, "easy", 3),
+            (Preset::Bga, 6, "easy", 4),
+            (Preset::Kod7, 4, "easy", 5),
+            (Preset::En, 4, "pimc", 6),
+            (Preset::En, 4, "oracle", 7),
+            (Preset::Kod7, 2, "oracle", 8),
+        ] {
+            let mut rules = Ruleset::preset(preset);
+            if preset == Preset::Bga {
+                rules.passing = true;
+            }
+            let mut g = Oh7Game::new(rules, players, seed).unwrap();
+            let bot_level = if level == "oracle" { "easy" } else { level };
+            let mut bots: Vec<_> =
+                (0..players).map(|p| crate::oh7_bot(bot_level, seed * 10 + p as u64).unwrap()).collect();
+            let mut oracle = crate::expert::OracleBot::new(seed);
+            let mut legal = Vec::new();
+            let mut n = 0;
+            while let Some(seat) = g.to_move().lowest() {
+                g.legal_actions(seat, &mut legal);
+                let a = if level == "oracle" && seat == 0 {
+                    oracle.choose_in(&g, seat, &legal)
+                } else {
+                    bots[seat].choose(&g.view(seat), &legal)
+                };
+                for b in format!("{seat}{a};").bytes() {
+                    h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+                }
+                g.apply(seat, a).unwrap();
+                n += 1;
+                if n > 600 {
+                    break;
+                }
+            }
+        }
+        h
+    }
+
+    /// The search bots choose exactly as before the values were exposed for reviews (the digest
+    /// was taken with the code before the refactor).
+    #[test]
+    fn expert_choices_unchanged() {
+        let h = fingerprint();
+        eprintln!("fingerprint {h:#x}");
+        assert_eq!(h, 0x0a0c_b805_fcca_9ffe);
+    }
+
+    use super::*;
+    use crate::heuristic::HeuristicBot;
+    use crate::{Bot, RandomBot};
+
+    fn finished(levels: &[&str], players: usize, seed: u64) -> Value {
+        let mut g = Oh7Game::new(Ruleset::preset(Preset::En), players, seed).unwrap();
+        let mut bots: Vec<_> =
+            (0..players).map(|p| crate::oh7_bot(levels[p % levels.len()], seed + p as u64).unwrap()).collect();
+        crate::play_game(&mut g, &mut bots, 100_000).unwrap();
+        g.record()
+    }
+
+    fn quick() -> ReviewOptions {
+        ReviewOptions { level: "easy".into(), seed: 7, hindsight: false }
+    }
+
+    /// Losses are never negative, the reviewer's best is never marked, marks follow the
+    /// thresholds, a random player makes mistakes, and the same inputs give the same review.
+    #[test]
+    fn reviews_are_consistent_and_reproducible() {
+        let v = finished(&["random", "heuristic"], 4, 11);
+        let r = review_oh7(&v, 0, &quick(), &|_, _| {}).unwrap();
+        assert!(r.game.evaluated > 10, "{:?}", r.game);
+        for d in &r.decisions {
+            let (Some(e), Some(loss)) = (&d.evaluation, d.loss) else { continue };
+            assert!(loss >= 0.0);
+            assert_eq!(d.mark, Mark::of(loss));
+            if e.options[e.best].option == d.chosen {
+                assert_eq!(loss, 0.0);
+                assert_eq!(d.mark, None);
+            }
+        }
+        assert!(r.game.mistakes + r.game.blunders > 0, "{:?}", r.game);
+        let again = review_oh7(&v, 0, &quick(), &|_, _| {}).unwrap();
+        assert_eq!(r, again);
+        let h = review_oh7(&v, 1, &ReviewOptions { hindsight: true, ..quick() }, &|_, _| {}).unwrap();
+        assert!(h.decisions.iter().all(|d| d.hindsight.is_some()));
+        assert!(h.game.oracle_agrees.is_some());
+    }
+
+    /// A play that certainly fails the bet where another certainly makes it (the last tricks,
+    /// solved exactly in every sample) is a mistake or a blunder; the other is not marked.
+    #[test]
+    fn a_certainly_worse_play_is_marked() {
+        let budget = level_budget("easy").unwrap();
+        for seed in 1..200u64 {
+            let v = finished(&["random"], 4, seed);
+            let (_, moments) = decisions_of(&v, 0).unwrap();
+            for (i, m) in moments.iter().enumerate() {
+                let view = m.game.view(0);
+                if !matches!(m.chosen, Action::Play(_)) || view.tricks().len() < 5 {
+                    continue;
+                }
+                let e = evaluate(&view, &m.legal, budget, decision_seed(1, i)).unwrap();
+                let (Some(good), Some(bad)) =
+                    (e.options.iter().position(|o| o.made == 1.0), e.options.iter().position(|o| o.made == 0.0))
+                else {
+                    continue;
+                };
+                let opts = ReviewOptions { seed: 1, ..quick() };
+                let worse = Moment { chosen: m.legal[bad], ..m.clone() };
+                let d = review_moment(&worse, 0, i, budget, &opts);
+                assert!(matches!(d.mark, Some(Mark::Mistake | Mark::Blunder)), "{d:?}");
+                assert!(d.reason.is_some());
+                let better = Moment { chosen: m.legal[good], ..m.clone() };
+                let d = review_moment(&better, 0, i, budget, &opts);
+                if e.best == good {
+                    assert_eq!((d.loss, d.mark), (Some(0.0), None));
+                }
+                return;
+            }
+        }
+        panic!("no position where one play certainly makes the bet and another certainly fails");
+    }
+
+    /// Two deals that differ only in the other players' hands (two cards of one suit swapped
+    /// between two of them) give the same evaluation of seat 0's bet and first play.
+    #[test]
+    fn evaluations_depend_only_on_the_view() {
+        let budget = level_budget("easy").unwrap();
+        let rules = Ruleset::preset(Preset::En);
+        for seed in 1..20u64 {
+            let mut g = Oh7Game::new(rules, 4, seed).unwrap();
+            let mut bots: Vec<Box<dyn Bot<Oh7Game>>> = (0..4).map(|_| Box::new(HeuristicBot::new()) as _).collect();
+            let mut actions = Vec::new();
+            let mut legal = Vec::new();
+            let first_bet = {
+                let mut l = Vec::new();
+                g.legal_actions(0, &mut l);
+                evaluate(&g.view(0), &l, budget, 5).unwrap()
+            };
+            loop {
+                let seat = g.to_move().lowest().unwrap();
+                g.legal_actions(seat, &mut legal);
+                if seat == 0 && matches!(legal[0], Action::Play(_)) && legal.len() > 1 {
+                    break;
+                }
+                let a = bots[seat].choose(&g.view(seat), &legal);
+                g.apply(seat, a).unwrap();
+                actions.push((seat, a));
+            }
+            let rec: Record = serde_json::from_value(g.record()).unwrap();
+            let deal = &rec.rounds[0].deal;
+            let mut hands: Vec<CardSet> = deal.hands.iter().map(|h| CardSet::from_cards(h)).collect();
+            let mut seen = g.view(0).played();
+            for a in &deal.bet_attempts {
+                seen = seen.or(CardSet::from_cards(a));
+            }
+            let mut swap = None;
+            'find: for q in 1..4 {
+                for r in q + 1..4 {
+                    for cq in hands[q].minus(seen).iter().filter(|c| c.is_regular()) {
+                        if let Some(cr) = hands[r].minus(seen).iter().find(|c| c.is_regular() && c.suit() == cq.suit())
+                        {
+                            swap = Some((q, r, cq, cr));
+                            break 'find;
+                        }
+                    }
+                }
+            }
+            let Some((q, r, cq, cr)) = swap else { continue };
+            hands[q].remove(cq);
+            hands[q].insert(cr);
+            hands[r].remove(cr);
+            hands[r].insert(cq);
+            let mut g2 = Oh7Game::new(rules, 4, seed).unwrap();
+            g2.set_deal(&hands, &deal.discard).unwrap();
+            let mut l = Vec::new();
+            g2.legal_actions(0, &mut l);
+            assert_eq!(evaluate(&g2.view(0), &l, budget, 5).unwrap(), first_bet);
+            for &(s, a) in &actions {
+                g2.apply(s, a).unwrap();
+            }
+            assert_ne!(g.view(q).hand(), g2.view(q).hand());
+            let mut l2 = Vec::new();
+            g2.legal_actions(0, &mut l2);
+            g.legal_actions(0, &mut legal);
+            assert_eq!(legal, l2);
+            let a = evaluate(&g.view(0), &legal, budget, 9).unwrap();
+            let b = evaluate(&g2.view(0), &l2, budget, 9).unwrap();
+            assert_eq!(a, b);
+            return;
+        }
+        panic!("no deal to swap cards in");
+    }
+
+    /// Seven records are refused with a clear error; so are unfinished games and bad seats.
+    #[test]
+    fn refusals() {
+        let mut g = Oh7Game::new(Ruleset::preset(Preset::En), 4, 3).unwrap();
+        let mut rng = RandomBot::new(1);
+        let mut legal = Vec::new();
+        for _ in 0..10 {
+            let s = g.to_move().lowest().unwrap();
+            g.legal_actions(s, &mut legal);
+            let a = Bot::<Oh7Game>::choose(&mut rng, &g.view(s), &legal);
+            g.apply(s, a).unwrap();
+        }
+        let e = review_oh7(&g.record(), 0, &quick(), &|_, _| {}).unwrap_err();
+        assert!(matches!(e, ReviewError::NotFinished), "{e}");
+        let v = finished(&["random"], 4, 3);
+        let e = review_oh7(&v, 4, &quick(), &|_, _| {}).unwrap_err();
+        assert!(e.to_string().contains("no seat 4"), "{e}");
+        let e = review_oh7(&serde_json::json!({"game": "seven"}), 0, &quick(), &|_, _| {}).unwrap_err();
+        assert!(e.to_string().contains("Seven"), "{e}");
+        let e = review_oh7(&v, 0, &ReviewOptions { level: "nope".into(), ..quick() }, &|_, _| {}).unwrap_err();
+        assert!(e.to_string().contains("unknown review level"), "{e}");
+    }
+}
