@@ -10,6 +10,8 @@
 //! than describing its changes, the part is replaced whole; an object whose keys changed is
 //! replaced whole. `web/patch.js` is the browser's [`apply`].
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value};
 
 /// The patch that turns `old` into `new` (empty if they are equal).
@@ -22,11 +24,9 @@ pub fn diff(old: &Value, new: &Value) -> Map<String, Value> {
 /// Add to `out` the patch that turns `old` into `new`, with every path under `prefix` (`""`:
 /// the document's root).
 pub fn diff_into(prefix: &str, old: &Value, new: &Value, out: &mut Map<String, Value>) {
-    walk(prefix, prefix.is_empty(), old, new, out);
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() { key.to_string() } else { format!("{path}/{key}") }
+    let mut path = String::with_capacity(64);
+    path.push_str(prefix);
+    walk(&mut path, prefix.is_empty(), old, new, out);
 }
 
 /// Keys that a path can carry unambiguously.
@@ -42,23 +42,48 @@ fn patch_size(m: &Map<String, Value>) -> usize {
     m.iter().map(|(k, v)| k.len() + 4 + size(v)).sum()
 }
 
-/// Each leaf is compared once (no deep comparison of a subtree before descending into it), and
-/// a part is weighed against its whole new value only where that can pay: where three or more
-/// of its parts changed (one or two changes are always written as such). The root and the
-/// document's parts (`prefix` itself) are always described.
-fn walk(path: &str, root: bool, old: &Value, new: &Value, out: &mut Map<String, Value>) {
+/// `path` with `/key` (or `key` at the root) while `f` runs, then as it was: no allocation per
+/// node visited.
+fn under(path: &mut String, key: &str, f: impl FnOnce(&mut String)) {
+    let len = path.len();
+    if len > 0 {
+        path.push('/');
+    }
+    path.push_str(key);
+    f(path);
+    path.truncate(len);
+}
+
+/// Whether two objects have the same keys, all plain (keys are sorted in both).
+fn same_keys(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a.len() == b.len() && a.keys().zip(b.keys()).all(|(x, y)| x == y && plain_key(y))
+}
+
+/// Each leaf is compared once (no deep comparison of a subtree before descending into it; the
+/// keys of two objects are walked side by side), and a part is weighed against its whole new
+/// value only where that can pay: where three or more of its parts changed (one or two changes
+/// are always written as such). The root and the document's parts (`prefix` itself) are always
+/// described.
+fn walk(path: &mut String, root: bool, old: &Value, new: &Value, out: &mut Map<String, Value>) {
     let mut sub = Map::new();
     match (old, new) {
-        (Value::Object(a), Value::Object(b))
-            if a.len() == b.len() && b.keys().all(|k| plain_key(k) && a.contains_key(k)) =>
-        {
-            for (k, v) in b {
-                walk(&join(path, k), false, &a[k], v, &mut sub);
+        (Value::Object(a), Value::Object(b)) if same_keys(a, b) => {
+            for ((k, x), (_, y)) in a.iter().zip(b.iter()) {
+                if !x.is_object() && !x.is_array() && x == y {
+                    continue;
+                }
+                under(path, k, |p| walk(p, false, x, y, &mut sub));
             }
         }
         (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            let mut index = String::with_capacity(4);
             for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                walk(&join(path, &i.to_string()), false, x, y, &mut sub);
+                if !x.is_object() && !x.is_array() && x == y {
+                    continue;
+                }
+                index.clear();
+                let _ = write!(index, "{i}");
+                under(path, &index, |p| walk(p, false, x, y, &mut sub));
             }
         }
         (Value::Array(a), Value::Array(b)) if b.len() > a.len() && b[..a.len()] == a[..] => {
@@ -72,18 +97,18 @@ fn walk(path: &str, root: bool, old: &Value, new: &Value, out: &mut Map<String, 
                 return;
             }
             _ => {
-                out.insert(path.to_string(), new.clone());
+                out.insert(path.clone(), new.clone());
                 return;
             }
         },
         (x, y) if x == y => return,
         _ => {
-            out.insert(path.to_string(), new.clone());
+            out.insert(path.clone(), new.clone());
             return;
         }
     }
     if sub.len() >= 3 && !root && path.contains('/') && patch_size(&sub) >= path.len() + 4 + size(new) {
-        out.insert(path.to_string(), new.clone());
+        out.insert(path.clone(), new.clone());
     } else {
         out.extend(sub);
     }
