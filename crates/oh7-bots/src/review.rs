@@ -511,8 +511,9 @@ fn reason(kind: &str, chosen: &Action, e: &Evaluation, ci: usize) -> Option<Stri
             let need = card.value();
             let best_need = b.option.parse::<Card>().map(|x| x.value()).unwrap_or(0);
             format!(
-                "bet {} needs {need} tricks; your hand makes {:.1} on average with it (made {}%); {} needs {best_need}: {:.1} (made {}%)",
+                "bet {} needs {need} trick{}; your hand makes {:.1} on average with it (made {}%); {} needs {best_need}: {:.1} (made {}%)",
                 c.option,
+                if need == 1 { "" } else { "s" },
                 c.tricks,
                 pct(c.made),
                 b.option,

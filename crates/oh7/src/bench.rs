@@ -92,6 +92,35 @@ pub enum BenchCommand {
         #[arg(long, requires = "target")]
         server_pid: Option<u32>,
     },
+    /// Time to review seat 0 of a whole game (`oh7 review`): a 4-player `en` game and a
+    /// 9-player `bga` game between heuristic bots.
+    Review {
+        /// The reviewer level (easy, medium, hard, expert).
+        #[arg(long, default_value = "expert")]
+        level: String,
+        /// Games per table (seeds 1, 2, ...).
+        #[arg(long, default_value_t = 1)]
+        games: usize,
+        /// Leave out the oracle's hindsight.
+        #[arg(long)]
+        no_hindsight: bool,
+    },
+    /// The review's signal: seeded 4-player `en` games with a random, a heuristic and an expert
+    /// seat (rotated), each reviewed; mean expected points lost per decision with 95% intervals.
+    ReviewSignal {
+        /// Most games.
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// The reviewer level.
+        #[arg(long, default_value = "easy")]
+        level: String,
+        /// The level of the strong seat.
+        #[arg(long, default_value = "expert")]
+        expert: String,
+        /// Stop starting games after this many seconds.
+        #[arg(long, default_value_t = 300.0)]
+        seconds: f64,
+    },
     /// Single-thread random-play throughput of the engine (rounds/s, games/s, actions/s).
     Engine {
         /// The game: oh7 (the preset names the variant) or seven.
@@ -197,6 +226,10 @@ pub fn run(what: &BenchCommand) -> Result<()> {
                 target: *target,
                 server_pid: *server_pid,
             })
+        }
+        BenchCommand::Review { level, games, no_hindsight } => crate::review::bench(level, *games, !*no_hindsight),
+        BenchCommand::ReviewSignal { games, level, expert, seconds } => {
+            crate::review::signal(*games, level, expert, *seconds)
         }
         BenchCommand::Bot { level, preset, players, rounds } => {
             crate::tournament::bench_bot(level, *preset, *players, *rounds)

@@ -5,6 +5,7 @@ mod bench;
 mod bench_server;
 mod play;
 mod replay;
+mod review;
 mod rules_text;
 mod serve;
 mod sim;
@@ -67,6 +68,9 @@ enum Command {
         #[arg(long, value_name = "K")]
         show: Option<usize>,
     },
+    /// Review one seat's decisions in a finished game: each option's expected points from the
+    /// seat's view, the points lost, marks, summaries, and the oracle's hindsight.
+    Review(review::ReviewArgs),
     /// A duplicate tournament between bots (deals replayed with the bots rotated through the
     /// seats), on every core, with paired 95% confidence intervals.
     Tournament(tournament::TournamentArgs),
@@ -186,6 +190,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Replay { file, show } => replay::replay_file(&file, show),
         Command::Bench { what } => bench::run(&what),
         Command::Tournament(args) => tournament::run(&args),
+        Command::Review(args) => review::run(&args),
     }
 }
 
