@@ -72,6 +72,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{code}", get(info))
         .route("/api/tables/{code}/record", get(record))
         .route("/api/tables/{code}/stats", get(stats))
+        .route("/api/reviews/{code}", get(review))
         .merge(crate::web::routes())
         // gzip when the client asks (`Accept-Encoding`), on every route above; a layer covers
         // only the routes added before it, so the WebSocket below is left alone.
@@ -97,6 +98,15 @@ async fn stats(State(app): State<Arc<App>>, Path(code): Path<String>) -> Respons
             &Refusal::new(ErrorCode::NotOver, "No game at this table has finished yet."),
         ),
         None => unknown_table(),
+    }
+}
+
+async fn review(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
+    match app.lobby.reviews.page(&code).await {
+        Some(body) => ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response(),
+        None => {
+            refusal_response(StatusCode::NOT_FOUND, &Refusal::new(ErrorCode::UnknownReview, "No review has this link."))
+        }
     }
 }
 

@@ -20,6 +20,7 @@ pub mod lobby;
 pub mod patch;
 pub mod project;
 pub mod protocol;
+pub mod reviews;
 pub mod secrets;
 pub mod store;
 pub mod table;
@@ -61,6 +62,10 @@ pub struct Settings {
     /// A table nobody is connected to and where nothing happened for this long is unloaded
     /// from memory; the next link to it loads it again from its log.
     pub idle_unload: Duration,
+    /// The level that reviews a person's decisions (`oh7_bots::review::LEVELS`).
+    pub review_level: String,
+    /// Reviews computed at once (the others wait in line).
+    pub review_jobs: usize,
 }
 
 impl Default for Settings {
@@ -78,6 +83,8 @@ impl Default for Settings {
             outbox: 512,
             header_timeout: Duration::from_secs(10),
             idle_unload: Duration::from_secs(600),
+            review_level: "expert".into(),
+            review_jobs: 1,
         }
     }
 }
@@ -143,7 +150,8 @@ pub async fn start(
     let header_timeout = settings.header_timeout;
     let settings = Arc::new(settings);
     let store: Arc<dyn store::Store> = Arc::new(store::SqliteStore::open(&db).await?);
-    let lobby = lobby::Lobby::new(store.clone(), settings.clone());
+    let reviews = reviews::Reviews::new(store.clone(), &settings.review_level, settings.review_jobs);
+    let lobby = lobby::Lobby::new(store.clone(), settings.clone(), reviews);
     let restored = lobby.restore().await.map_err(ServeError::Restore)?;
     let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;

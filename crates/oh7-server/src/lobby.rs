@@ -82,6 +82,8 @@ struct PerAddress {
 /// Every table of the server, by code.
 pub struct Lobby {
     store: SharedStore,
+    /// The review service (tables hand it their requests; pages are read through it).
+    pub reviews: std::sync::Arc<crate::reviews::Reviews>,
     settings: Arc<Settings>,
     tables: Mutex<HashMap<String, (TableHandle, Access)>>,
     by_id: Mutex<HashMap<String, TableHandle>>,
@@ -95,9 +97,10 @@ pub struct Lobby {
 
 impl Lobby {
     /// An empty lobby on `store`.
-    pub fn new(store: SharedStore, settings: Arc<Settings>) -> Lobby {
+    pub fn new(store: SharedStore, settings: Arc<Settings>, reviews: Arc<crate::reviews::Reviews>) -> Lobby {
         Lobby {
             store,
+            reviews,
             settings,
             tables: Mutex::new(HashMap::new()),
             by_id: Mutex::new(HashMap::new()),
@@ -120,7 +123,7 @@ impl Lobby {
     async fn register(&self, stored: StoredTable) -> Result<TableHandle, String> {
         let (id, join, watch) = (stored.id.clone(), stored.join_code.clone(), stored.watch_code.clone());
         self.store.lease(&id, "this-process").await.map_err(|e| e.to_string())?;
-        let handle = Table::spawn(stored, self.store.clone(), self.settings.clone())?;
+        let handle = Table::spawn(stored, self.store.clone(), self.settings.clone(), self.reviews.clone())?;
         let mut tables = self.tables.lock().await;
         // Forget the handles of tables that unloaded themselves since (their tasks are gone).
         tables.retain(|_, (h, _)| !h.tx.is_closed());

@@ -76,6 +76,15 @@ pub enum ClientMsg {
         /// Command id.
         id: String,
     },
+    /// Review this seat's decisions in a finished game (`game`: its number at the table; the
+    /// last finished game if absent). Answered with `review` messages to this connection.
+    Review {
+        /// Command id.
+        id: String,
+        /// The game, from 1.
+        #[serde(default)]
+        game: Option<u32>,
+    },
     /// Ask for a snapshot (after a gap). A struct variant, so that unknown fields are refused
     /// as for every other command (a unit variant of a tagged enum ignores them).
     Sync {},
@@ -91,7 +100,8 @@ impl ClientMsg {
             | ClientMsg::Rematch { id }
             | ClientMsg::Chat { id, .. }
             | ClientMsg::Seat { id, .. }
-            | ClientMsg::Hint { id } => Some(id),
+            | ClientMsg::Hint { id }
+            | ClientMsg::Review { id, .. } => Some(id),
             ClientMsg::Hello { .. } | ClientMsg::Sync {} => None,
         }
     }
@@ -173,6 +183,8 @@ pub enum ErrorCode {
     Storage,
     /// The server is shutting down.
     ShuttingDown,
+    /// No review has this code.
+    UnknownReview,
 }
 
 impl Serialize for ErrorCode {
@@ -221,6 +233,7 @@ impl ErrorCode {
             ErrorCode::TooMany => "too_many",
             ErrorCode::Storage => "storage",
             ErrorCode::ShuttingDown => "shutting_down",
+            ErrorCode::UnknownReview => "unknown_review",
         }
     }
 }
@@ -388,6 +401,36 @@ pub struct Ack {
     pub level: Option<&'static str>,
 }
 
+/// Where a review asked by this connection stands: `queued` (with its `position` in line),
+/// `running` (`done` of `total` decisions), `done` (its `share` code: the page is
+/// `/review/CODE`) or `failed` (`message`). Reviews do not change the table's version.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ReviewStatus {
+    /// The table's version.
+    pub version: u64,
+    /// The game, from 1.
+    pub game: u32,
+    /// The seat reviewed.
+    pub seat: Seat,
+    /// `queued`, `running`, `done` or `failed`.
+    pub state: &'static str,
+    /// `queued`: jobs ahead, plus one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<usize>,
+    /// `running`: decisions reviewed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub done: Option<usize>,
+    /// `running`: decisions to review.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
+    /// `done`: the code of the review's link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share: Option<String>,
+    /// `failed`: why, in English.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
 /// Every message the server sends on a WebSocket. `docs/protocol.md` mirrors it.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -446,6 +489,8 @@ pub enum ServerMsg {
         #[serde(skip_serializing_if = "Option::is_none")]
         params: Option<Map<String, Value>>,
     },
+    /// A review asked by this connection (see [`ReviewStatus`]).
+    Review(ReviewStatus),
     /// The server is stopping.
     Closing {
         /// The version.

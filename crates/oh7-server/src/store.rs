@@ -81,6 +81,8 @@ pub enum Row {
         /// The event (JSON).
         body: String,
     },
+    /// A finished review (computed once, read by its share code).
+    Review(StoredReview),
     /// Whether the table's game is over (finished tables are not restored at start).
     Finished {
         /// The table.
@@ -93,6 +95,23 @@ pub enum Row {
 struct Batch {
     rows: Vec<Row>,
     done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// A review as stored.
+#[derive(Clone, Debug)]
+pub struct StoredReview {
+    /// The table.
+    pub table_id: String,
+    /// The game at the table, from 1.
+    pub game: u32,
+    /// The reviewed seat.
+    pub seat: usize,
+    /// The reviewing level.
+    pub level: String,
+    /// The code of its link.
+    pub share: String,
+    /// The review (JSON).
+    pub body: String,
 }
 
 /// A stored table: its settings and its log, in version order.
@@ -124,6 +143,17 @@ pub trait Store: Send + Sync {
     fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
     /// One table and its whole log.
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>>;
+    /// The share code of the review of `seat` in game `game` of table `table_id` by `level`, if
+    /// it was computed.
+    fn review_code<'a>(
+        &'a self,
+        table_id: &'a str,
+        game: u32,
+        seat: usize,
+        level: &'a str,
+    ) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    /// The review behind a share code.
+    fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>>;
     /// Take (or renew) the right to write table `id` for `holder` (an instance's id) for a
     /// while. A store used by one process grants it always; a shared one refuses it while
     /// another instance holds it.
@@ -228,6 +258,41 @@ impl Store for SqliteStore {
     }
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>> {
         Box::pin(self.load_table(id))
+    }
+    fn review_code<'a>(
+        &'a self,
+        table_id: &'a str,
+        game: u32,
+        seat: usize,
+        level: &'a str,
+    ) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        Box::pin(async move {
+            let row =
+                sqlx::query("SELECT share FROM reviews WHERE table_id = ?1 AND game = ?2 AND seat = ?3 AND level = ?4")
+                    .bind(table_id)
+                    .bind(game as i64)
+                    .bind(seat as i64)
+                    .bind(level)
+                    .fetch_optional(&self.pool)
+                    .await?;
+            Ok(row.map(|r| r.get::<String, _>(0)))
+        })
+    }
+    fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>> {
+        Box::pin(async move {
+            let row = sqlx::query("SELECT table_id, game, seat, level, body FROM reviews WHERE share = ?1")
+                .bind(share)
+                .fetch_optional(&self.pool)
+                .await?;
+            Ok(row.map(|r| StoredReview {
+                table_id: r.get(0),
+                game: r.get::<i64, _>(1) as u32,
+                seat: r.get::<i64, _>(2) as usize,
+                level: r.get(3),
+                share: share.to_string(),
+                body: r.get(4),
+            }))
+        })
     }
     /// One process owns an SQLite file (its one writer is the only writer), so every table
     /// is granted: the lobby's single door gives each table one task.
@@ -391,6 +456,25 @@ async fn commit(conn: &mut SqliteConnection, group: &[Batch]) -> Result<(), std:
                         .execute(&mut *tx)
                         .await
                         .map_err(wrap)?;
+                }
+                Row::Review(r) => {
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs() as i64);
+                    sqlx::query(
+                        "INSERT OR IGNORE INTO reviews (table_id, game, seat, level, share, body, created_at) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    )
+                    .bind(&r.table_id)
+                    .bind(r.game as i64)
+                    .bind(r.seat as i64)
+                    .bind(&r.level)
+                    .bind(&r.share)
+                    .bind(&r.body)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(wrap)?;
                 }
                 Row::Finished { table_id, finished } => {
                     sqlx::query("UPDATE tables SET finished = ?2 WHERE id = ?1")

@@ -100,6 +100,7 @@ pub fn routes() -> Router<Arc<App>> {
     r.route("/favicon.ico", get(|h: HeaderMap| async move { file(&h, "image/svg+xml", ICON) }))
         .route("/t/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
         .route("/w/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
+        .route("/review/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
 }
 
 #[cfg(test)]

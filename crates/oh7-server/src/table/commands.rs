@@ -54,6 +54,7 @@ impl Table {
             ClientMsg::Chat { id, text } => self.chat(&id, seat, &text).await,
             ClientMsg::Seat { id, seat: target, bot } => self.set_seat(conn, &id, seat, target, bot).await,
             ClientMsg::Hint { id } => self.hint(conn, seat, id),
+            ClientMsg::Review { id, game } => self.review(conn, seat, &id, game),
         };
         match r {
             Ok(Some(ack)) => self.reply(conn, &ServerMsg::Ack(ack)),
@@ -297,6 +298,60 @@ impl Table {
                 let ack = Ack { id, version, hint: Some(action), level: Some(level), ..Ack::default() };
                 let _ = tx.send(ServerMsg::Ack(ack).frame()).await;
             }
+        });
+        Ok(None)
+    }
+
+    /// Ask for the review of this seat's decisions in a finished game; the messages go to this
+    /// connection only.
+    fn review(
+        &mut self,
+        conn: ConnId,
+        seat: Option<Seat>,
+        id: &str,
+        game: Option<u32>,
+    ) -> Result<Option<Ack>, Refusal> {
+        let Some(seat) = seat else {
+            return Err(Refusal::new(ErrorCode::NotSeated, "Only a player can review their own decisions."));
+        };
+        let last = self.core.finished.len() as u32;
+        let game = game.unwrap_or(last);
+        let Some(done) = game.checked_sub(1).and_then(|i| self.core.finished.get(i as usize)).cloned() else {
+            return Err(Refusal::new(
+                ErrorCode::NotOver,
+                if last == 0 {
+                    "No game has finished at this table yet.".to_string()
+                } else {
+                    format!("Game {game} has not finished: choose 1 to {last}.")
+                },
+            )
+            .param("game", game)
+            .param("finished", last));
+        };
+        if !matches!(self.config.spec, oh7_bots::GameSpec::Oh7 { .. }) {
+            return Err(Refusal::new(ErrorCode::BadRequest, "Only games of the Oh 7 family can be reviewed for now."));
+        }
+        let Some(tx) = self.conns.get(&conn).map(|c| c.tx.clone()) else { return Ok(None) };
+        let info = self.info();
+        let table = crate::reviews::ReviewTable {
+            preset: info.preset,
+            lang: info.lang,
+            players: info.players,
+            names: info
+                .seats
+                .iter()
+                .map(|s| s.name.clone().or_else(|| s.bot.as_ref().map(|b| format!("bot:{b}"))).unwrap_or_default())
+                .collect(),
+        };
+        self.reply(conn, &ServerMsg::Ack(self.ack(id)));
+        self.reviews.request(crate::reviews::Job {
+            table_id: self.id.clone(),
+            game,
+            seat,
+            record: done.record.clone(),
+            table,
+            version: self.core.version,
+            tx,
         });
         Ok(None)
     }

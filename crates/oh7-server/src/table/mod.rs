@@ -185,6 +185,8 @@ pub struct Table {
     ruleset: Value,
     /// Last time anything happened (for unloading idle tables).
     last_busy: Instant,
+    /// Where reviews are asked for.
+    reviews: Arc<crate::reviews::Reviews>,
 }
 
 /// Sends to a table task.
@@ -196,7 +198,12 @@ pub struct TableHandle {
 
 impl Table {
     /// Rebuild a table from its stored log and start its task.
-    pub fn spawn(stored: StoredTable, store: SharedStore, settings: Arc<Settings>) -> Result<TableHandle, String> {
+    pub fn spawn(
+        stored: StoredTable,
+        store: SharedStore,
+        settings: Arc<Settings>,
+        reviews: Arc<crate::reviews::Reviews>,
+    ) -> Result<TableHandle, String> {
         let config: TableConfig =
             serde_json::from_value(stored.config.clone()).map_err(|e| format!("table {}: settings: {e}", stored.id))?;
         let mut core = Core::new(&config);
@@ -234,6 +241,7 @@ impl Table {
             table_part: Value::Null,
             ruleset,
             last_busy: Instant::now(),
+            reviews,
         };
         tracing::info!(table = %t.id, version = t.core.version, "table ready");
         for s in 0..n {
