@@ -31,6 +31,12 @@ pub struct ServeArgs {
     /// Commands per second per connection (sustained; bursts of three times that pass).
     #[arg(long, default_value_t = 10.0)]
     pub commands_per_s: f64,
+    /// The level that reviews players' decisions after a game: easy, medium, hard or expert.
+    #[arg(long, default_value = "expert", value_parser = ["easy", "medium", "hard", "expert"])]
+    pub review_level: String,
+    /// Reviews computed at once (the others wait in line; each uses every core).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub review_jobs: u16,
 }
 
 impl ServeArgs {
@@ -43,6 +49,8 @@ impl ServeArgs {
             max_tables_per_ip: self.max_tables_per_ip,
             commands_per_s: self.commands_per_s,
             burst: (self.commands_per_s * 3.0).max(1.0),
+            review_level: self.review_level.clone(),
+            review_jobs: self.review_jobs as usize,
             ..oh7_server::Settings::default()
         }
     }
