@@ -290,27 +290,36 @@ impl Table {
     fn unload(self, mut rx: mpsc::Receiver<TableMsg>) {
         rx.close();
         while let Ok(msg) = rx.try_recv() {
-            match msg {
-                TableMsg::Info { reply } => {
-                    let _ = reply.send(self.info());
-                }
-                TableMsg::Record { reply } => {
-                    let _ = reply.send(self.core.finished.last().map(|f| f.record.clone()));
-                }
-                TableMsg::Finished { reply } => {
-                    let _ = reply.send(self.core.finished.clone());
-                }
-                TableMsg::Shutdown { reply } => {
-                    let _ = reply.send(());
-                }
-                _ => {}
+            // Anything but a question or a shutdown needs the task: dropped, and its sender asks
+            // the lobby again.
+            if let Some(TableMsg::Shutdown { reply }) = self.answer(msg) {
+                let _ = reply.send(());
             }
         }
         tracing::info!(table = %self.id, version = self.core.version, "idle table unloaded");
     }
 
+    /// Answer a question about the table (information, records); any other message is given
+    /// back.
+    fn answer(&self, msg: TableMsg) -> Option<TableMsg> {
+        match msg {
+            TableMsg::Info { reply } => {
+                let _ = reply.send(self.info());
+            }
+            TableMsg::Record { reply } => {
+                let _ = reply.send(self.core.finished.last().map(|f| f.record.clone()));
+            }
+            TableMsg::Finished { reply } => {
+                let _ = reply.send(self.core.finished.clone());
+            }
+            other => return Some(other),
+        }
+        None
+    }
+
     /// Handle one message; `false` to stop.
     async fn handle(&mut self, msg: TableMsg) -> bool {
+        let Some(msg) = self.answer(msg) else { return true };
         match msg {
             TableMsg::Attach { conn, tx, access, token, reply } => {
                 let r = self.attach(conn, tx, access, token);
@@ -321,15 +330,7 @@ impl Table {
             TableMsg::BotDone { seat, asked, action, bot } => self.bot_done(seat, asked, action, bot).await,
             TableMsg::Grace { seat, epoch } => self.grace_over(seat, epoch),
             TableMsg::Clock { seat, since } => self.clock_ran_out(seat, since),
-            TableMsg::Info { reply } => {
-                let _ = reply.send(self.info());
-            }
-            TableMsg::Record { reply } => {
-                let _ = reply.send(self.core.finished.last().map(|f| f.record.clone()));
-            }
-            TableMsg::Finished { reply } => {
-                let _ = reply.send(self.core.finished.clone());
-            }
+            TableMsg::Info { .. } | TableMsg::Record { .. } | TableMsg::Finished { .. } => {}
             TableMsg::Shutdown { reply } => {
                 self.closing("The server is stopping; the game is saved and continues when it is back.");
                 self.conns.clear();
