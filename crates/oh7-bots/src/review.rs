@@ -16,15 +16,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use oh7_core::card::{Card, CardSet, Suit};
 use oh7_core::game::{Game, Seat, SeatViewLike};
-use oh7_core::oh7::{Action, DealRecord, Oh7Game, PhaseView, Record, ReplayError, SeatView, replay};
+use oh7_core::oh7::{Action, DealRecord, MAX_SEATS, Oh7Game, PhaseView, Record, ReplayError, SeatView, replay};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::expert::{Budget, CardValue, OracleBot, Search, first_lead};
-use crate::heuristic::{best_trump, cards_of, heuristic_playout};
+use crate::expert::{Budget, CardValue, OracleBot, Search, bet_rank, first_lead, resolve_leader};
+use crate::heuristic::{best_trump, cards_of, heuristic_bet, heuristic_playout};
 use crate::pi::Scorer;
 use crate::sample::Knowledge;
 
@@ -343,6 +343,84 @@ fn start_values(
     Some(acc.into_iter().map(|(v, t, m)| (v / k, t / k, m / k)).collect())
 }
 
+/// The cards a player passes in the review's model of the others: the `count` that win the
+/// least predictably (the highest side cards, as the heuristic's rule), ties in card order.
+fn model_pass(hand: CardSet, count: usize) -> CardSet {
+    let mut cards: Vec<Card> = hand.iter().collect();
+    cards.sort_by_key(|c| std::cmp::Reverse(c.value() as i32 + if c.is_regular() { 0 } else { -8 }));
+    CardSet::from_cards(&cards[..count.min(cards.len())])
+}
+
+/// Score each pass of `options` (`bga`) over sampled deals: the others pass as
+/// [`model_pass`], everyone (the seat too) then bets as the heuristic on the hand after the
+/// passes, the leader and trump follow the rules, heuristic playouts finish the round. A sum
+/// of 7 counts as the average outcome, plus the rebid point for the top bid.
+fn pass_values(view: &SeatView, options: &[CardSet], to_left: bool, samples: u32, seed: u64) -> Vec<(f64, f64, f64)> {
+    let me = view.seat().expect("a player's view");
+    let rules = *view.rules();
+    let n = view.players();
+    let table = view.table_seats();
+    let dummy = view.dummy();
+    let know = Knowledge::from_view(view);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let k = options.len();
+    let (mut sum, mut count, mut sevens, mut bonus) = (vec![0.0; k], vec![0u32; k], vec![0u32; k], vec![0.0; k]);
+    let (mut tricks, mut made) = (vec![0.0; k], vec![0u32; k]);
+    for _ in 0..samples.max(1) {
+        let (hands, pile) = know.sample(&mut rng);
+        let mut passes = [CardSet::EMPTY; MAX_SEATS];
+        for p in 0..n {
+            if p != me {
+                passes[p] = model_pass(hands[p], options[0].len() as usize);
+            }
+        }
+        for (i, &mine) in options.iter().enumerate() {
+            passes[me] = mine;
+            let mut after = hands;
+            for p in 0..n {
+                let giver = if to_left { (p + n - 1) % n } else { (p + 1) % n };
+                after[p] = hands[p].minus(passes[p]).or(passes[giver]);
+            }
+            let mut bets = [Card::INTERROBANG; MAX_SEATS];
+            for p in 0..n {
+                let mut bettable = after[p];
+                bettable.remove(Card::INTERROBANG);
+                if !bettable.is_empty() {
+                    bets[p] = heuristic_bet(&rules, after[p], bettable, table, CardSet::EMPTY);
+                }
+            }
+            let bets = &bets[..n];
+            match resolve_leader(&rules, bets, &after, dummy.is_some(), 1, &mut rng) {
+                None => {
+                    sevens[i] += 1;
+                    let top = bets.iter().map(|&c| bet_rank(c)).max().unwrap_or(0);
+                    if rules.rebid_bonus && bet_rank(bets[me]) == top {
+                        bonus[i] += 1.0;
+                    }
+                }
+                Some((leader, trump)) => {
+                    let mut pos = first_lead(&rules, table, dummy, &after, &pile, leader, trump);
+                    let scorer = Scorer::new(&rules, bets);
+                    heuristic_playout(&mut pos, &scorer.bets);
+                    sum[i] += scorer.score(&pos.won, me) as f64;
+                    count[i] += 1;
+                    tricks[i] += pos.won[me] as f64;
+                    made[i] += (pos.won[me] == scorer.bets[me]) as u32;
+                }
+            }
+        }
+    }
+    let played: u32 = count.iter().sum();
+    let neutral = if played > 0 { sum.iter().sum::<f64>() / played as f64 } else { 0.0 };
+    (0..k)
+        .map(|i| {
+            let all = (count[i] + sevens[i]).max(1) as f64;
+            let c = count[i].max(1) as f64;
+            ((sum[i] + sevens[i] as f64 * neutral + bonus[i]) / all, tricks[i] / c, made[i] as f64 / c)
+        })
+        .collect()
+}
+
 /// Evaluate one decision of `view`'s seat among `legal` (at least two options) with the
 /// search `budget`, seeded `seed`: a function of these only (never of hidden cards). `Err`
 /// says why a decision of this kind is not evaluated.
@@ -351,8 +429,12 @@ fn start_values(
 /// - the trump choice, and the leader choice (`kod7`): over `bet_samples` sampled deals, the
 ///   first lead with each option and heuristic playouts (a chosen leader whose bet card has no
 ///   suit takes the trump that suits its sampled hand);
-/// - passes (`bga`), reveals (`fr-advanced`) and trump announcements (`kod7`) depend on the
-///   others' simultaneous choices and are not evaluated yet.
+/// - the reveal of ? (`fr-advanced`): leading with one's bet suit as trump, or the tie broken
+///   by suit priority, then the same;
+/// - passes (`bga`): see `pass_values` (the others pass their highest side cards, everyone
+///   bets as the heuristic after the passes);
+/// - trump announcements (`kod7`) depend on the other tied players' announcements and a lot
+///   and are not evaluated yet.
 pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) -> Result<Evaluation, String> {
     let options: Vec<OptionValue> = match (view.phase(), legal[0]) {
         (PhaseView::Betting { .. }, Action::Bet(_)) => {
@@ -392,9 +474,40 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                 .map(|(a, (value, tricks, made))| OptionValue { option: option_text(a), value, tricks, made })
                 .collect()
         }
-        (_, Action::Pass(_)) => return Err("passes are not evaluated yet".into()),
-        (_, Action::Reveal(_)) => {
-            return Err("reveals are not evaluated yet (they depend on the other tied players' choices)".into());
+        (PhaseView::Passing { to_left, .. }, Action::Pass(_)) => {
+            let options: Vec<CardSet> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Pass(s) => Some(*s),
+                    _ => None,
+                })
+                .collect();
+            let v = pass_values(view, &options, to_left, budget.bet_samples, seed);
+            legal
+                .iter()
+                .zip(v)
+                .map(|(a, (value, tricks, made))| OptionValue { option: option_text(a), value, tricks, made })
+                .collect()
+        }
+        (PhaseView::Reveal { tied }, Action::Reveal(_)) => {
+            let bet_cards = view.bet_cards().ok_or("the bets are not known")?;
+            let me = view.seat().ok_or("a player's view")?;
+            // Without the reveal, suit priority breaks the tie (the others cannot reveal: only
+            // the holder of ? may).
+            let top = tied.iter().max_by_key(|&p| bet_rank(bet_cards[p])).ok_or("no tie")?;
+            let starts: Vec<(Seat, Option<Suit>)> = legal
+                .iter()
+                .map(|a| match a {
+                    Action::Reveal(true) => (me, bet_cards[me].suit()),
+                    _ => (top, bet_cards[top].suit()),
+                })
+                .collect();
+            let v = start_values(view, &starts, budget.bet_samples, seed).ok_or("the bets are not known")?;
+            legal
+                .iter()
+                .zip(v)
+                .map(|(a, (value, tricks, made))| OptionValue { option: option_text(a), value, tricks, made })
+                .collect()
         }
         (_, Action::AnnounceTrump(_)) => {
             return Err("trump announcements are not evaluated yet (they depend on the others' and a lot)".into());
@@ -872,6 +985,35 @@ mod tests {
             return;
         }
         panic!("no deal to swap cards in");
+    }
+
+    /// Passes (`bga`) and the reveal of ? (`fr-advanced`) are evaluated.
+    #[test]
+    fn passes_and_reveals_are_evaluated() {
+        let mut rules = Ruleset::preset(Preset::Bga);
+        rules.passing = true;
+        let mut g = Oh7Game::new(rules, 4, 5).unwrap();
+        let mut bots: Vec<_> = (0..4).map(|p| crate::oh7_bot("random", p).unwrap()).collect();
+        crate::play_game(&mut g, &mut bots, 100_000).unwrap();
+        let r = review_oh7(&g.record(), 2, &quick(), &|_, _| {}).unwrap();
+        let passes: Vec<_> = r.decisions.iter().filter(|d| d.kind == "pass").collect();
+        assert!(!passes.is_empty());
+        assert!(passes.iter().all(|d| d.evaluation.as_ref().is_some_and(|e| e.options.len() > 1) && d.loss.is_some()));
+        let budget = level_budget("easy").unwrap();
+        for seed in 1..400u64 {
+            let mut g = Oh7Game::new(Ruleset::preset(Preset::FrAdvanced), 4, seed).unwrap();
+            let mut bots: Vec<_> = (0..4).map(|p| crate::oh7_bot("random", seed + p).unwrap()).collect();
+            crate::play_game(&mut g, &mut bots, 100_000).unwrap();
+            for seat in 0..4 {
+                let (_, moments) = decisions_of(&g.record(), seat).unwrap();
+                if let Some(m) = moments.iter().find(|m| matches!(m.chosen, Action::Reveal(_))) {
+                    let e = evaluate(&m.game.view(seat), &m.legal, budget, 3).unwrap();
+                    assert_eq!(e.options.len(), 2);
+                    return;
+                }
+            }
+        }
+        panic!("no reveal of ? in 400 games");
     }
 
     /// Seven records are refused with a clear error; so are unfinished games and bad seats.
