@@ -45,6 +45,10 @@ export function initial() {
     // The round just finished ({number, bets, won, points, ...}), until dismissed or the next
     // decision of this seat.
     summary: null,
+    // This seat's review of a finished game (see `reviewOf`): {game, id, state: "asking" |
+    // "queued" | "running" | "done" | "failed", position, done, total, share, code}. The server's
+    // `review` messages go to this connection only and do not move the table's version.
+    review: null,
   };
 }
 
@@ -142,7 +146,7 @@ export function reduce(s, msg) {
       if (!doc) return { ...s, needSync: true };
       const next = withDoc({ ...s, version: msg.version }, s, doc);
       if (msg.event?.kind === "chat") next.chat = [...s.chat, msg.event.entry].slice(-50);
-      if (msg.event?.kind === "start") Object.assign(next, { completed: null, summary: null, choice: null, passSel: [] });
+      if (msg.event?.kind === "start") Object.assign(next, { completed: null, summary: null, choice: null, passSel: [], review: null });
       if (s.pending && (s.pending.acked !== undefined ? msg.version >= s.pending.acked : msg.event?.kind === "act" && msg.event.seat === s.you)) {
         next.pending = null;
       }
@@ -171,14 +175,32 @@ export function reduce(s, msg) {
     case "error": {
       // A refusal of this command frees the hand (a rate limit says no id: it may be ours).
       const ours = s.pending && (s.pending.id === msg.id || (msg.id === null && msg.code === "rate_limited"));
-      const next = ours ? { ...s, pending: null } : s;
+      let next = ours ? { ...s, pending: null } : s;
+      // A refused review request: the button comes back, with the reason.
+      if (s.review && s.review.id === msg.id && s.review.state === "asking") next = { ...next, review: { ...s.review, state: "failed", code: msg.code } };
       return withNotice(next, { code: msg.code, params: msg.params || {}, message: msg.message });
+    }
+    case "review": {
+      // Progress of a review this connection asked for. Not a table change: the version, the
+      // document and `needSync` stay as they are, whatever `msg.version` says.
+      if (!["queued", "running", "done", "failed"].includes(msg.state)) return s;
+      const was = s.review && s.review.game === msg.game ? s.review : null;
+      // A late "running" after "done" (or after a failure) changes nothing.
+      if (was && (was.state === "done" || was.state === "failed") && msg.state !== "done" && msg.state !== "failed") return s;
+      const review = { game: msg.game, seat: msg.seat ?? s.you, id: was?.id ?? s.review?.id ?? null, state: msg.state };
+      if (msg.state === "queued") review.position = msg.position ?? null;
+      if (msg.state === "running") Object.assign(review, { done: msg.done ?? 0, total: msg.total ?? 0 });
+      if (msg.state === "done") review.share = msg.share;
+      if (msg.state === "failed") review.code = "review_failed";
+      return { ...s, review };
     }
     case "closing":
       return { ...s, closing: true };
     // ---- what the page decides ----
     case "local/disconnected":
-      return { ...s, connected: false, pending: null };
+      // A review on its way reports to this connection only: after a reconnection the person
+      // asks again (the server answers a finished one at once). A done review keeps its link.
+      return { ...s, connected: false, pending: null, review: s.review && s.review.state !== "done" ? null : s.review };
     case "local/pending-timeout":
       // No answer in time (a connection that died quietly): let the person try again; the
       // server never applies a command twice, and a stale one is refused.
@@ -193,6 +215,8 @@ export function reduce(s, msg) {
       const has = s.passSel.includes(msg.card);
       return { ...s, passSel: has ? s.passSel.filter((c) => c !== msg.card) : [...s.passSel, msg.card], summary: null };
     }
+    case "local/review-sent":
+      return { ...s, review: { game: msg.game ?? null, seat: s.you, id: msg.id, state: "asking" } };
     case "local/notice":
       return withNotice(s, { code: msg.code, params: msg.params || {}, message: msg.message || "" });
     case "local/dismiss-notice":
@@ -211,6 +235,24 @@ export function reduce(s, msg) {
 /** Whether the seat can send a decision now (it owes one and none is on its way). */
 export function canAct(s) {
   return s.you !== null && s.legal.length > 0 && !s.pending;
+}
+
+/**
+ * What the game-over panel shows about this seat's review of game `game`: null (a spectator, a
+ * Seven game, or a game still on), or {state: "none" | "asking" | "queued" | "running" | "done" |
+ * "failed", position, percent, share, code}.
+ */
+export function reviewOf(s, game = s.table?.game_number) {
+  if (s.you === null || s.you === undefined || s.table?.state !== "over" || gameOf(s) !== "oh7") return null;
+  const r = s.review;
+  // A review whose game the server did not name yet (asking) counts for the game on the table.
+  if (!r || (r.game !== null && r.game !== undefined && game !== undefined && r.game !== game)) return { state: "none" };
+  const out = { state: r.state };
+  if (r.state === "queued") out.position = r.position;
+  if (r.state === "running") out.percent = r.total > 0 ? Math.min(100, Math.floor((100 * r.done) / r.total)) : 0;
+  if (r.state === "done") out.share = r.share;
+  if (r.state === "failed") out.code = r.code;
+  return out;
 }
 
 /** The game of the table: "oh7" or "seven". */
