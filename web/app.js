@@ -8,6 +8,7 @@ import { connect, tokenFor, keepToken } from "./socket.js";
 import { h, region, part } from "./dom.js";
 import { rulesSections, facts, symbols } from "./rules.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
+import { reviewPage, reviewKeys, leaveReview } from "./review.js";
 
 const NOTICE_MS = 5000;
 // A command unanswered this long frees the hand again.
@@ -17,6 +18,8 @@ const PENDING_MS = 6000;
 let S = { ...initial(), lang: pickLang() };
 let code = null;
 let access = null;
+// The share code of the review shown (/review/{code}), or null.
+let reviewCode = null;
 let sock = null;
 let presets = null;
 let stats = null;
@@ -52,6 +55,7 @@ const ctx = {
   dispatch,
   send: (type, fields) => sendCommand(type, fields),
   act,
+  requestReview,
   redraw: () => render(),
   stats: () => stats,
   announce: () => announce,
@@ -70,6 +74,16 @@ function dispatch(msg) {
 function sendCommand(type, fields = {}) {
   if (!sock) return null;
   return sock.send(type, fields);
+}
+
+/** Ask for this seat's review of the game just finished (the answers come as `review` messages). */
+function requestReview() {
+  const r = S.review;
+  if (r && (r.state === "asking" || r.state === "queued" || r.state === "running")) return;
+  const game = S.table?.game_number;
+  const id = sendCommand("review", game ? { game } : {});
+  if (!id) return;
+  dispatch({ type: "local/review-sent", id, game: game ?? null });
 }
 
 function act(action) {
@@ -116,6 +130,13 @@ function render() {
   const app = document.getElementById("app");
   document.documentElement.lang = S.lang;
   document.title = T().title;
+  if (reviewCode) {
+    if (app.__page !== `review:${S.lang}:${reviewCode}`) {
+      app.__page = `review:${S.lang}:${reviewCode}`;
+      app.replaceChildren(reviewPage(reviewCode, S.lang, langSwitch()));
+    }
+    return;
+  }
   const page = code ? "table" : "home";
   if (app.__page !== `${page}:${S.lang}:${code}`) {
     app.__page = `${page}:${S.lang}:${code}`;
@@ -582,8 +603,20 @@ function route() {
   S = { ...initial(), lang };
   stats = null;
   statsFor = null;
+  leaveReview();
+  reviewCode = null;
+  const rv = /^\/review\/([^/]{1,128})$/.exec(location.pathname);
   const m = /^\/(t|w)\/([0-9a-f]{32})$/.exec(location.pathname);
-  if (m) {
+  if (rv) {
+    // A review's share link: the page reads it over HTTP, no table connection.
+    code = null;
+    access = null;
+    try {
+      reviewCode = decodeURIComponent(rv[1]);
+    } catch {
+      reviewCode = rv[1];
+    }
+  } else if (m) {
     code = m[2];
     access = m[1] === "t" ? "invite" : "watch";
     // A seat link from another device: keep its token here, then take it out of the address bar.
@@ -603,6 +636,10 @@ function route() {
 
 window.addEventListener("popstate", route);
 document.addEventListener("keydown", (e) => {
+  if (reviewCode) {
+    reviewKeys(e);
+    return;
+  }
   if (handKeys(e)) return;
   const tag = e.target.tagName;
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
@@ -620,5 +657,5 @@ document.addEventListener("keydown", (e) => {
 });
 // For the browser tests: a read-only look at what the page knows.
 window.oh7State = () =>
-  JSON.parse(JSON.stringify({ version: S.version, you: S.you, table: S.table, view: S.view, legal: S.legal, links: S.links, connected: S.connected, pending: S.pending, choice: S.choice, completed: S.completed, summary: S.summary, notices: S.notices }));
+  JSON.parse(JSON.stringify({ version: S.version, you: S.you, table: S.table, view: S.view, legal: S.legal, links: S.links, connected: S.connected, pending: S.pending, choice: S.choice, completed: S.completed, summary: S.summary, notices: S.notices, review: S.review }));
 route();

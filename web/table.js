@@ -6,7 +6,8 @@
 import { h, region, part, sr } from "./dom.js";
 import { face, speak, sortHand, actionCard, suitName } from "./cards.js";
 import { terms, passOf, cap } from "./rules.js";
-import { gameOf, canAct } from "./state.js";
+import { gameOf, canAct, reviewOf } from "./state.js";
+import { errorText } from "./i18n.js";
 
 const TRICK_HOLD_MS = 1600;
 
@@ -120,9 +121,12 @@ export function renderGame(root, ctx) {
   );
   renderHand(handArea, ctx, v);
   region(side, JSON.stringify([S.lang, v.last_trick, v.bet_attempts, v.phase?.name, S.table?.seats]), () => (game === "seven" ? null : sideEl(ctx, v)));
-  region(end, JSON.stringify([S.lang, S.table?.state, S.table?.game_number, v.past_rounds?.length, S.table?.totals, S.table?.winners, ctx.stats(), S.you, S.links]), () =>
+  region(end, JSON.stringify([S.lang, S.table?.state, S.table?.game_number, v.past_rounds?.length, S.table?.totals, S.table?.winners, ctx.stats(), S.you, S.links, reviewOf(S)]), () =>
     S.table?.state === "over" ? endPanel(ctx, v) : null,
   );
+  const news = part(root, "review-news", "p", { role: "status", class: "sr-only" });
+  const said = S.table?.state === "over" ? reviewNews(ctx) : "";
+  if (news.textContent !== said) news.textContent = said;
   scheduleHold(ctx);
 }
 
@@ -638,6 +642,7 @@ function endPanel(ctx, v) {
       ? h("div", { class: "scroll" }, h("table", { class: "scores" }, h("caption", {}, t.scores), h("thead", {}, h("tr", {}, h("td", {}), ...names.map((nm) => h("th", { scope: "col" }, h("span", { class: "nm" }, nm))))), h("tbody", {}, ...rows)))
       : null,
     statsEl(ctx, names),
+    reviewEl(ctx),
     h(
       "div",
       { class: "end-actions" },
@@ -646,6 +651,82 @@ function endPanel(ctx, v) {
       watch ? h("a", { id: "download", href: `/api/tables/${watch}/record`, download: "oh7-game.json" }, t.download) : null,
     ),
   );
+}
+
+/** This seat's review of the game: the button, then queued, the progress, the link to share.
+ *  The button, then the link, keep the key "review", so the focus stays on them as it changes. */
+function reviewEl(ctx) {
+  const t = ctx.t();
+  const r = reviewOf(ctx.S);
+  if (!r) return null;
+  const busy = r.state === "asking" || r.state === "queued" || r.state === "running";
+  const parts = [];
+  if (r.state !== "done") {
+    parts.push(
+      h(
+        "button",
+        { type: "button", id: "review-btn", class: r.state === "none" ? "primary" : null, "data-k": "review", "aria-disabled": busy ? "true" : null, "aria-describedby": busy || r.state === "failed" ? "review-state" : null, onclick: () => ctx.requestReview() },
+        r.state === "failed" ? t.reviewRetry : t.reviewMine,
+      ),
+    );
+  }
+  if (r.state === "asking") parts.push(h("p", { class: "review-state", id: "review-state" }, t.reviewAsking));
+  else if (r.state === "queued") parts.push(h("p", { class: "review-state", id: "review-state" }, t.reviewQueued(Math.max(0, (r.position ?? 1) - 1))));
+  else if (r.state === "running") {
+    parts.push(
+      h(
+        "div",
+        { class: "review-progress" },
+        h("label", { for: "review-bar", id: "review-state" }, t.reviewRunning),
+        h("progress", { id: "review-bar", max: 100, value: r.percent }),
+        h("span", { class: "pct", "aria-hidden": "true" }, t.reviewPercent(r.percent)),
+      ),
+    );
+  } else if (r.state === "done") {
+    const url = `${location.origin}/review/${encodeURIComponent(r.share)}`;
+    const copy = h(
+      "button",
+      {
+        type: "button",
+        id: "review-copy",
+        "data-k": "review-copy",
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(url);
+          } catch {
+            const tmp = h("input", { value: url, "aria-hidden": "true" });
+            document.body.append(tmp);
+            tmp.select();
+            document.execCommand("copy");
+            tmp.remove();
+          }
+          copy.textContent = t.copied;
+          setTimeout(() => (copy.textContent = t.reviewCopy), 2000);
+        },
+      },
+      t.reviewCopy,
+    );
+    parts.push(
+      h("p", { class: "review-state", id: "review-state" }, t.reviewDone),
+      h("div", { class: "review-links" }, h("a", { id: "review-open", class: "button primary", href: `/review/${encodeURIComponent(r.share)}`, "data-k": "review" }, t.reviewOpen), copy),
+      h("small", { class: "help" }, t.reviewShareHelp),
+    );
+  } else if (r.state === "failed") {
+    parts.push(h("p", { class: "review-state failed", id: "review-state" }, errorText(ctx.S.lang, r.code)));
+  }
+  return h("div", { class: `review-ask ${r.state}` }, ...parts);
+}
+
+/** What a screen reader hears about the review as it moves on (a live region kept outside the
+ *  end panel, which is redrawn): queued, each quarter of the progress, ready, failed. */
+function reviewNews(ctx) {
+  const t = ctx.t();
+  const r = reviewOf(ctx.S);
+  if (!r || r.state === "none" || r.state === "asking") return "";
+  if (r.state === "queued") return t.reviewQueued(Math.max(0, (r.position ?? 1) - 1));
+  if (r.state === "running") return `${t.reviewRunning}: ${t.reviewPercent(Math.floor(r.percent / 25) * 25)}`;
+  if (r.state === "done") return t.reviewDone;
+  return errorText(ctx.S.lang, r.code);
 }
 
 function statsEl(ctx, names) {

@@ -1,0 +1,635 @@
+// The review page (/review/{code}): one seat's decisions in a finished Oh 7 game, as the engine
+// reviewed them (docs/review.md), next to the game as its record has it. A strip along the game
+// shows where expected points were lost; a step-through goes trick by trick (← and →) with the
+// seat's hand then, the trick's cards, and at the seat's decisions the options with their
+// expected points; then the rounds, the three costliest decisions, and the oracle's hindsight,
+// kept apart from the review.
+//
+// The first part is the page's model: pure functions from {review, record, table} (the answer of
+// `GET /api/reviews/{code}`) to steps, marks and lines, with no DOM, so node's test runner checks
+// them on a recorded fixture (web/test/review.test.mjs). The second part draws it.
+
+import { h, region, sr } from "./dom.js";
+import { texts } from "./i18n.js";
+import { speak, suitName, face } from "./cards.js";
+import { terms, symbols, passOf } from "./rules.js";
+import { cardEl } from "./table.js";
+
+// ---------- the model ----------
+
+const PRE_PLAY = ["reveal", "choose_leader", "choose_trump", "announce_trump"];
+
+/** A decision's mark: "fine" (evaluated, under the first threshold), "inaccuracy", "mistake",
+ *  "blunder", or "none" (not evaluated). */
+export function markOf(d) {
+  if (d.loss === null || d.loss === undefined || !d.evaluation) return "none";
+  return d.mark || "fine";
+}
+
+/** How tall a decision's mark stands on the strip, from 0.25 (no loss) to 1 (twice the blunder
+ *  threshold or more). */
+export function heightOf(d, thresholds = [0.5, 1.5, 3]) {
+  if (d.loss === null || d.loss === undefined) return 0.25;
+  const top = 2 * (thresholds[2] || 3);
+  return Math.round((0.25 + 0.75 * Math.min(1, d.loss / top)) * 100) / 100;
+}
+
+const without = (cards, gone) => {
+  const out = [...cards];
+  for (const c of gone) {
+    const i = out.indexOf(c);
+    if (i >= 0) out.splice(i, 1);
+  }
+  return out;
+};
+
+/** The seat's hand once the round's passes are done (bga's passing option), from the record. */
+function handAfterPasses(round, seat, players) {
+  const dealt = round.hands?.[seat] || [];
+  const gave = round.passes?.[seat] || [];
+  if (!gave.length) return dealt;
+  const p = passOf(round.number);
+  // Cards go to the left (seat + 1) or to the right: they come from the other side.
+  const from = p.toLeft === false ? (seat + 1) % players : (seat - 1 + players) % players;
+  return [...without(dealt, gave), ...(round.passes?.[from] || [])];
+}
+
+/**
+ * The steps of the page, in the game's order: per round, the seat's pass, each bet attempt, its
+ * other decisions before play (reveal, leader, trump), then every trick. Each step:
+ * {round, kind: "pass"|"bet"|"trick"|decision kind, n (attempt or trick number), hand (the seat's
+ * hand then), plays ([[seat, card]]: the trick, or the bet cards revealed, or the cards passed),
+ * winner, before (plays on the table when the seat decided), trump, leader, bet, wonBefore,
+ * decision (index into review.decisions, or null)}. `at[i]` is the step of decision i.
+ */
+export function buildSteps(review, record) {
+  const seat = review.seat;
+  const players = record.players;
+  const decisions = review.decisions || [];
+  const steps = [];
+  const at = new Array(decisions.length).fill(null);
+  const byRound = new Map();
+  for (const d of decisions) {
+    if (!byRound.has(d.round)) byRound.set(d.round, []);
+    byRound.get(d.round).push(d);
+  }
+  const taken = new Set();
+  const claim = (round, kind, n) => {
+    const d = (byRound.get(round) || []).find((x) => !taken.has(x.index) && x.kind === kind && (n === null || x.step === n));
+    if (!d) return null;
+    taken.add(d.index);
+    return d;
+  };
+  const push = (step, d) => {
+    step.decision = d ? d.index : null;
+    if (d) {
+      at[d.index] = steps.length;
+      // What the seat saw is the review's: its hand then.
+      step.hand = d.hand;
+      if (step.kind === "trick") step.before = d.trick.length;
+    }
+    steps.push(step);
+  };
+  for (const r of record.rounds || []) {
+    const R = r.number;
+    const ctx = { round: R, trump: r.trump ?? null, leader: r.first_leader ?? null, bet: r.bets?.length ? r.bets[seat] ?? null : null };
+    let hand = handAfterPasses(r, seat, players);
+    if ((r.passes?.[seat] || []).length || (byRound.get(R) || []).some((d) => d.kind === "pass")) {
+      const d = claim(R, "pass", null);
+      push({ ...ctx, kind: "pass", n: 0, hand: r.hands?.[seat] || [], plays: (r.passes?.[seat] || []).map((c) => [seat, c]), winner: null, before: null, wonBefore: 0 }, d);
+    }
+    (r.bet_attempts || []).forEach((cards, i) => {
+      const d = claim(R, "bet", i + 1);
+      if (d) hand = d.hand;
+      push({ ...ctx, kind: "bet", n: i + 1, hand, plays: cards.map((c, s) => [s, c]).filter(([, c]) => c), winner: null, before: null, wonBefore: 0 }, d);
+    });
+    // Bets of a redeal, or any the attempts above did not take.
+    for (const d of (byRound.get(R) || []).filter((x) => x.kind === "bet" && !taken.has(x.index))) {
+      taken.add(d.index);
+      push({ ...ctx, kind: "bet", n: d.step, hand: d.hand, plays: [], winner: null, before: null, wonBefore: 0 }, d);
+    }
+    for (const d of (byRound.get(R) || []).filter((x) => PRE_PLAY.includes(x.kind) && !taken.has(x.index))) {
+      taken.add(d.index);
+      push({ ...ctx, kind: d.kind, n: 0, hand: d.hand, plays: d.trick.map((c) => [null, c]), winner: null, before: null, wonBefore: 0 }, d);
+    }
+    let won = 0;
+    (r.tricks || []).forEach((t, k) => {
+      const d = claim(R, "play", k + 1);
+      const mine = t.plays.findIndex(([s]) => s === seat);
+      push({ ...ctx, kind: "trick", n: k + 1, hand, plays: t.plays, winner: t.winner ?? null, leader: t.leader, firstLeader: ctx.leader, before: mine >= 0 ? mine : null, wonBefore: won }, d);
+      const last = steps[steps.length - 1];
+      hand = mine >= 0 ? without(last.hand, [t.plays[mine][1]]) : last.hand;
+      if (t.winner === seat) won += 1;
+    });
+    // Plays the record's tricks did not place (a record cut short): their own steps.
+    for (const d of (byRound.get(R) || []).filter((x) => !taken.has(x.index))) {
+      taken.add(d.index);
+      push({ ...ctx, kind: d.kind === "play" ? "trick" : d.kind, n: d.step, hand: d.hand, plays: d.trick.map((c) => [null, c]), winner: null, before: d.trick.length, wonBefore: 0 }, d);
+    }
+  }
+  // Decisions of rounds the record does not have.
+  for (const d of decisions) {
+    if (at[d.index] !== null) continue;
+    push({ round: d.round, kind: d.kind === "play" ? "trick" : d.kind, n: d.step, hand: d.hand, plays: d.trick.map((c) => [null, c]), winner: null, before: d.trick.length, trump: null, leader: null, bet: null, wonBefore: 0 }, d);
+  }
+  return { steps, at };
+}
+
+/** A decision's options, best first: [{option, value, tricks, made, best, chosen}]. */
+export function optionRows(d) {
+  const ev = d.evaluation;
+  if (!ev) return [];
+  const rows = ev.options.map((o, i) => ({ ...o, best: i === ev.best, chosen: o.option === d.chosen }));
+  return rows.sort((a, b) => b.value - a.value || Number(b.best) - Number(a.best));
+}
+
+/** The chosen and the best option of an evaluated decision that lost points, or null. */
+export function reasonOf(d) {
+  const ev = d.evaluation;
+  if (!ev || !d.loss) return null;
+  const chosen = ev.options.find((o) => o.option === d.chosen);
+  const best = ev.options[ev.best];
+  if (!chosen || !best || chosen === best) return null;
+  return { chosen, best };
+}
+
+/** Where a step or decision is, as the page names it: {kind, round, n}. */
+export function whereOf(x) {
+  const kind = x.kind === "play" ? "trick" : x.kind;
+  return { kind, round: x.round, n: kind === "trick" || kind === "bet" ? x.n ?? x.step : 0 };
+}
+
+/** The strip: one item per decision, in order: {index, step, mark, loss, height, where}. */
+export function stripOf(review, at) {
+  return (review.decisions || []).map((d) => ({
+    index: d.index,
+    step: at[d.index],
+    round: d.round,
+    mark: markOf(d),
+    loss: d.loss ?? null,
+    height: heightOf(d, review.thresholds),
+    where: whereOf(d),
+  }));
+}
+
+/** The three costliest decisions: [{index, step, where, chosen, best, loss, mark}]. */
+export function costliestOf(review, at) {
+  return (review.costliest || [])
+    .map((i) => review.decisions[i])
+    .filter((d) => d && d.evaluation && d.loss > 0)
+    .map((d) => ({ index: d.index, step: at[d.index], where: whereOf(d), chosen: d.chosen, best: d.evaluation.options[d.evaluation.best].option, loss: d.loss, mark: markOf(d) }));
+}
+
+/** Per round: {round, points, step (its first step), summary}. */
+export function roundsOf(review, steps) {
+  return (review.rounds || []).map((r) => ({ round: r.round, points: r.points, summary: r.summary, step: steps.findIndex((s) => s.round === r.round) }));
+}
+
+/** The seat names of the review's game: the table's names, or the record's seats (bots named by
+ *  seat and level), the Dummy after the players. */
+export function namesOf(data, t) {
+  const rec = data.record || {};
+  const players = rec.players ?? data.table?.players ?? 0;
+  const out = [];
+  for (let s = 0; s < players; s++) {
+    const given = data.table?.names?.[s];
+    const seat = rec.seats?.[s];
+    if (given && !String(given).startsWith("bot:")) out.push(String(given));
+    else if (typeof seat === "string" && seat.startsWith("bot:")) out.push(t.botName(s + 1, t.levels[seat.slice(4)] || seat.slice(4)));
+    else if (typeof seat === "string" && seat) out.push(seat);
+    else out.push(`#${s + 1}`);
+  }
+  out.push(t.dummy.charAt(0).toUpperCase() + t.dummy.slice(1));
+  return out;
+}
+
+/** Everything the page shows, from the API's answer. */
+export function model(data) {
+  const { review, record } = data;
+  const { steps, at } = buildSteps(review, record);
+  return { review, record, steps, at, strip: stripOf(review, at), costliest: costliestOf(review, at), rounds: roundsOf(review, steps) };
+}
+
+/** The step to show first: the one a `#step-N` fragment names (from 1), else the first. */
+export function stepFromHash(hash, count) {
+  const m = /^#step-(\d+)$/.exec(hash || "");
+  if (!m) return 0;
+  return Math.max(0, Math.min(count - 1, Number(m[1]) - 1));
+}
+
+// ---------- the page ----------
+
+// What the page has loaded (kept across a change of language, which redraws the page).
+let loaded = { code: null, state: "idle", data: null, m: null };
+let current = 0;
+let page = null;
+
+/** Where a step or decision is, in words. */
+function whereText(t, w, x) {
+  const f = t.rv.where[x.kind];
+  if (!f) return t.round(x.round);
+  return f(x.round, x.kind === "trick" ? x.n : x.kind === "bet" ? x.n : w, w);
+}
+
+/** An option as words (for sentences): a card's name, a suit, a seat, yes/no. */
+function optionText(env, kind, option) {
+  const { lang, t } = env;
+  const rules = env.rules;
+  if (kind === "bet" || kind === "play") return face("oh7", option, rules).face;
+  if (kind === "pass") return option.split(/\s+/).map((c) => face("oh7", c, rules).face).join(" ");
+  if (kind === "choose_trump" || kind === "announce_trump") {
+    const s = suitName(option, lang, rules);
+    return `${s.symbol} ${s.name}`;
+  }
+  if (kind === "choose_leader" && /^\d+$/.test(option)) return env.names[Number(option)] ?? option;
+  if (kind === "reveal") return option === "yes" ? t.rv.yes : t.rv.no;
+  return option;
+}
+
+/** An option drawn: cards as cards, the rest as words. */
+function optionEl(env, kind, option) {
+  if (kind === "bet" || kind === "play") return cardEl(env.cardCtx, option, { game: "oh7", mini: true });
+  if (kind === "pass") return h("span", { class: "cards" }, ...option.split(/\s+/).map((c) => cardEl(env.cardCtx, c, { game: "oh7", mini: true })));
+  return h("span", {}, optionText(env, kind, option));
+}
+
+function fmtLoss(t, x) {
+  return t.num(x, 2);
+}
+
+function fmtAcc(t, x) {
+  return t.lang === "fr" ? `${t.num(x, 1)} %` : `${t.num(x, 1)}%`;
+}
+
+/**
+ * The review page for share code `code`, built in the language `lang`. `bar` is the header's
+ * extra content (the language switch). Fetches `/api/reviews/{code}` once; a redraw in another
+ * language reuses what was loaded.
+ */
+export function reviewPage(code, lang, bar) {
+  const t = { ...texts(lang), lang };
+  page = { code, lang, t, root: null };
+  const root = h("div", { class: "review-page" });
+  page.root = root;
+  root.append(
+    h("header", { class: "bar" }, h("h1", {}, h("a", { href: "/", title: t.rv.back }, "oh7"), h("span", { class: "title-preset" }, ` ${t.rv.title}`)), bar),
+    h("main", { id: "content", class: "review" }),
+  );
+  if (loaded.code !== code) {
+    loaded = { code, state: "loading", data: null, m: null };
+    fetch(`/api/reviews/${encodeURIComponent(code)}`)
+      .then(async (r) => {
+        if (r.status === 404) return { state: "unknown" };
+        if (!r.ok) return { state: "offline" };
+        const data = await r.json();
+        return { state: "ready", data };
+      })
+      .catch(() => ({ state: "offline" }))
+      .then((res) => {
+        if (loaded.code !== code) return;
+        loaded = { code, state: res.state, data: res.data || null, m: null };
+        if (res.state === "ready") {
+          try {
+            loaded.m = model(res.data);
+            current = stepFromHash(location.hash, loaded.m.steps.length);
+          } catch {
+            loaded.state = "offline";
+          }
+        }
+        if (page?.root) draw();
+      });
+  }
+  draw();
+  return root;
+}
+
+function envOf() {
+  const { t, lang } = page;
+  const data = loaded.data;
+  const preset = data?.record?.preset || data?.review?.preset || data?.table?.preset;
+  const rules = symbols(data?.record?.ruleset || { preset });
+  const names = data ? namesOf(data, t) : [];
+  return { t, lang, rules, names, w: terms(preset, lang), preset, cardCtx: { S: { lang }, lang, rules: () => rules } };
+}
+
+function draw() {
+  const main = page.root.querySelector("main");
+  const { t } = page;
+  if (loaded.state !== "ready") {
+    const msg = loaded.state === "unknown" ? [h("h2", { id: "review-unknown" }, t.rv.unknown), h("p", {}, t.rv.unknownHelp), h("p", {}, h("a", { href: "/" }, t.rv.back))] : loaded.state === "offline" ? [h("p", { class: "form-error", role: "alert" }, t.rv.offline)] : [h("p", { role: "status" }, t.rv.loading)];
+    region(main, `${page.lang}:${loaded.state}`, () => h("section", { class: "panel review-message" }, ...msg));
+    return;
+  }
+  if (main.__built !== `${page.lang}:${loaded.code}`) {
+    main.__built = `${page.lang}:${loaded.code}`;
+    main.__key = null;
+    main.replaceChildren(...buildReview(envOf()));
+  }
+  showStep();
+}
+
+function buildReview(env) {
+  const { t, w } = env;
+  const m = loaded.m;
+  const rv = m.review;
+  const g = rv.game || {};
+  const name = env.names[rv.seat] ?? `#${rv.seat + 1}`;
+  const presetName = t.presets[env.preset] || env.preset;
+  document.title = `${t.rv.title}: ${name} — oh7`;
+  const head = h(
+    "section",
+    { class: "panel review-head", "aria-labelledby": "review-h" },
+    h("h2", { id: "review-h" }, t.rv.of(name)),
+    h("p", { class: "meta" }, t.rv.meta(presetName, m.record.players, t.levels[rv.level] || rv.level), loaded.data.table?.game ? ` · ${t.rv.gameN(loaded.data.table.game)}` : ""),
+    h(
+      "dl",
+      { class: "figures" },
+      h("div", {}, h("dt", {}, t.rv.accuracy), h("dd", { id: "review-accuracy" }, fmtAcc(t, g.accuracy))),
+      h("div", {}, h("dt", {}, t.rv.lost), h("dd", { id: "review-lost" }, fmtLoss(t, g.loss)), h("small", {}, t.rv.perDecision(fmtLoss(t, g.loss_per_decision)))),
+      h("div", {}, h("dt", {}, t.rv.decisions), h("dd", {}, String(g.evaluated ?? g.decisions ?? 0)), h("small", {}, t.rv.marksCount(g.inaccuracies ?? 0, g.mistakes ?? 0, g.blunders ?? 0))),
+    ),
+  );
+  const strip = h("div", { class: "strip", role: "toolbar", "aria-label": t.rv.strip, "aria-describedby": "strip-help" });
+  // One group per round, kept on one line (a phone wraps between rounds, not inside one).
+  let group = null;
+  for (const it of m.strip) {
+    if (!group || group.__round !== it.round) {
+      group = h("span", { class: "strip-group" }, h("span", { class: "strip-round", "aria-hidden": "true" }, String(it.round)));
+      group.__round = it.round;
+      strip.append(group);
+    }
+    const label = t.rv.stripItem(whereText(t, w, it.where), t.rv.marks[it.mark], it.loss !== null && it.mark !== "none" ? fmtLoss(t, it.loss) : null);
+    const b = h("button", { type: "button", class: `mark-item ${it.mark}`, "data-step": it.step, "data-decision": it.index, "aria-label": label, title: label, tabindex: "-1", onclick: () => go(it.step) });
+    b.style.setProperty("--h", it.height);
+    b.append(h("span", { class: "bar-fill", "aria-hidden": "true" }, MARK_GLYPH[it.mark]));
+    group.append(b);
+  }
+  strip.addEventListener("keydown", stripKeys);
+  const legend = h("ul", { class: "strip-legend", "aria-label": t.rv.legend }, ...["fine", "inaccuracy", "mistake", "blunder"].map((k) => h("li", {}, h("span", { class: `mark-item ${k} swatch`, "aria-hidden": "true" }, h("span", { class: "bar-fill" }, MARK_GLYPH[k])), t.rv.marks[k])));
+  const stripSec = h("section", { class: "panel review-strip", "aria-labelledby": "strip-h" }, h("h2", { id: "strip-h" }, t.rv.strip), h("p", { class: "help", id: "strip-help" }, t.rv.stripHelp), strip, legend);
+
+  const nav = h(
+    "div",
+    { class: "step-nav" },
+    h("button", { type: "button", id: "step-prev", onclick: () => go(current - 1), "aria-keyshortcuts": "ArrowLeft" }, h("span", { "aria-hidden": "true" }, "← "), t.rv.prev),
+    h("p", { class: "step-status", role: "status", "aria-live": "polite" }),
+    h("button", { type: "button", id: "step-next", onclick: () => go(current + 1), "aria-keyshortcuts": "ArrowRight" }, t.rv.next, h("span", { "aria-hidden": "true" }, " →")),
+  );
+  const stepSec = h("section", { class: "panel review-steps", id: "steps", "aria-labelledby": "steps-h" }, h("h2", { id: "steps-h" }, t.rv.steps, " ", h("small", { class: "help keys-help" }, t.rv.keysHelp)), nav, h("div", { class: "step-body" }));
+
+  const roundRows = m.rounds.map((r) => {
+    const s = r.summary || {};
+    return h(
+      "tr",
+      {},
+      h("th", { scope: "row" }, r.step >= 0 ? h("a", { href: `#step-${r.step + 1}`, onclick: (e) => jump(e, r.step) }, t.round(r.round)) : t.round(r.round)),
+      h("td", {}, String(r.points ?? "")),
+      h("td", {}, fmtLoss(t, s.loss)),
+      h("td", {}, fmtAcc(t, s.accuracy)),
+      h("td", { class: s.inaccuracies ? "n-inaccuracy" : null }, String(s.inaccuracies ?? 0)),
+      h("td", { class: s.mistakes ? "n-mistake" : null }, String(s.mistakes ?? 0)),
+      h("td", { class: s.blunders ? "n-blunder" : null }, String(s.blunders ?? 0)),
+    );
+  });
+  const roundsSec = h(
+    "section",
+    { class: "panel review-rounds", "aria-labelledby": "rounds-h" },
+    h("h2", { id: "rounds-h" }, t.rv.rounds),
+    h(
+      "div",
+      { class: "scroll" },
+      h(
+        "table",
+        { class: "scores" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t.rv.roundCol), h("th", { scope: "col" }, t.rv.pointsCol), h("th", { scope: "col" }, t.rv.lostCol), h("th", { scope: "col" }, t.rv.accCol), ...["inaccuracy", "mistake", "blunder"].map((k) => h("th", { scope: "col", title: t.rv.marksOf[k] }, h("span", { "aria-hidden": "true" }, MARK_GLYPH[k]), sr(t.rv.marksOf[k]))))),
+        h("tbody", {}, ...roundRows),
+      ),
+    ),
+  );
+  const costly = m.costliest.length
+    ? h(
+        "ol",
+        { class: "costliest" },
+        ...m.costliest.map((c) =>
+          h(
+            "li",
+            {},
+            h("span", { class: `badge mark-${c.mark}` }, t.rv.marks[c.mark]),
+            " ",
+            h("a", { href: `#step-${c.step + 1}`, "data-decision": c.index, onclick: (e) => jump(e, c.step) }, t.rv.costly(whereText(t, w, c.where), optionText(env, review_kind(c.index), c.chosen), optionText(env, review_kind(c.index), c.best), fmtLoss(t, c.loss))),
+          ),
+        ),
+      )
+    : h("p", {}, t.rv.noCostly);
+  const costlySec = h("section", { class: "panel review-costliest", "aria-labelledby": "costly-h" }, h("h2", { id: "costly-h" }, t.rv.costliest), costly);
+  const hs = g.oracle_agrees;
+  const hindSec =
+    hs === null || hs === undefined
+      ? null
+      : h("section", { class: "panel hindsight", "aria-labelledby": "hind-h" }, h("h2", { id: "hind-h" }, t.rv.hindsight), h("p", {}, t.rv.hindsightGame(hs, g.evaluated ?? g.decisions ?? 0)), h("p", { class: "help" }, t.rv.hindsightNote));
+  return [head, stripSec, stepSec, roundsSec, costlySec, hindSec].filter(Boolean);
+}
+
+function review_kind(i) {
+  return loaded.m.review.decisions[i].kind;
+}
+
+const MARK_GLYPH = { fine: "", inaccuracy: "?!", mistake: "?", blunder: "??", none: "–" };
+
+function jump(e, step) {
+  e.preventDefault();
+  go(step);
+  document.querySelector(".review-steps")?.scrollIntoView({ block: "start" });
+  document.getElementById("steps-h")?.setAttribute("tabindex", "-1");
+  document.getElementById("steps-h")?.focus({ preventScroll: true });
+}
+
+/** Show step `i` (clamped), keeping its number in the address (#step-N). */
+function go(i) {
+  const m = loaded.m;
+  if (!m) return;
+  current = Math.max(0, Math.min(m.steps.length - 1, i));
+  history.replaceState(history.state, "", `${location.pathname}#step-${current + 1}`);
+  showStep();
+}
+
+function stripKeys(e) {
+  const items = [...e.currentTarget.querySelectorAll(".mark-item")];
+  const i = items.indexOf(e.target);
+  if (i < 0) return;
+  let j = null;
+  if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(items.length - 1, i + 1);
+  else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);
+  else if (e.key === "Home") j = 0;
+  else if (e.key === "End") j = items.length - 1;
+  if (j === null) return;
+  e.preventDefault();
+  e.stopPropagation();
+  go(Number(items[j].dataset.step));
+  items[j].focus();
+}
+
+/** The page's keys: ← and → step through the game (outside fields and the strip). */
+export function reviewKeys(e) {
+  if (!page || !loaded.m || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return false;
+  const tag = e.target.tagName;
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return false;
+  if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return false;
+  e.preventDefault();
+  go(current + (e.key === "ArrowRight" ? 1 : -1));
+  return true;
+}
+
+function showStep() {
+  const env = envOf();
+  const { t } = env;
+  const m = loaded.m;
+  const root = page.root;
+  const step = m.steps[current];
+  if (!step) return;
+  const where = whereText(t, env.w, step);
+  const d = step.decision !== null ? m.review.decisions[step.decision] : null;
+  const status = `${t.rv.stepOf(current + 1, m.steps.length)} · ${where}${d ? ` · ${t.rv.marks[markOf(d)]}` : ""}`;
+  const st = root.querySelector(".step-status");
+  if (st && st.textContent !== status) st.textContent = status;
+  const prev = root.querySelector("#step-prev");
+  const next = root.querySelector("#step-next");
+  if (prev) prev.disabled = current === 0;
+  if (next) next.disabled = current === m.steps.length - 1;
+  // The strip: the step's decision is current, and the one Tab reaches.
+  const items = [...root.querySelectorAll(".strip .mark-item")];
+  let focusIdx = items.findIndex((b) => Number(b.dataset.step) === current);
+  if (focusIdx < 0) focusIdx = items.findIndex((b) => Number(b.dataset.step) > current);
+  if (focusIdx < 0) focusIdx = items.length - 1;
+  items.forEach((b, k) => {
+    const here = Number(b.dataset.step) === current;
+    if (here) b.setAttribute("aria-current", "step");
+    else b.removeAttribute("aria-current");
+    b.setAttribute("tabindex", k === focusIdx ? "0" : "-1");
+  });
+  const body = root.querySelector(".step-body");
+  region(body, `${page.lang}:${current}`, () => stepEl(env, step, d, where));
+}
+
+function stepEl(env, step, d, where) {
+  const { t, w, names } = env;
+  const seat = loaded.m.review.seat;
+  const me = names[seat];
+  const info = [];
+  if (step.trump !== undefined && step.kind === "trick") {
+    const s = step.trump ? suitName(step.trump, env.lang, env.rules) : null;
+    info.push(h("span", { class: "chip" }, t.rv.trumpLine(w, s ? `${s.symbol} ${s.name}` : t.rv.noTrumpYet)));
+  }
+  if (step.kind === "trick" && step.bet !== null && step.bet !== undefined) info.push(h("span", { class: "chip" }, t.rv.betLine(w, me, step.bet)));
+  if (step.kind === "trick" && step.n > 1) info.push(h("span", { class: "chip" }, t.rv.wonLine(step.wonBefore)));
+
+  const chosenCard = d && (d.kind === "play" || d.kind === "bet") ? d.chosen : null;
+  const mineCard = step.kind === "trick" && step.before !== null ? step.plays[step.before]?.[1] : chosenCard;
+  const handEl = h(
+    "div",
+    { class: "review-hand" },
+    h("h4", {}, t.rv.handOf(me)),
+    h("div", { class: "cards", role: "list" }, ...step.hand.map((c) => h("span", { role: "listitem", class: c === mineCard ? "picked" : null }, cardEl(env.cardCtx, c, { game: "oh7", selected: c === mineCard })))),
+  );
+  let tableEl = null;
+  if (step.plays.length) {
+    const title = step.kind === "trick" ? t.rv.trickCards : step.kind === "bet" ? t.rv.betCards(w) : step.kind === "pass" ? t.rv.passCards : t.rv.trickCards;
+    tableEl = h(
+      "div",
+      { class: "review-trick" },
+      h("h4", {}, title),
+      h(
+        "ol",
+        { class: "cards plays" },
+        ...step.plays.map(([s, c], i) => {
+          const after = step.kind === "trick" && step.before !== null && i > step.before;
+          const win = step.kind === "trick" && s === step.winner;
+          const who = s === null ? "" : names[s] ?? `#${s + 1}`;
+          return h(
+            "li",
+            { class: ["play", after && "after", win && "winner", s === seat && "mine"].filter(Boolean).join(" ") },
+            cardEl(env.cardCtx, c, { game: "oh7", winner: win }),
+            h("small", { class: "nm", title: who }, who),
+            after ? h("small", { class: "tag" }, t.rv.after) : null,
+            win ? h("small", { class: "tag win" }, t.rv.wins) : null,
+          );
+        }),
+      ),
+    );
+  }
+  return [
+    h("h3", { class: "step-title" }, where),
+    info.length ? h("p", { class: "step-info" }, ...info) : null,
+    h("div", { class: "step-grid" }, h("div", { class: "step-cards" }, tableEl, handEl), decisionEl(env, step, d)),
+  ];
+}
+
+function decisionEl(env, step, d) {
+  const { t, w } = env;
+  if (!d) return h("div", { class: "decision none" }, h("p", {}, step.kind === "trick" && step.before !== null ? t.rv.noDecision : t.rv.notHere));
+  const mark = markOf(d);
+  const out = [h("h4", {}, t.rv.decision, " ", h("span", { class: `badge mark-${mark}` }, t.rv.marks[mark]))];
+  if (!d.evaluation) {
+    out.push(h("p", {}, t.rv.notEvaluated), d.note ? h("p", { class: "help" }, d.note) : null);
+  } else {
+    const rows = optionRows(d);
+    out.push(
+      h(
+        "div",
+        { class: "scroll" },
+        h(
+          "table",
+          { class: "scores options" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t.rv.option), h("th", { scope: "col" }, t.rv.expected), h("th", { scope: "col" }, t.rv.tricks), h("th", { scope: "col" }, t.rv.made))),
+          h(
+            "tbody",
+            {},
+            ...rows.map((r) =>
+              h(
+                "tr",
+                { class: [r.best && "best", r.chosen && "chosen"].filter(Boolean).join(" ") || null, "data-option": r.option },
+                h(
+                  "th",
+                  { scope: "row" },
+                  h("span", { class: "opt" }, optionEl(env, d.kind, r.option), kindSr(env, d.kind, r.option)),
+                  r.best ? h("span", { class: "badge best-tag" }, t.rv.best) : null,
+                  r.chosen ? h("span", { class: "badge chosen-tag" }, t.rv.chosen) : null,
+                ),
+                h("td", {}, t.num(r.value, 2)),
+                h("td", {}, t.num(r.tricks, 1)),
+                h("td", {}, t.pct(r.made)),
+              ),
+            ),
+          ),
+        ),
+      ),
+      h("p", { class: "loss" }, d.loss > 0 ? t.rv.lossLine(fmtLoss(t, d.loss)) : t.rv.bestChosen),
+    );
+    const why = reasonOf(d);
+    if (why) out.push(h("p", { class: "reason" }, t.rv.reason(w, optionText(env, d.kind, why.chosen.option), t.pct(why.chosen.made), t.num(why.chosen.tricks, 1), optionText(env, d.kind, why.best.option), t.pct(why.best.made), t.num(why.best.tricks, 1))));
+  }
+  if (d.hindsight) {
+    out.push(
+      h(
+        "aside",
+        { class: "hindsight-line", "aria-label": t.rv.hindsight },
+        h("strong", {}, `${t.rv.hindsight}${t.colon}`),
+        t.rv.hindsightSays(optionText(env, d.kind, d.hindsight.oracle), d.hindsight.agrees),
+        h("small", { class: "help" }, ` ${t.rv.hindsightNote}`),
+      ),
+    );
+  }
+  return h("div", { class: `decision ${mark}` }, ...out);
+}
+
+/** A card option's spoken name for screen readers is in its card; other options are words. */
+function kindSr(env, kind, option) {
+  if (kind === "bet" || kind === "play") return null;
+  if (kind === "pass") return sr(option.split(/\s+/).map((c) => speak("oh7", c, env.lang, env.rules)).join(", "));
+  return null;
+}
+
+/** Forget the page (another route). */
+export function leaveReview() {
+  page = null;
+}
