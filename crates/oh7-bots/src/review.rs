@@ -874,8 +874,13 @@ mod tests {
             }
         }
         assert!(r.game.mistakes + r.game.blunders > 0, "{:?}", r.game);
-        let again = review_oh7(&v, 0, &quick(), &|_, _| {}).unwrap();
+        let seen = std::sync::Mutex::new(Vec::new());
+        let again = review_oh7(&v, 0, &quick(), &|done, total| seen.lock().unwrap().push((done, total))).unwrap();
         assert_eq!(r, again);
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort();
+        let n = r.decisions.len();
+        assert_eq!(seen, (0..=n).map(|d| (d, n)).collect::<Vec<_>>(), "progress: every count once, of the total");
         let h = review_oh7(&v, 1, &ReviewOptions { hindsight: true, ..quick() }, &|_, _| {}).unwrap();
         assert!(h.decisions.iter().all(|d| d.hindsight.is_some()));
         assert!(h.game.oracle_agrees.is_some());
