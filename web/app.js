@@ -8,7 +8,6 @@ import { connect, tokenFor, keepToken } from "./socket.js";
 import { h, region, part } from "./dom.js";
 import { rulesSections, facts, symbols } from "./rules.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
-import { reviewPage, reviewKeys, leaveReview } from "./review.js";
 
 const NOTICE_MS = 5000;
 // A command unanswered this long frees the hand again.
@@ -18,8 +17,11 @@ const PENDING_MS = 6000;
 let S = { ...initial(), lang: pickLang() };
 let code = null;
 let access = null;
-// The share code of the review shown (/review/{code}), or null.
+// The share code of the review shown (/review/{code}), or null; the review page's module
+// (review.js), loaded only on that page, so the table's first load does not carry it.
 let reviewCode = null;
+let reviewMod = null;
+let reviewLoad = null;
 let sock = null;
 let presets = null;
 let stats = null;
@@ -131,9 +133,34 @@ function render() {
   document.documentElement.lang = S.lang;
   document.title = T().title;
   if (reviewCode) {
+    if (!reviewMod) {
+      reviewLoad ||= import("./review.js")
+        .then((m) => {
+          reviewMod = m;
+        })
+        .catch(() => {
+          reviewLoad = "failed";
+        })
+        .finally(() => render());
+      const failed = reviewLoad === "failed";
+      if (app.__page !== `review-wait:${S.lang}:${failed}`) {
+        app.__page = `review-wait:${S.lang}:${failed}`;
+        app.replaceChildren(h("header", { class: "bar" }, h("h1", {}, h("a", { href: "/" }, "oh7")), langSwitch()), h("main", { id: "content" }, h("p", failed ? { class: "form-error", role: "alert" } : { role: "status" }, failed ? errorText(S.lang, "offline") : "…")));
+      }
+      return;
+    }
     if (app.__page !== `review:${S.lang}:${reviewCode}`) {
       app.__page = `review:${S.lang}:${reviewCode}`;
-      app.replaceChildren(reviewPage(reviewCode, S.lang, langSwitch()));
+      app.replaceChildren(
+        reviewMod.reviewPage(reviewCode, S.lang, langSwitch(), (data) => {
+          // The table's language, unless the person chose one.
+          const l = data?.table?.lang;
+          if (!hasChosenLang() && (l === "en" || l === "fr") && l !== S.lang) {
+            S = { ...S, lang: l };
+            render();
+          }
+        }),
+      );
     }
     return;
   }
@@ -603,7 +630,7 @@ function route() {
   S = { ...initial(), lang };
   stats = null;
   statsFor = null;
-  leaveReview();
+  reviewMod?.leaveReview();
   reviewCode = null;
   const rv = /^\/review\/([^/]{1,128})$/.exec(location.pathname);
   const m = /^\/(t|w)\/([0-9a-f]{32})$/.exec(location.pathname);
@@ -637,7 +664,7 @@ function route() {
 window.addEventListener("popstate", route);
 document.addEventListener("keydown", (e) => {
   if (reviewCode) {
-    reviewKeys(e);
+    reviewMod?.reviewKeys(e);
     return;
   }
   if (handKeys(e)) return;

@@ -264,9 +264,10 @@ function fmtAcc(t, x) {
 /**
  * The review page for share code `code`, built in the language `lang`. `bar` is the header's
  * extra content (the language switch). Fetches `/api/reviews/{code}` once; a redraw in another
- * language reuses what was loaded.
+ * language reuses what was loaded. `onLoad(data)` is called once the review has arrived (the
+ * app takes the table's language from it when the person chose none).
  */
-export function reviewPage(code, lang, bar) {
+export function reviewPage(code, lang, bar, onLoad = () => {}) {
   const t = { ...texts(lang), lang };
   page = { code, lang, t, root: null };
   const root = h("div", { class: "review-page" });
@@ -297,6 +298,7 @@ export function reviewPage(code, lang, bar) {
           }
         }
         if (page?.root) draw();
+        if (res.state === "ready") onLoad(res.data);
       });
   }
   draw();
