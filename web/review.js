@@ -346,9 +346,9 @@ function buildReview(env) {
     h(
       "dl",
       { class: "figures" },
-      h("div", {}, h("dt", {}, t.rv.accuracy), h("dd", { id: "review-accuracy" }, fmtAcc(t, g.accuracy))),
-      h("div", {}, h("dt", {}, t.rv.lost), h("dd", { id: "review-lost" }, fmtLoss(t, g.loss)), h("small", {}, t.rv.perDecision(fmtLoss(t, g.loss_per_decision)))),
-      h("div", {}, h("dt", {}, t.rv.decisions), h("dd", {}, String(g.evaluated ?? g.decisions ?? 0)), h("small", {}, t.rv.marksCount(g.inaccuracies ?? 0, g.mistakes ?? 0, g.blunders ?? 0))),
+      h("div", {}, h("dt", {}, t.rv.accuracy), h("dd", { id: "review-accuracy" }, h("span", { class: "big" }, fmtAcc(t, g.accuracy)))),
+      h("div", {}, h("dt", {}, t.rv.lost), h("dd", { id: "review-lost" }, h("span", { class: "big" }, fmtLoss(t, g.loss)), h("small", {}, t.rv.perDecision(fmtLoss(t, g.loss_per_decision))))),
+      h("div", {}, h("dt", {}, t.rv.decisions), h("dd", {}, h("span", { class: "big" }, String(g.evaluated ?? g.decisions ?? 0)), h("small", {}, t.rv.marksCount(g.inaccuracies ?? 0, g.mistakes ?? 0, g.blunders ?? 0)))),
     ),
   );
   const strip = h("div", { class: "strip", role: "toolbar", "aria-label": t.rv.strip, "aria-describedby": "strip-help" });

@@ -724,7 +724,7 @@ function reviewNews(ctx) {
   const r = reviewOf(ctx.S);
   if (!r || r.state === "none" || r.state === "asking") return "";
   if (r.state === "queued") return t.reviewQueued(Math.max(0, (r.position ?? 1) - 1));
-  if (r.state === "running") return `${t.reviewRunning}: ${t.reviewPercent(Math.floor(r.percent / 25) * 25)}`;
+  if (r.state === "running") return `${t.reviewRunning}${t.colon}${t.reviewPercent(Math.floor(r.percent / 25) * 25)}`;
   if (r.state === "done") return t.reviewDone;
   return errorText(ctx.S.lang, r.code);
 }
