@@ -247,11 +247,35 @@ impl Sim {
     }
 }
 
+/// What the search expects of one option, over its sampled deals (every option of one call
+/// is played out on the same deals).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SevenValue {
+    /// The option.
+    pub action: Action,
+    /// The search's score, a mean over the samples: 1 when the seat goes out first, 0.1 when
+    /// the playout is cut (400 turns) before anyone goes out, 0 otherwise, minus 0.0001 per
+    /// point left in the seat's hand at the end. The search plays the highest.
+    pub score: f64,
+    /// The share of samples in which the seat goes out first.
+    pub out: f64,
+    /// The mean points left in the seat's hand when the round ends (0 when it goes out).
+    pub points: f64,
+}
+
 /// The Seven search bot: determinized Monte Carlo with heuristic playouts.
 pub struct SevenSearch {
     rng: ChaCha8Rng,
     /// Sampled deals per candidate action.
     pub samples: u32,
+}
+
+/// Sums over the samples of one option: score, went out first, points left.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    score: f64,
+    out: u32,
+    points: u64,
 }
 
 impl SevenSearch {
@@ -260,6 +284,8 @@ impl SevenSearch {
         SevenSearch { rng: ChaCha8Rng::seed_from_u64(seed), samples }
     }
 
+    /// A world consistent with `view` (the seat `me`'s): the others' hands and the draw pile
+    /// sampled from the unseen cards. The seat to move is the view's current seat.
     fn world(&mut self, view: &SevenView, me: usize) -> Sim {
         let counts = view.hand_counts();
         let n = counts.len();
@@ -300,17 +326,18 @@ impl SevenSearch {
         }
         let pool: Vec<Card> = it.take(view.draw_pile_len()).collect();
         let in_game = view.in_game().0;
+        let current = view.current().unwrap_or(me);
         let (penalty, lock) = match view.mode() {
             TurnMode::Penalty(p) => (Some((p.kind, p.count)), None),
             TurnMode::Lock { owner } => (None, Some(owner)),
-            TurnMode::FreePlay => (None, Some(me)),
+            TurnMode::FreePlay => (None, Some(current)),
             TurnMode::Normal => (None, None),
         };
         Sim {
             n,
             hands,
             in_game,
-            current: me,
+            current,
             clockwise: view.clockwise(),
             top,
             active: view.active_suit(),
@@ -319,6 +346,82 @@ impl SevenSearch {
             pool,
             ten_skips: true,
         }
+    }
+
+    /// Play each of `options` out on the same `self.samples` sampled worlds; sums per option.
+    fn tally(&mut self, view: &SevenView, options: &[Action]) -> Vec<Tally> {
+        let me = view.seat().expect("a player's view");
+        let unannounced = view.last_card().1;
+        let mut sums = vec![Tally::default(); options.len()];
+        for _ in 0..self.samples {
+            let world = self.world(view, me);
+            for (i, a) in options.iter().enumerate() {
+                let mut sim = world.clone();
+                let out = match *a {
+                    Action::Play { card, suit, announce } => {
+                        let out = sim.play(card, suit);
+                        // Left with one card without the announcement: the others call it out
+                        // (the heuristic's rule), 4 cards.
+                        if !out && !announce && sim.hands[me].len() == 1 {
+                            sim.draw(me, 4);
+                        }
+                        out
+                    }
+                    Action::CallOut(o) => {
+                        if unannounced.contains(o) {
+                            sim.draw(o, 4);
+                        }
+                        false
+                    }
+                    Action::NoCall => {
+                        // The other seats asked call out a missing announcement (the
+                        // heuristic's rule): the offender draws if any of them is asked.
+                        if let Some(w) = view.call_out()
+                            && unannounced.contains(w.offender)
+                            && w.asked.iter().any(|s| s != me)
+                        {
+                            sim.draw(w.offender, 4);
+                        }
+                        false
+                    }
+                    _ => {
+                        sim.draw_or_pass();
+                        false
+                    }
+                };
+                let winner = if out { Some(me) } else { sim.rollout(400) };
+                let t = &mut sums[i];
+                t.score += match winner {
+                    Some(w) if w == me => 1.0,
+                    Some(_) => 0.0,
+                    None => 0.1,
+                } - sim.hands[me].points() as f64 * 1e-4;
+                t.out += (winner == Some(me)) as u32;
+                t.points += sim.hands[me].points() as u64;
+            }
+        }
+        sums
+    }
+
+    /// The value of each of `options` (legal actions of `view`'s seat) from that seat's view
+    /// only: `self.samples` worlds sampled from the unseen cards (the same worlds for every
+    /// option), each option played out with the heuristic policy. A play that leaves one card
+    /// without the announcement is called out by the others (4 cards); a call-out makes an
+    /// offender who did not announce draw 4, and so does "no call" when another seat is asked
+    /// (the others call out, as the heuristic does). The search's own choice among its
+    /// candidates is the highest `score` (the first among equals).
+    pub fn values(&mut self, view: &SevenView, options: &[Action]) -> Vec<SevenValue> {
+        let k = self.samples.max(1) as f64;
+        self.tally(view, options)
+            .into_iter()
+            .zip(options)
+            .map(|(t, &action)| SevenValue {
+                action,
+                score: t.score / k,
+                out: t.out as f64 / k,
+                points: t.points as f64 / k,
+            })
+            .collect()
     }
 }
 
@@ -347,28 +450,56 @@ impl Bot<SevenGame> for SevenSearch {
         if cands.len() == 1 {
             return cands[0];
         }
-        let me = view.seat().expect("a player's view");
-        let mut wins = vec![0.0f64; cands.len()];
-        for _ in 0..self.samples {
-            let world = self.world(view, me);
-            for (i, a) in cands.iter().enumerate() {
-                let mut sim = world.clone();
-                let out = match *a {
-                    Action::Play { card, suit, .. } => sim.play(card, suit),
-                    _ => {
-                        sim.draw_or_pass();
-                        false
-                    }
-                };
-                let winner = if out { Some(me) } else { sim.rollout(400) };
-                wins[i] += match winner {
-                    Some(w) if w == me => 1.0,
-                    Some(_) => 0.0,
-                    None => 0.1,
-                } - sim.hands[me].points() as f64 * 1e-4;
-            }
-        }
+        let wins: Vec<f64> = self.tally(view, &cands).into_iter().map(|t| t.score).collect();
         let best = (0..cands.len()).max_by(|&a, &b| wins[a].total_cmp(&wins[b]).then(b.cmp(&a))).expect("a candidate");
         cands[best]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use oh7_core::game::Game;
+    use oh7_core::seven::{SevenGame, SevenRules};
+
+    /// Every action of seeded Seven games between search and heuristic bots, as one FNV-1a
+    /// digest (the search with few samples, so that the test is quick).
+    fn fingerprint() -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for (players, seed) in [(2usize, 1u64), (3, 2), (4, 3), (5, 4)] {
+            let mut g = SevenGame::new(SevenRules::default(), players, seed).unwrap();
+            let mut bots: Vec<Box<dyn crate::Bot<SevenGame>>> = (0..players)
+                .map(|p| {
+                    if p % 2 == 0 {
+                        Box::new(super::SevenSearch::new(seed * 10 + p as u64, 24)) as _
+                    } else {
+                        Box::new(super::SevenHeuristic) as _
+                    }
+                })
+                .collect();
+            let mut legal = Vec::new();
+            let mut n = 0;
+            while let Some(seat) = g.to_move().lowest() {
+                g.legal_actions(seat, &mut legal);
+                let a = bots[seat].choose(&g.view(seat), &legal);
+                for b in format!("{seat}{a};").bytes() {
+                    h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+                }
+                g.apply(seat, a).unwrap();
+                n += 1;
+                if n > 3000 {
+                    break;
+                }
+            }
+        }
+        h
+    }
+
+    /// The search bot chooses exactly as before its values were exposed for reviews (the
+    /// digest was taken with the code before the refactor).
+    #[test]
+    fn search_choices_unchanged() {
+        let h = fingerprint();
+        eprintln!("fingerprint {h:#x}");
+        assert_eq!(h, 0xf3ae_04bd_2d63_10cb);
     }
 }
