@@ -145,7 +145,7 @@ function render() {
       const failed = reviewLoad === "failed";
       if (app.__page !== `review-wait:${S.lang}:${failed}`) {
         app.__page = `review-wait:${S.lang}:${failed}`;
-        app.replaceChildren(h("header", { class: "bar" }, h("h1", {}, h("a", { href: "/" }, "oh7")), langSwitch()), h("main", { id: "content" }, h("p", failed ? { class: "form-error", role: "alert" } : { role: "status" }, failed ? errorText(S.lang, "offline") : "…")));
+        app.replaceChildren(h("header", { class: "bar" }, h("h1", {}, h("a", { href: "/" }, "oh7")), langSwitch()), h("main", { id: "content" }, h("p", failed ? { class: "form-error", role: "alert" } : { role: "status" }, failed ? T().rv.offline : T().rv.loading)));
       }
       return;
     }
