@@ -707,5 +707,70 @@ fn the_browser_table() {
         wait_for(&c, "#end").await;
         shot(&c, "seven-end").await;
         c.close().await.ok();
+
+        eprintln!("scenario: after a game, the person reviews their decisions, opens the review and steps through it; a spectator has no review button; an unknown review says so");
+        let r = session(&driver, 1280, 800, "en-US").await;
+        create(&r, &base, bots_table("en", "oh7", "en", 4, "")).await;
+        start(&r, None).await;
+        let watch = format!("{base}/w/{}", state(&r).await["links"]["watch"].as_str().unwrap());
+        play_until(&r, "the end of the game to review", 300, |s| s["table"]["state"] == "over").await;
+        wait_for(&r, "#end").await;
+        wait_for(&r, "#review-btn").await.click().await.unwrap();
+        let s = wait_state(&r, "the review done", |s| s["review"]["state"] == "done" || s["review"]["state"] == "failed").await;
+        assert_eq!(s["review"]["state"], "done", "the review was made: {s}");
+        let open = wait_for(&r, "#review-open").await;
+        let body = text(&r).await;
+        assert!(body.contains("Open the review") && body.contains("Copy share link"), "{body}");
+        js(&r, "document.getElementById('review-open').scrollIntoView({block: 'center'}); return true").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        std::fs::write(shots().join("end-review-1280x800-en.png"), r.screenshot().await.unwrap()).unwrap();
+        axe(&r, "game-over with the review ready").await;
+        let href = open.attr("href").await.unwrap().unwrap();
+        assert!(href.starts_with("/review/"), "{href}");
+        open.click().await.unwrap();
+        wait_for(&r, ".step-body .step-title").await;
+        let first = js(&r, "return document.querySelector('.step-status').textContent").await;
+        assert!(first.as_str().unwrap().starts_with("Step 1 of "), "{first}");
+        // → a few times, from the Next button as a keyboard user would.
+        js(&r, "document.getElementById('step-next').focus(); return true").await;
+        for _ in 0..3 {
+            r.active_element().await.unwrap().send_keys("\u{E014}").await.unwrap();
+        }
+        let now = js(&r, "return [document.querySelector('.step-status').textContent, location.hash]").await;
+        assert!(now[0].as_str().unwrap().starts_with("Step 4 of ") && now[1] == "#step-4", "→ three times: {now}");
+        // On to a step where the seat decided: its options, the best and the chosen one.
+        let until = Instant::now() + Duration::from_secs(10);
+        while js(&r, "return !!document.querySelector('.step-body table.options tr.chosen')").await != json!(true) {
+            assert!(Instant::now() < until, "no decision's options shown: {}", text(&r).await);
+            r.active_element().await.unwrap().send_keys("\u{E014}").await.unwrap();
+        }
+        let rows = js(&r, "return [document.querySelectorAll('.step-body table.options tbody tr').length, document.querySelectorAll('.step-body tr.best').length]").await;
+        assert!(rows[0].as_u64().unwrap() >= 2 && rows[1] == 1, "options with one best: {rows}");
+        let body = text(&r).await;
+        assert!(body.contains("Expected points") && body.contains("Accuracy") && body.contains("Hindsight"), "{body}");
+        shot(&r, "review-1280x800-en").await;
+        axe(&r, "review").await;
+        let review_url = format!("{base}{href}");
+        r.close().await.ok();
+        let rp = session(&driver, 390, 844, "fr-FR").await;
+        rp.goto(&review_url).await.unwrap();
+        wait_for(&rp, ".step-body .step-title").await;
+        rp.find(Locator::Css("#lang")).await.unwrap().select_by_value("fr").await.unwrap();
+        wait_for(&rp, "#review-h").await;
+        let body = text(&rp).await;
+        assert!(body.contains("Précision") && body.contains("Pli par pli") && body.contains("Après coup"), "{body}");
+        fits_width(&rp, "the review at 390 px").await;
+        shot(&rp, "review-390x844-fr").await;
+        let w = session(&driver, 390, 844, "en-US").await;
+        w.goto(&watch).await.unwrap();
+        wait_for(&w, "#end").await;
+        assert!(w.find(Locator::Css("#review-btn")).await.is_err(), "a spectator has no review button");
+        assert!(!text(&w).await.contains("Review my game"));
+        w.goto(&format!("{base}/review/not-a-code")).await.unwrap();
+        wait_for(&w, "#review-unknown").await;
+        assert!(text(&w).await.contains("No review has this link."));
+        axe(&w, "unknown review").await;
+        rp.close().await.ok();
+        w.close().await.ok();
     });
 }
