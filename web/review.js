@@ -110,7 +110,10 @@ export function buildSteps(review, record) {
     }
     for (const d of (byRound.get(R) || []).filter((x) => PRE_PLAY.includes(x.kind) && !taken.has(x.index))) {
       taken.add(d.index);
-      push({ ...ctx, kind: d.kind, n: 0, hand: d.hand, plays: d.trick.map((c) => [null, c]), winner: null, before: null, wonBefore: 0 }, d);
+      // A choice after the bets (reveal, leader, trump) is made seeing them: the bet cards.
+      const bets = (r.bet_attempts || []).at(-1) || [];
+      const plays = d.trick.length ? d.trick.map((c) => [null, c]) : bets.map((c, s) => [s, c]).filter(([, c]) => c);
+      push({ ...ctx, kind: d.kind, n: 0, hand: d.hand, plays, winner: null, before: null, wonBefore: 0 }, d);
     }
     let won = 0;
     (r.tricks || []).forEach((t, k) => {
@@ -360,7 +363,7 @@ function buildReview(env) {
       group.__round = it.round;
       strip.append(group);
     }
-    const label = t.rv.stripItem(whereText(t, w, it.where), t.rv.marks[it.mark], it.loss !== null && it.mark !== "none" ? fmtLoss(t, it.loss) : null);
+    const label = t.rv.stripItem(whereText(t, w, it.where), t.rv.marks[it.mark], it.loss !== null && it.loss >= 0.005 ? fmtLoss(t, it.loss) : null);
     const b = h("button", { type: "button", class: `mark-item ${it.mark}`, "data-step": it.step, "data-decision": it.index, "aria-label": label, title: label, tabindex: "-1", onclick: () => go(it.step) });
     b.style.setProperty("--h", it.height);
     b.append(h("span", { class: "bar-fill", "aria-hidden": "true" }, MARK_GLYPH[it.mark]));
@@ -527,15 +530,16 @@ function stepEl(env, step, d, where) {
 
   const chosenCard = d && (d.kind === "play" || d.kind === "bet") ? d.chosen : null;
   const mineCard = step.kind === "trick" && step.before !== null ? step.plays[step.before]?.[1] : chosenCard;
+  const picked = (c) => c === mineCard || (step.kind === "pass" && step.plays.some(([, x]) => x === c));
   const handEl = h(
     "div",
     { class: "review-hand" },
     h("h4", {}, t.rv.handOf(me)),
-    h("div", { class: "cards", role: "list" }, ...step.hand.map((c) => h("span", { role: "listitem", class: c === mineCard ? "picked" : null }, cardEl(env.cardCtx, c, { game: "oh7", selected: c === mineCard })))),
+    h("div", { class: "cards", role: "list" }, ...step.hand.map((c) => h("span", { role: "listitem", class: picked(c) ? "picked" : null }, cardEl(env.cardCtx, c, { game: "oh7", selected: picked(c) })))),
   );
   let tableEl = null;
   if (step.plays.length) {
-    const title = step.kind === "trick" ? t.rv.trickCards : step.kind === "bet" ? t.rv.betCards(w) : step.kind === "pass" ? t.rv.passCards : t.rv.trickCards;
+    const title = step.kind === "trick" ? t.rv.trickCards : step.kind === "pass" ? t.rv.passCards : t.rv.betCards(w);
     tableEl = h(
       "div",
       { class: "review-trick" },

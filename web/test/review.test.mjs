@@ -204,3 +204,25 @@ test("stripOf gives 'none' items for decisions not evaluated", () => {
   const rv = { thresholds: [0.5, 1.5, 3], decisions: [{ index: 0, round: 1, kind: "announce_trump", step: 0, evaluation: null, loss: null, mark: null }] };
   assert.deepEqual(stripOf(rv, [0])[0], { index: 0, step: 0, round: 1, mark: "none", loss: null, height: 0.25, where: { kind: "announce_trump", round: 1, n: 0 } });
 });
+
+// More presets, reviewed at seat 1 (`oh7 simulate --preset P --players N [--passing] --games 1
+// --seed 11 --record g.jsonl`, `oh7 review g.jsonl --seat 1 --json`): the reveal of ?
+// (fr-advanced), the choice of the first leader (kod7), passes (bga's option).
+const more = { "review-fr-advanced-5.json": "reveal", "review-kod7-4.json": "choose_leader", "review-bga-4-passing.json": "pass" };
+for (const [file, kind] of Object.entries(more)) {
+  test(`${file}: every decision on its step, with the hand and the table the seat saw; a ${kind} step`, () => {
+    const d = JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), "utf8"));
+    const m = model(d);
+    for (const x of d.review.decisions) {
+      const s = m.steps[m.at[x.index]];
+      assert.equal(s.decision, x.index);
+      assert.deepEqual(s.hand, x.hand);
+      if (x.kind === "play") assert.deepEqual(s.plays.slice(0, s.before).map(([, c]) => c), x.trick);
+    }
+    // A card the seat played without a choice is in the hand shown.
+    for (const s of m.steps) if (s.kind === "trick" && s.before !== null) assert.ok(s.hand.includes(s.plays[s.before][1]), `${s.round}.${s.n}`);
+    assert.ok(m.steps.some((s) => s.kind === kind && s.decision !== null), `a ${kind} decision has its step`);
+    for (let k = 1; k < m.at.length; k++) assert.ok(m.at[k] > m.at[k - 1], "in the game's order");
+    assert.equal(namesOf(d, texts("fr"))[1], "Bruno");
+  });
+}
