@@ -17,6 +17,7 @@ pub mod outcomes;
 pub mod pi;
 pub mod random;
 pub mod review;
+pub mod review_seven;
 pub mod sample;
 pub mod seven;
 pub mod spec;

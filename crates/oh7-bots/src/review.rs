@@ -69,13 +69,19 @@ pub enum Mark {
 }
 
 impl Mark {
-    /// The mark of a loss, if any.
+    /// The mark of a loss in expected round points (Oh 7), if any.
     pub fn of(loss: f64) -> Option<Mark> {
-        if loss >= BLUNDER {
+        Mark::within(loss, [INACCURACY, MISTAKE, BLUNDER])
+    }
+
+    /// The mark of a loss against `[inaccuracy, mistake, blunder]` thresholds, if any.
+    pub fn within(loss: f64, thresholds: [f64; 3]) -> Option<Mark> {
+        let [inaccuracy, mistake, blunder] = thresholds;
+        if loss >= blunder {
             Some(Mark::Blunder)
-        } else if loss >= MISTAKE {
+        } else if loss >= mistake {
             Some(Mark::Mistake)
-        } else if loss >= INACCURACY {
+        } else if loss >= inaccuracy {
             Some(Mark::Inaccuracy)
         } else {
             None
@@ -94,7 +100,13 @@ impl Mark {
 
 /// The accuracy of one decision that lost `loss` expected points (100 when nothing is lost).
 pub fn accuracy_of(loss: f64) -> f64 {
-    100.0 * (-loss / ACCURACY_SCALE).exp()
+    accuracy_in(loss, ACCURACY_SCALE)
+}
+
+/// The accuracy of one decision that lost `loss` with the accuracy scale `scale`:
+/// `100 × exp(−loss / scale)`.
+pub fn accuracy_in(loss: f64, scale: f64) -> f64 {
+    100.0 * (-loss / scale).exp()
 }
 
 /// One legal option of a decision and what the reviewer expects of it.
@@ -107,8 +119,13 @@ pub struct OptionValue {
     pub value: f64,
     /// Mean tricks the seat ends the round with.
     pub tricks: f64,
-    /// Share of samples in which the seat makes its bet (0 to 1).
+    /// Share of samples in which the seat makes its bet (0 to 1). Seven: the share in which
+    /// the seat goes out first.
     pub made: f64,
+    /// Seven only: the mean points left in the seat's hand when the round ends (absent for
+    /// Oh 7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<f64>,
 }
 
 /// The reviewer's evaluation of one decision.
@@ -141,10 +158,11 @@ pub struct DecisionReview {
     pub kind: String,
     /// The bet attempt (from 1) for a bet; the trick (from 1) for a play.
     pub step: usize,
-    /// The seat's hand at that moment.
-    pub hand: Vec<Card>,
-    /// The cards already on the table in the trick (plays only), in order.
-    pub trick: Vec<Card>,
+    /// The seat's hand at that moment, as the engine writes its cards (`0S`; Seven `10H`,
+    /// `AS'`).
+    pub hand: Vec<String>,
+    /// The cards already on the table in the trick (Oh 7 plays only), in order.
+    pub trick: Vec<String>,
     /// The option chosen.
     pub chosen: String,
     /// The evaluation; `None` when this kind of decision is not evaluated (`note` says why).
@@ -160,6 +178,29 @@ pub struct DecisionReview {
     pub note: Option<String>,
     /// Hindsight: the oracle's choice (when asked for).
     pub hindsight: Option<Hindsight>,
+    /// Seven only: the table the seat saw (absent for Oh 7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seven: Option<SevenTable>,
+}
+
+/// What a Seven player saw on the table at a decision (public facts).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SevenTable {
+    /// The top card of the discard pile.
+    pub top: String,
+    /// The active suit (letter).
+    pub active_suit: String,
+    /// `normal`, `penalty` (a pending 2 or A♠), `lock` (a pending 7), `free` (the seat plays
+    /// any card after its 7 came back) or `call_out` (a call-out window).
+    pub mode: String,
+    /// Cards to draw if the pending penalty is taken (0 without one).
+    pub penalty: u32,
+    /// The number of cards in each hand, seat by seat.
+    pub hand_counts: Vec<usize>,
+    /// Cards in the draw pile.
+    pub draw_pile: usize,
+    /// The seat that may be called out (call-out windows only).
+    pub offender: Option<Seat>,
 }
 
 /// Totals over a set of evaluated decisions.
@@ -196,16 +237,31 @@ pub struct RoundReview {
     pub summary: Summary,
 }
 
-/// The review of one seat's decisions in one finished Oh 7 game.
+fn oh7_name() -> String {
+    "oh7".into()
+}
+
+fn points_unit() -> String {
+    "points".into()
+}
+
+/// The review of one seat's decisions in one finished game (Oh 7 family or Seven).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Review {
     /// Always [`FORMAT`].
     pub format: String,
+    /// The game: `oh7` (the Oh 7 family) or `seven` (`game` is the whole game's summary).
+    #[serde(default = "oh7_name")]
+    pub family: String,
+    /// The unit of values, losses and thresholds: `points` (Oh 7: expected round points) or
+    /// `percent` (Seven: the chance to go out first, in percentage points).
+    #[serde(default = "points_unit")]
+    pub unit: String,
     /// The seat reviewed.
     pub seat: Seat,
     /// Its name in the record.
     pub name: String,
-    /// The preset.
+    /// The preset (`seven` for Seven).
     pub preset: String,
     /// Players (the Dummy not counted).
     pub players: usize,
@@ -213,9 +269,9 @@ pub struct Review {
     pub level: String,
     /// The review seed (hexadecimal).
     pub seed: String,
-    /// `[inaccuracy, mistake, blunder]` thresholds in expected round points.
+    /// `[inaccuracy, mistake, blunder]` thresholds, in [`Review::unit`].
     pub thresholds: [f64; 3],
-    /// The accuracy scale ([`ACCURACY_SCALE`]).
+    /// The accuracy scale ([`ACCURACY_SCALE`]; Seven: [`crate::review_seven::ACCURACY_SCALE`]).
     pub accuracy_scale: f64,
     /// Every decision, in order.
     pub decisions: Vec<DecisionReview>,
@@ -254,6 +310,9 @@ pub enum ReviewError {
     /// The record does not replay (or is not a record).
     #[error(transparent)]
     Replay(#[from] ReplayError),
+    /// The Seven record does not replay.
+    #[error(transparent)]
+    SevenReplay(#[from] oh7_core::seven::ReplayError),
     /// The game has not ended.
     #[error("the game is not over: only finished games are reviewed")]
     NotFinished,
@@ -305,7 +364,13 @@ pub fn kind_of(a: &Action) -> &'static str {
 fn from_cards(values: Vec<CardValue>) -> Vec<OptionValue> {
     values
         .into_iter()
-        .map(|v| OptionValue { option: v.card.to_string(), value: v.value, tricks: v.tricks, made: v.made })
+        .map(|v| OptionValue {
+            option: v.card.to_string(),
+            value: v.value,
+            tricks: v.tricks,
+            made: v.made,
+            points: None,
+        })
         .collect()
 }
 
@@ -455,7 +520,13 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
             legal
                 .iter()
                 .zip(v)
-                .map(|(a, (value, tricks, made))| OptionValue { option: option_text(a), value, tricks, made })
+                .map(|(a, (value, tricks, made))| OptionValue {
+                    option: option_text(a),
+                    value,
+                    tricks,
+                    made,
+                    points: None,
+                })
                 .collect()
         }
         (PhaseView::ChooseLeader { .. }, Action::ChooseLeader(_)) => {
@@ -471,7 +542,13 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
             legal
                 .iter()
                 .zip(v)
-                .map(|(a, (value, tricks, made))| OptionValue { option: option_text(a), value, tricks, made })
+                .map(|(a, (value, tricks, made))| OptionValue {
+                    option: option_text(a),
+                    value,
+                    tricks,
+                    made,
+                    points: None,
+                })
                 .collect()
         }
         (PhaseView::Passing { to_left, .. }, Action::Pass(_)) => {
@@ -486,7 +563,13 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
             legal
                 .iter()
                 .zip(v)
-                .map(|(a, (value, tricks, made))| OptionValue { option: option_text(a), value, tricks, made })
+                .map(|(a, (value, tricks, made))| OptionValue {
+                    option: option_text(a),
+                    value,
+                    tricks,
+                    made,
+                    points: None,
+                })
                 .collect()
         }
         (PhaseView::Reveal { tied }, Action::Reveal(_)) => {
@@ -506,7 +589,13 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
             legal
                 .iter()
                 .zip(v)
-                .map(|(a, (value, tricks, made))| OptionValue { option: option_text(a), value, tricks, made })
+                .map(|(a, (value, tricks, made))| OptionValue {
+                    option: option_text(a),
+                    value,
+                    tricks,
+                    made,
+                    points: None,
+                })
                 .collect()
         }
         (_, Action::AnnounceTrump(_)) => {
@@ -646,7 +735,8 @@ fn reason(kind: &str, chosen: &Action, e: &Evaluation, ci: usize) -> Option<Stri
     })
 }
 
-fn summarize<'a>(ds: impl Iterator<Item = &'a DecisionReview>) -> Summary {
+/// Totals over `ds`, with accuracy scale `scale`.
+pub(crate) fn summarize<'a>(ds: impl Iterator<Item = &'a DecisionReview>, scale: f64) -> Summary {
     let mut s = Summary {
         decisions: 0,
         evaluated: 0,
@@ -667,7 +757,7 @@ fn summarize<'a>(ds: impl Iterator<Item = &'a DecisionReview>) -> Summary {
         if let Some(l) = d.loss {
             s.evaluated += 1;
             s.loss += l;
-            acc += accuracy_of(l);
+            acc += accuracy_in(l, scale);
         }
         match d.mark {
             Some(Mark::Inaccuracy) => s.inaccuracies += 1,
@@ -717,8 +807,8 @@ pub fn review_moment(m: &Moment, seat: Seat, index: usize, budget: Budget, opts:
         round: view.round_number(),
         kind: kind.to_string(),
         step,
-        hand: view.hand().to_vec(),
-        trick,
+        hand: view.hand().iter().map(|c| c.to_string()).collect(),
+        trick: trick.iter().map(|c| c.to_string()).collect(),
         chosen: chosen_text,
         evaluation,
         loss,
@@ -726,6 +816,34 @@ pub fn review_moment(m: &Moment, seat: Seat, index: usize, budget: Budget, opts:
         reason: why,
         note,
         hindsight,
+        seven: None,
+    }
+}
+
+/// The indices of the three costliest decisions that lost something, costliest first.
+pub(crate) fn costliest(decisions: &[DecisionReview]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..decisions.len()).filter(|&i| decisions[i].loss.is_some_and(|l| l > 0.0)).collect();
+    order.sort_by(|&a, &b| {
+        decisions[b].loss.unwrap_or(0.0).total_cmp(&decisions[a].loss.unwrap_or(0.0)).then(a.cmp(&b))
+    });
+    order.truncate(3);
+    order
+}
+
+/// Review `seat`'s decisions in the finished game `record` (`oh7-record/1`), an Oh 7 game or
+/// a Seven game (by the record's `game` field: `seven` goes to
+/// [`crate::review_seven::review_seven`], anything else to [`review_oh7`]). `progress` is as
+/// for [`review_oh7`]. CPU-heavy: run it on a blocking thread.
+pub fn review_record(
+    record: &Value,
+    seat: Seat,
+    opts: &ReviewOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Review, ReviewError> {
+    if record.get("game").and_then(Value::as_str) == Some("seven") {
+        crate::review_seven::review_seven(record, seat, opts, progress)
+    } else {
+        review_oh7(record, seat, opts, progress)
     }
 }
 
@@ -759,16 +877,14 @@ pub fn review_oh7(
         .map(|r| RoundReview {
             round: r.number,
             points: r.points.get(seat).copied().unwrap_or(0),
-            summary: summarize(decisions.iter().filter(|d| d.round == r.number)),
+            summary: summarize(decisions.iter().filter(|d| d.round == r.number), ACCURACY_SCALE),
         })
         .collect();
-    let mut order: Vec<usize> = (0..decisions.len()).filter(|&i| decisions[i].loss.is_some_and(|l| l > 0.0)).collect();
-    order.sort_by(|&a, &b| {
-        decisions[b].loss.unwrap_or(0.0).total_cmp(&decisions[a].loss.unwrap_or(0.0)).then(a.cmp(&b))
-    });
-    order.truncate(3);
+    let order = costliest(&decisions);
     Ok(Review {
         format: FORMAT.into(),
+        family: oh7_name(),
+        unit: points_unit(),
         seat,
         name: rec.seats.get(seat).cloned().unwrap_or_default(),
         preset: rec.preset.to_string(),
@@ -777,7 +893,7 @@ pub fn review_oh7(
         seed: format!("{:016x}", opts.seed),
         thresholds: [INACCURACY, MISTAKE, BLUNDER],
         accuracy_scale: ACCURACY_SCALE,
-        game: summarize(decisions.iter()),
+        game: summarize(decisions.iter(), ACCURACY_SCALE),
         decisions,
         rounds,
         costliest: order,

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use oh7_bots::review::{LEVELS, Review, ReviewOptions, review_oh7};
+use oh7_bots::review::{LEVELS, Review, ReviewOptions, review_oh7, review_record};
 use oh7_core::game::Game;
 use oh7_core::oh7::Oh7Game;
 use oh7_core::ruleset::{Preset, Ruleset};
@@ -81,7 +81,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
             }
         }
     };
-    let review = review_oh7(&v, args.seat, &options(args), &progress)
+    let review = review_record(&v, args.seat, &options(args), &progress)
         .with_context(|| format!("{}, game {}", args.file.display(), args.game))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&review)?);
@@ -108,9 +108,11 @@ pub fn text(r: &Review) -> String {
         r.level,
         u64::from_str_radix(&r.seed, 16).unwrap_or(0)
     );
+    let seven = r.family == "seven";
+    let unit = if seven { "the chance to go out first (percent)" } else { "expected round points" };
     let _ = writeln!(
         s,
-        "Values are expected round points from the seat's view at that moment; loss = best − chosen. \
+        "Values are {unit} from the seat's view at that moment; loss = best − chosen. \
          Marks: inaccuracy ≥ {}, mistake ≥ {}, blunder ≥ {}.",
         r.thresholds[0], r.thresholds[1], r.thresholds[2]
     );
@@ -120,14 +122,30 @@ pub fn text(r: &Review) -> String {
             round = d.round;
             let _ = writeln!(s, "\nRound {round}");
         }
-        let hand: Vec<String> = d.hand.iter().map(|c| c.to_string()).collect();
+        let hand = &d.hand;
         let at = match d.kind.as_str() {
+            _ if seven => format!("turn {}", d.step),
             "bet" => format!("bet (attempt {})", d.step),
             "play" => format!("trick {}", d.step),
             k => k.replace('_', " "),
         };
-        let table = if d.kind == "play" {
-            let t: Vec<String> = d.trick.iter().map(|c| c.to_string()).collect();
+        let table = if let Some(t) = &d.seven {
+            let mut x = format!(" | top {} ({})", t.top, t.active_suit);
+            match t.mode.as_str() {
+                "penalty" => {
+                    let _ = write!(x, ", penalty {}", t.penalty);
+                }
+                "call_out" => {
+                    let _ = write!(x, ", call-out window on seat {}", t.offender.unwrap_or(0));
+                }
+                "normal" => {}
+                m => {
+                    let _ = write!(x, ", {m}");
+                }
+            }
+            x
+        } else if d.kind == "play" {
+            let t = &d.trick;
             if t.is_empty() { " | you lead".to_string() } else { format!(" | table {}", t.join(" ")) }
         } else {
             String::new()
@@ -161,7 +179,8 @@ pub fn text(r: &Review) -> String {
         }
         let _ = writeln!(s, "{line}");
     }
-    let _ = writeln!(s, "\nPer round (expected points lost; accuracy; actual points):");
+    let lost = if seven { "percentage points lost" } else { "expected points lost" };
+    let _ = writeln!(s, "\nPer round ({lost}; accuracy; actual points):");
     for rr in &r.rounds {
         let m = &rr.summary;
         let _ = writeln!(
@@ -173,7 +192,7 @@ pub fn text(r: &Review) -> String {
     let g = &r.game;
     let _ = writeln!(
         s,
-        "\nGame: {} decisions ({} evaluated), expected points lost {:.2} ({:.3} per decision), accuracy {:.1}",
+        "\nGame: {} decisions ({} evaluated), {lost} {:.2} ({:.3} per decision), accuracy {:.1}",
         g.decisions, g.evaluated, g.loss, g.loss_per_decision, g.accuracy
     );
     let _ = writeln!(s, "  {} inaccuracies, {} mistakes, {} blunders", g.inaccuracies, g.mistakes, g.blunders);

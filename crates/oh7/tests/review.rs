@@ -95,7 +95,46 @@ fn bad_input_gives_one_clear_line() {
     let unfinished = dir.path().join("unfinished.json");
     std::fs::write(&unfinished, g.record().to_string()).unwrap();
     fails_with(&["review", unfinished.to_str().unwrap()], "the game is not over");
-    // Seven.
-    let seven = records(dir.path(), "seven.jsonl", &["--game", "seven", "--players", "3"]);
-    fails_with(&["review", &seven], "Seven records are not reviewed yet");
+    // An unfinished Seven game.
+    let mut g = oh7_core::seven::SevenGame::new(oh7_core::seven::SevenRules::default(), 3, 9).unwrap();
+    for _ in 0..12 {
+        let s = g.to_move().lowest().unwrap();
+        let mut legal = Vec::new();
+        g.legal_actions(s, &mut legal);
+        g.apply(s, legal[0]).unwrap();
+    }
+    let unfinished = dir.path().join("unfinished-seven.json");
+    std::fs::write(&unfinished, g.record().to_string()).unwrap();
+    fails_with(&["review", unfinished.to_str().unwrap()], "the game is not over");
+}
+
+/// A Seven record from `oh7 simulate --game seven --record` reviews, as text and as JSON (in
+/// the chance to go out first, percent), the same twice.
+#[test]
+fn review_of_a_seven_record() {
+    let dir = scratch();
+    let f = records(dir.path(), "seven.jsonl", &["--game", "seven", "--players", "3"]);
+    let out = oh7(&["review", &f, "--level", "easy", "--seat", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for want in ["Review of seat 1", "seven, 3 players", "chance to go out first", "turn ", "top ", "chose", "Game:"] {
+        assert!(text.contains(want), "no `{want}` in:\n{text}");
+    }
+    let out = oh7(&["review", &f, "--level", "easy", "--game", "2", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("--json prints JSON");
+    assert_eq!(
+        (v["format"].as_str(), v["family"].as_str(), v["unit"].as_str()),
+        (Some("oh7-review/1"), Some("seven"), Some("percent"))
+    );
+    let decisions = v["decisions"].as_array().unwrap();
+    assert!(!decisions.is_empty());
+    for d in decisions {
+        assert!(d["seven"]["top"].is_string(), "{d}");
+        assert!(d["evaluation"]["options"].as_array().unwrap().len() > 1, "{d}");
+        assert!(d["loss"].as_f64().unwrap() >= 0.0);
+    }
+    assert!(v["game"]["accuracy"].as_f64().is_some());
+    let again = oh7(&["review", &f, "--level", "easy", "--game", "2", "--json"]);
+    assert_eq!(out.stdout, again.stdout);
 }
