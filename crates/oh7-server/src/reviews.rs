@@ -1,4 +1,4 @@
-//! Reviews of a person's decisions after a game (`oh7_bots::review`), computed on the blocking
+//! Reviews of a person's decisions after a game of either kind (`oh7_bots::review`), computed on the blocking
 //! pool: at most [`crate::Settings::review_jobs`] at once, the others waiting in line (each told
 //! its place), one job per seat and game however often it is asked (later askers follow the
 //! running job), and a finished review stored, so it is computed once. A review is read only
@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use oh7_bots::review::{Review, ReviewOptions, review_oh7};
+use oh7_bots::review::{Review, ReviewOptions, review_record};
 use oh7_core::game::Seat;
 use serde::Serialize;
 use serde_json::Value;
@@ -160,7 +160,7 @@ impl Reviews {
                     }),
                 );
             };
-            review_oh7(&rec, seat, &opts, &progress)
+            review_record(&rec, seat, &opts, &progress)
         })
         .await;
         let end = match result {

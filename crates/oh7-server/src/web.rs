@@ -27,6 +27,9 @@ const GLOSSARY: &str = include_str!("../../../web/glossary.js");
 /// `oh7_core::wording::to_js` makes: the terminal and the browser word them alike).
 const WORDING: &str = include_str!("../../../web/wording.js");
 const PATCH: &str = include_str!("../../../web/patch.js");
+/// The review page's script (loaded only on `/review/CODE` pages, so the first load of a table
+/// does not carry it).
+const REVIEW: &str = include_str!("../../../web/review.js");
 const STYLE: &str = include_str!("../../../web/style.css");
 const ICON: &str = include_str!("../../../web/favicon.svg");
 
@@ -46,6 +49,7 @@ pub const FILES: &[(&str, &str, &str)] = &[
     ("/glossary.js", JS, GLOSSARY),
     ("/wording.js", JS, WORDING),
     ("/patch.js", JS, PATCH),
+    ("/review.js", JS, REVIEW),
     ("/style.css", "text/css; charset=utf-8", STYLE),
     ("/favicon.svg", "image/svg+xml", ICON),
 ];

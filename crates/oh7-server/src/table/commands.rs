@@ -328,9 +328,6 @@ impl Table {
             .param("game", game)
             .param("finished", last));
         };
-        if !matches!(self.config.spec, oh7_bots::GameSpec::Oh7 { .. }) {
-            return Err(Refusal::new(ErrorCode::BadRequest, "Only games of the Oh 7 family can be reviewed for now."));
-        }
         let Some(tx) = self.conns.get(&conn).map(|c| c.tx.clone()) else { return Ok(None) };
         let info = self.info();
         let table = crate::reviews::ReviewTable {
