@@ -408,6 +408,70 @@ fn start_values(
     Some(acc.into_iter().map(|(v, t, m)| (v / k, t / k, m / k)).collect())
 }
 
+/// Score each trump announcement `suits` of the seat (`kod7`, bets all ★ and tied) over sampled
+/// deals: the other tied players announce as the heuristic (the suit that suits their sampled
+/// hand, [`best_trump`]); the holder of ‽ picks the leader as the heuristic does (itself when
+/// tied, else the first tied player: the heuristic's key does not tell ★ bets apart), or, when
+/// nobody holds ‽, each tied player leads with equal weight (the lot, exactly); the trump is the
+/// leader's announcement; heuristic playouts finish the round. The seat's announcement counts
+/// only in the deals where it leads.
+fn announce_values(
+    view: &SeatView,
+    tied: oh7_core::game::SeatSet,
+    suits: &[Suit],
+    samples: u32,
+    seed: u64,
+) -> Option<Vec<(f64, f64, f64)>> {
+    let bet_cards = view.bet_cards()?;
+    let me = view.seat()?;
+    let rules = *view.rules();
+    let know = Knowledge::from_view(view);
+    let scorer = Scorer::new(&rules, bet_cards);
+    let deck_suits = rules.suits(view.players());
+    let table = view.table_seats();
+    let dummy = view.dummy();
+    let tied: Vec<Seat> = tied.iter().collect();
+    let first = *tied.first()?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut acc = vec![(0.0, 0.0, 0.0); suits.len()];
+    let n = samples.max(1);
+    for _ in 0..n {
+        let (hands, pile) = know.sample(&mut rng);
+        let holder = (0..table).find(|&p| Some(p) != dummy && hands[p].contains(Card::INTERROBANG));
+        let leaders: Vec<Seat> = match holder {
+            Some(h) if tied.contains(&h) => vec![h],
+            Some(_) => vec![first],
+            None => tied.clone(),
+        };
+        let w = 1.0 / leaders.len() as f64;
+        let play = |leader: Seat, trump: Suit| {
+            let mut pos = first_lead(&rules, table, dummy, &hands, &pile, leader, trump);
+            heuristic_playout(&mut pos, &scorer.bets);
+            (
+                scorer.score(&pos.won, me) as f64 * w,
+                pos.won[me] as f64 * w,
+                (pos.won[me] == scorer.bets[me]) as u32 as f64 * w,
+            )
+        };
+        for &leader in &leaders {
+            if leader == me {
+                for (i, &s) in suits.iter().enumerate() {
+                    let (v, t, m) = play(leader, s);
+                    acc[i] = (acc[i].0 + v, acc[i].1 + t, acc[i].2 + m);
+                }
+            } else {
+                let trump = best_trump(hands[leader], &deck_suits, table, scorer.bets[leader], CardSet::EMPTY);
+                let (v, t, m) = play(leader, trump);
+                for a in acc.iter_mut() {
+                    *a = (a.0 + v, a.1 + t, a.2 + m);
+                }
+            }
+        }
+    }
+    let k = n as f64;
+    Some(acc.into_iter().map(|(v, t, m)| (v / k, t / k, m / k)).collect())
+}
+
 /// The cards a player passes in the review's model of the others: the `count` that win the
 /// least predictably (the highest side cards, as the heuristic's rule), ties in card order.
 fn model_pass(hand: CardSet, count: usize) -> CardSet {
@@ -498,8 +562,8 @@ fn pass_values(view: &SeatView, options: &[CardSet], to_left: bool, samples: u32
 ///   by suit priority, then the same;
 /// - passes (`bga`): see `pass_values` (the others pass their highest side cards, everyone
 ///   bets as the heuristic after the passes);
-/// - trump announcements (`kod7`) depend on the other tied players' announcements and a lot
-///   and are not evaluated yet.
+/// - trump announcements (`kod7`, all bets ★ and tied): see `announce_values` (the other tied
+///   players announce as the heuristic, the holder of ‽ picks as the heuristic, or the lot).
 pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) -> Result<Evaluation, String> {
     let options: Vec<OptionValue> = match (view.phase(), legal[0]) {
         (PhaseView::Betting { .. }, Action::Bet(_)) => {
@@ -598,8 +662,26 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                 })
                 .collect()
         }
-        (_, Action::AnnounceTrump(_)) => {
-            return Err("trump announcements are not evaluated yet (they depend on the others' and a lot)".into());
+        (PhaseView::AnnounceTrump { tied }, Action::AnnounceTrump(_)) => {
+            let suits: Vec<Suit> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::AnnounceTrump(s) => Some(*s),
+                    _ => None,
+                })
+                .collect();
+            let v = announce_values(view, tied, &suits, budget.bet_samples, seed).ok_or("the bets are not known")?;
+            legal
+                .iter()
+                .zip(v)
+                .map(|(a, (value, tricks, made))| OptionValue {
+                    option: option_text(a),
+                    value,
+                    tricks,
+                    made,
+                    points: None,
+                })
+                .collect()
         }
         _ => return Err("this decision is not evaluated".into()),
     };
@@ -1135,6 +1217,40 @@ mod tests {
             }
         }
         panic!("no reveal of ? in 400 games");
+    }
+
+    /// `kod7` trump announcements (all bets ★ and tied) are evaluated (the rules test's deal:
+    /// seats 0 and 1 tie with ★2, seat 3 holds ‽): one value per suit, not all equal (the seat
+    /// leads in some deals), the same when two cards the seat cannot see change hands, and a
+    /// review of the decision has a loss and no note.
+    #[test]
+    fn kod7_announcements_are_evaluated() {
+        use oh7_core::card::parse_cards;
+        let budget = level_budget("easy").unwrap();
+        let set = |t: &str| CardSet::from_cards(&parse_cards(t).unwrap());
+        let deal = |h2: &str, h3: &str| {
+            let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 1).unwrap();
+            let hs = [set("*2 0S 1S 2S 4S 5S 6S"), set("*2' 7S 0H 1H 2H 4H 5H"), set(h2), set(h3)];
+            g.set_deal(&hs, &parse_cards("3H *3 *4 *5").unwrap()).unwrap();
+            for (p, card) in parse_cards("*2 *2' *1 *0").unwrap().into_iter().enumerate() {
+                g.apply(p, Action::Bet(card)).unwrap();
+            }
+            assert!(matches!(g.view(0).phase(), PhaseView::AnnounceTrump { .. }));
+            g
+        };
+        let g = deal("*1 6H 7H 0C 1C 2C 3C", "*0 4C 5C 6C 7C 3S ?");
+        let mut legal = Vec::new();
+        g.legal_actions(0, &mut legal);
+        let e = evaluate(&g.view(0), &legal, budget, 3).unwrap();
+        assert_eq!(e.options.len(), legal.len());
+        assert!(e.options.iter().any(|o| o.value != e.options[0].value), "{e:?}");
+        let swapped = deal("*1 6H 7H 4C 1C 2C 3C", "*0 0C 5C 6C 7C 3S ?");
+        assert_eq!(evaluate(&swapped.view(0), &legal, budget, 3).unwrap(), e);
+        let worst = (0..legal.len()).min_by(|&a, &b| e.options[a].value.total_cmp(&e.options[b].value)).unwrap();
+        let m = Moment { game: g, legal: legal.clone(), chosen: legal[worst] };
+        let d = review_moment(&m, 0, 0, budget, &quick());
+        assert!(d.loss.is_some_and(|l| l > 0.0) && d.note.is_none(), "{d:?}");
+        assert_eq!(d.kind, "announce_trump");
     }
 
     /// Seven records are refused with a clear error; so are unfinished games and bad seats.
