@@ -15,8 +15,8 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::review::{
-    DecisionReview, Evaluation, FORMAT, Mark, OptionValue, Review, ReviewError, ReviewOptions, RoundReview, SevenTable,
-    costliest, decision_seed, summarize,
+    DecisionReview, Evaluation, FORMAT, Hindsight, Mark, OptionValue, Review, ReviewError, ReviewOptions, RoundReview,
+    SevenTable, costliest, decision_seed, summarize,
 };
 use crate::seven::SevenSearch;
 
@@ -206,6 +206,10 @@ fn reason(e: &Evaluation, ci: usize) -> Option<String> {
     ))
 }
 
+/// Mixed into the review seed for the oracle's searches (hindsight), so that they do not reuse
+/// the evaluation's draws.
+const ORACLE_SALT: u64 = 0x0AC1_E000_0000_0007;
+
 /// Review one Seven decision (`index` seeds it) with `samples` worlds per option.
 pub fn review_seven_moment(
     m: &SevenMoment,
@@ -232,16 +236,21 @@ pub fn review_seven_moment(
         loss: Some(loss),
         mark,
         note: None,
-        hindsight: None,
+        hindsight: opts.hindsight.then(|| {
+            let v = SevenSearch::new(decision_seed(opts.seed ^ ORACLE_SALT, index), samples)
+                .oracle_values(&m.game, seat, &m.legal);
+            let best = (0..v.len()).max_by(|&a, &b| v[a].score.total_cmp(&v[b].score).then(b.cmp(&a))).unwrap_or(0);
+            Hindsight { oracle: v[best].action.to_string(), agrees: v[best].action == m.chosen }
+        }),
         seven: Some(table_of(&view)),
     }
 }
 
 /// Review `seat`'s decisions in the finished Seven game `record` (`oh7-record/1`,
 /// `"game": "seven"`). `progress` is called with (decisions done, decisions in all), from
-/// several threads (rayon's pool; the result does not depend on it). There is no hindsight
-/// for Seven (`hindsight` is ignored: every `hindsight` is null). CPU-heavy: run it on a
-/// blocking thread.
+/// several threads (rayon's pool; the result does not depend on it). With `opts.hindsight`,
+/// each decision also shows the oracle's choice ([`SevenSearch::oracle_values`]: every hand
+/// known). CPU-heavy: run it on a blocking thread.
 pub fn review_seven(
     record: &Value,
     seat: Seat,
@@ -333,6 +342,9 @@ mod tests {
         assert_eq!(seen, (0..=n).map(|d| (d, n)).collect::<Vec<_>>());
         let again = crate::review::review_record(&v, 0, &quick(), &|_, _| {}).unwrap();
         assert_eq!(r, again);
+        let h = review_seven(&v, 1, &ReviewOptions { hindsight: true, ..quick() }, &|_, _| {}).unwrap();
+        assert!(h.decisions.iter().all(|d| d.hindsight.is_some()));
+        assert!(h.game.oracle_agrees.is_some());
         let e = review_seven(&v, 3, &quick(), &|_, _| {}).unwrap_err();
         assert!(e.to_string().contains("no seat 3"), "{e}");
     }

@@ -348,13 +348,69 @@ impl SevenSearch {
         }
     }
 
+    /// The true world of `game` (every hand; the draw pile's order, secret even here, is
+    /// shuffled), the rest as [`SevenSearch::world`] reads it from `view`.
+    fn true_world(&mut self, game: &SevenGame, view: &SevenView) -> Sim {
+        let me = view.seat().expect("a player's view");
+        let mut sim = self.world_shell(view, me);
+        for s in 0..sim.n {
+            sim.hands[s] = game.hand(s);
+        }
+        let mut pool: Vec<Card> = game.draw_pile_set().iter().collect();
+        for i in (1..pool.len()).rev() {
+            let j = self.rng.random_range(0..=i);
+            pool.swap(i, j);
+        }
+        sim.pool = pool;
+        sim
+    }
+
+    /// A world with the public facts of `view` and no hidden card (hands other than the
+    /// seat's and the pool empty).
+    fn world_shell(&self, view: &SevenView, me: usize) -> Sim {
+        let n = view.hand_counts().len();
+        let mut hands = [CardSet::EMPTY; MAX];
+        hands[me] = view.hand().unwrap_or_default();
+        let current = view.current().unwrap_or(me);
+        let (penalty, lock) = match view.mode() {
+            TurnMode::Penalty(p) => (Some((p.kind, p.count)), None),
+            TurnMode::Lock { owner } => (None, Some(owner)),
+            TurnMode::FreePlay => (None, Some(current)),
+            TurnMode::Normal => (None, None),
+        };
+        Sim {
+            n,
+            hands,
+            in_game: view.in_game().0,
+            current,
+            clockwise: view.clockwise(),
+            top: view.top(),
+            active: view.active_suit(),
+            penalty,
+            lock,
+            pool: Vec::new(),
+            ten_skips: true,
+        }
+    }
+
     /// Play each of `options` out on the same `self.samples` sampled worlds; sums per option.
     fn tally(&mut self, view: &SevenView, options: &[Action]) -> Vec<Tally> {
+        let me = view.seat().expect("a player's view");
+        self.tally_worlds(view, options, |bot| bot.world(view, me))
+    }
+
+    /// Play each of `options` out on `self.samples` worlds made by `make`; sums per option.
+    fn tally_worlds(
+        &mut self,
+        view: &SevenView,
+        options: &[Action],
+        mut make: impl FnMut(&mut SevenSearch) -> Sim,
+    ) -> Vec<Tally> {
         let me = view.seat().expect("a player's view");
         let unannounced = view.last_card().1;
         let mut sums = vec![Tally::default(); options.len()];
         for _ in 0..self.samples {
-            let world = self.world(view, me);
+            let world = make(self);
             for (i, a) in options.iter().enumerate() {
                 let mut sim = world.clone();
                 let out = match *a {
@@ -411,9 +467,22 @@ impl SevenSearch {
     /// (the others call out, as the heuristic does). The search's own choice among its
     /// candidates is the highest `score` (the first among equals).
     pub fn values(&mut self, view: &SevenView, options: &[Action]) -> Vec<SevenValue> {
+        let sums = self.tally(view, options);
+        self.means(sums, options)
+    }
+
+    /// Hindsight: the values of `options` for `seat` in `game` as an oracle sees them, every
+    /// hand known (the draw pile's order, secret even to the game's API, is sampled), played
+    /// out as [`SevenSearch::values`] does. Not a fair judgement: no player sees the hands.
+    pub fn oracle_values(&mut self, game: &SevenGame, seat: usize, options: &[Action]) -> Vec<SevenValue> {
+        let view = game.seat_view(seat);
+        let sums = self.tally_worlds(&view, options, |bot| bot.true_world(game, &view));
+        self.means(sums, options)
+    }
+
+    fn means(&self, sums: Vec<Tally>, options: &[Action]) -> Vec<SevenValue> {
         let k = self.samples.max(1) as f64;
-        self.tally(view, options)
-            .into_iter()
+        sums.into_iter()
             .zip(options)
             .map(|(t, &action)| SevenValue {
                 action,
