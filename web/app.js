@@ -20,6 +20,9 @@ let access = null;
 // The share code of the review shown (/review/{code}), or null; the review page's module
 // (review.js), loaded only on that page, so the table's first load does not carry it.
 let reviewCode = null;
+// On /replay/{code} (the table's last finished game, every hand shown), the same page without a
+// review: review.js in its replay mode.
+let replay = false;
 let reviewMod = null;
 let reviewLoad = null;
 let sock = null;
@@ -51,6 +54,10 @@ function rules() {
 const ctx = {
   get S() {
     return S;
+  },
+  // The code the table page was opened with (invite or watch), for the replay link.
+  get code() {
+    return code;
   },
   t: T,
   rules,
@@ -149,17 +156,23 @@ function render() {
       }
       return;
     }
-    if (app.__page !== `review:${S.lang}:${reviewCode}`) {
-      app.__page = `review:${S.lang}:${reviewCode}`;
+    if (app.__page !== `review:${S.lang}:${replay}:${reviewCode}`) {
+      app.__page = `review:${S.lang}:${replay}:${reviewCode}`;
       app.replaceChildren(
-        reviewMod.reviewPage(reviewCode, S.lang, langSwitch(), (data) => {
-          // The table's language, unless the person chose one.
-          const l = data?.table?.lang;
-          if (!hasChosenLang() && (l === "en" || l === "fr") && l !== S.lang) {
-            S = { ...S, lang: l };
-            render();
-          }
-        }),
+        reviewMod.reviewPage(
+          reviewCode,
+          S.lang,
+          langSwitch(),
+          (data) => {
+            // The table's language, unless the person chose one.
+            const l = data?.table?.lang;
+            if (!hasChosenLang() && (l === "en" || l === "fr") && l !== S.lang) {
+              S = { ...S, lang: l };
+              render();
+            }
+          },
+          replay,
+        ),
       );
     }
     return;
@@ -632,16 +645,17 @@ function route() {
   statsFor = null;
   reviewMod?.leaveReview();
   reviewCode = null;
-  const rv = /^\/review\/([^/]{1,128})$/.exec(location.pathname);
+  const rv = /^\/(review|replay)\/([^/]{1,128})$/.exec(location.pathname);
   const m = /^\/(t|w)\/([0-9a-f]{32})$/.exec(location.pathname);
   if (rv) {
     // A review's share link: the page reads it over HTTP, no table connection.
     code = null;
     access = null;
+    replay = rv[1] === "replay";
     try {
-      reviewCode = decodeURIComponent(rv[1]);
+      reviewCode = decodeURIComponent(rv[2]);
     } catch {
-      reviewCode = rv[1];
+      reviewCode = rv[2];
     }
   } else if (m) {
     code = m[2];

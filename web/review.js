@@ -63,9 +63,11 @@ function handAfterPasses(round, seat, players) {
  * decision (index into review.decisions, or null)}. `at[i]` is the step of decision i.
  */
 export function buildSteps(review, record) {
-  const seat = review.seat;
+  // Without a review (the replay, /replay/{code}), no seat is followed: every step carries every
+  // hand (`hands`, by seat, the Dummy's after the players'), and each round ends on its results.
+  const seat = review ? review.seat : null;
   const players = record.players;
-  const decisions = review.decisions || [];
+  const decisions = review?.decisions || [];
   const steps = [];
   const at = new Array(decisions.length).fill(null);
   const byRound = new Map();
@@ -92,16 +94,24 @@ export function buildSteps(review, record) {
   };
   for (const r of record.rounds || []) {
     const R = r.number;
-    const ctx = { round: R, trump: r.trump ?? null, leader: r.first_leader ?? null, bet: r.bets?.length ? r.bets[seat] ?? null : null };
-    let hand = handAfterPasses(r, seat, players);
-    if ((r.passes?.[seat] || []).length || (byRound.get(R) || []).some((d) => d.kind === "pass")) {
+    const ctx = { round: R, trump: r.trump ?? null, leader: r.first_leader ?? null, bet: r.bets?.length && seat !== null ? r.bets[seat] ?? null : null };
+    let hand = seat === null ? [] : handAfterPasses(r, seat, players);
+    // Every seat's hand (after the passes), for the replay.
+    const all = (r.hands || []).map((_, s) => handAfterPasses(r, s, players));
+    const snap = () => all.map((x) => [...x]);
+    if (seat === null && (r.passes || []).some((x) => x?.length)) {
+      const plays = [];
+      (r.passes || []).forEach((x, s) => (x || []).forEach((c) => plays.push([s, c])));
+      push({ ...ctx, kind: "pass", n: 0, hand: [], hands: (r.hands || []).map((x) => [...x]), plays, winner: null, before: null, wonBefore: 0 }, null);
+    }
+    if (seat !== null && ((r.passes?.[seat] || []).length || (byRound.get(R) || []).some((d) => d.kind === "pass"))) {
       const d = claim(R, "pass", null);
       push({ ...ctx, kind: "pass", n: 0, hand: r.hands?.[seat] || [], plays: (r.passes?.[seat] || []).map((c) => [seat, c]), winner: null, before: null, wonBefore: 0 }, d);
     }
     (r.bet_attempts || []).forEach((cards, i) => {
       const d = claim(R, "bet", i + 1);
       if (d) hand = d.hand;
-      push({ ...ctx, kind: "bet", n: i + 1, hand, plays: cards.map((c, s) => [s, c]).filter(([, c]) => c), winner: null, before: null, wonBefore: 0 }, d);
+      push({ ...ctx, kind: "bet", n: i + 1, hand, hands: snap(), plays: cards.map((c, s) => [s, c]).filter(([, c]) => c), winner: null, before: null, wonBefore: 0 }, d);
     });
     // Bets of a redeal, or any the attempts above did not take.
     for (const d of (byRound.get(R) || []).filter((x) => x.kind === "bet" && !taken.has(x.index))) {
@@ -116,14 +126,21 @@ export function buildSteps(review, record) {
       push({ ...ctx, kind: d.kind, n: 0, hand: d.hand, plays, winner: null, before: null, wonBefore: 0 }, d);
     }
     let won = 0;
+    // Tricks won so far by every seat (the replay's hands show them with the bets).
+    const wonAll = (r.hands || []).map(() => 0);
     (r.tricks || []).forEach((t, k) => {
       const d = claim(R, "play", k + 1);
-      const mine = t.plays.findIndex(([s]) => s === seat);
-      push({ ...ctx, kind: "trick", n: k + 1, hand, plays: t.plays, winner: t.winner ?? null, leader: t.leader, firstLeader: ctx.leader, before: mine >= 0 ? mine : null, wonBefore: won }, d);
+      const mine = seat === null ? -1 : t.plays.findIndex(([s]) => s === seat);
+      push({ ...ctx, kind: "trick", n: k + 1, hand, hands: snap(), bets: r.bets || [], wonSoFar: [...wonAll], plays: t.plays, winner: t.winner ?? null, leader: t.leader, firstLeader: ctx.leader, before: mine >= 0 ? mine : null, wonBefore: won }, d);
       const last = steps[steps.length - 1];
       hand = mine >= 0 ? without(last.hand, [t.plays[mine][1]]) : last.hand;
-      if (t.winner === seat) won += 1;
+      if (seat !== null && t.winner === seat) won += 1;
+      if (t.winner !== null && t.winner !== undefined && t.winner < wonAll.length) wonAll[t.winner] += 1;
+      for (const [s, c] of t.plays) if (all[s]) all[s] = without(all[s], [c]);
     });
+    if (seat === null && r.points) {
+      push({ ...ctx, kind: "result", n: 0, hand: [], hands: [], plays: [], winner: null, before: null, wonBefore: 0, bets: r.bets || [], won: r.won || [], points: r.points || [], totals: r.totals || [] }, null);
+    }
     // Plays the record's tricks did not place (a record cut short): their own steps.
     for (const d of (byRound.get(R) || []).filter((x) => !taken.has(x.index))) {
       taken.add(d.index);
@@ -206,10 +223,16 @@ export function namesOf(data, t) {
   return out;
 }
 
-/** Everything the page shows, from the API's answer. */
+/** The replay's rounds: {round, bets, won, points, totals, step (its first step)}. */
+export function replayRoundsOf(record, steps) {
+  return (record.rounds || []).filter((r) => r.points).map((r) => ({ round: r.number, bets: r.bets || [], won: r.won || [], points: r.points || [], totals: r.totals || [], step: steps.findIndex((s) => s.round === r.number) }));
+}
+
+/** Everything the page shows, from the API's answer; `review` may be missing (the replay). */
 export function model(data) {
   const { review, record } = data;
-  const { steps, at } = buildSteps(review, record);
+  const { steps, at } = buildSteps(review || null, record);
+  if (!review) return { review: null, record, steps, at, strip: [], costliest: [], rounds: replayRoundsOf(record, steps) };
   return { review, record, steps, at, strip: stripOf(review, at), costliest: costliestOf(review, at), rounds: roundsOf(review, steps) };
 }
 
@@ -270,28 +293,31 @@ function fmtAcc(t, x) {
  * language reuses what was loaded. `onLoad(data)` is called once the review has arrived (the
  * app takes the table's language from it when the person chose none).
  */
-export function reviewPage(code, lang, bar, onLoad = () => {}) {
+export function reviewPage(code, lang, bar, onLoad = () => {}, replay = false) {
   const t = { ...texts(lang), lang };
-  page = { code, lang, t, root: null };
+  page = { code, lang, t, root: null, replay };
+  const key = `${replay ? "replay" : "review"}:${code}`;
   const root = h("div", { class: "review-page" });
   page.root = root;
   root.append(
-    h("header", { class: "bar" }, h("h1", {}, h("a", { href: "/", title: t.rv.back }, "oh7"), h("span", { class: "title-preset" }, ` ${t.rv.title}`)), bar),
+    h("header", { class: "bar" }, h("h1", {}, h("a", { href: "/", title: t.rv.back }, "oh7"), h("span", { class: "title-preset" }, ` ${replay ? t.rp.title : t.rv.title}`)), bar),
     h("main", { id: "content", class: "review" }),
   );
-  if (loaded.code !== code) {
-    loaded = { code, state: "loading", data: null, m: null };
-    fetch(`/api/reviews/${encodeURIComponent(code)}`)
+  if (loaded.code !== key) {
+    loaded = { code: key, state: "loading", data: null, m: null };
+    // The replay reads the table's public record (404 until a game is over).
+    fetch(replay ? `/api/tables/${encodeURIComponent(code)}/record` : `/api/reviews/${encodeURIComponent(code)}`)
       .then(async (r) => {
         if (r.status === 404) return { state: "unknown" };
         if (!r.ok) return { state: "offline" };
-        const data = await r.json();
+        const json = await r.json();
+        const data = replay ? { review: null, record: json, table: null } : json;
         return { state: "ready", data };
       })
       .catch(() => ({ state: "offline" }))
       .then((res) => {
-        if (loaded.code !== code) return;
-        loaded = { code, state: res.state, data: res.data || null, m: null };
+        if (loaded.code !== key) return;
+        loaded = { code: key, state: res.state, data: res.data || null, m: null };
         if (res.state === "ready") {
           try {
             loaded.m = model(res.data);
@@ -321,17 +347,133 @@ function draw() {
   const main = page.root.querySelector("main");
   const { t } = page;
   if (loaded.state !== "ready") {
-    const msg = loaded.state === "unknown" ? [h("h2", { id: "review-unknown" }, t.rv.unknown), h("p", {}, t.rv.unknownHelp), h("p", {}, h("a", { href: "/" }, t.rv.back))] : loaded.state === "offline" ? [h("p", { class: "form-error", role: "alert" }, t.rv.offline)] : [h("p", { role: "status" }, t.rv.loading)];
+    const x = page.replay ? t.rp : t.rv;
+    const msg = loaded.state === "unknown" ? [h("h2", { id: "review-unknown" }, x.unknown), h("p", {}, x.unknownHelp), h("p", {}, h("a", { href: "/" }, t.rv.back))] : loaded.state === "offline" ? [h("p", { class: "form-error", role: "alert" }, x.offline)] : [h("p", { role: "status" }, x.loading)];
     region(main, `${page.lang}:${loaded.state}`, () => h("section", { class: "panel review-message" }, ...msg));
     return;
   }
   if (main.__built !== `${page.lang}:${loaded.code}`) {
     main.__built = `${page.lang}:${loaded.code}`;
     main.__key = null;
-    main.replaceChildren(...buildReview(envOf()));
+    main.replaceChildren(...(loaded.m.review ? buildReview(envOf()) : buildReplay(envOf())));
   }
   showStep();
 }
+
+/** The replay: the game's head, the step-through, the rounds (bets, tricks won, points). */
+function buildReplay(env) {
+  const { t } = env;
+  const m = loaded.m;
+  const rec = m.record;
+  const presetName = t.presets[env.preset] || env.preset;
+  const n = rec.players;
+  const names = env.names.slice(0, n);
+  const winners = (rec.winners || []).map((s) => names[s] ?? `#${s + 1}`).join(", ");
+  document.title = `${t.rp.title} — oh7`;
+  const head = h(
+    "section",
+    { class: "panel review-head", "aria-labelledby": "review-h" },
+    h("h2", { id: "review-h" }, t.rp.heading),
+    h("p", { class: "meta" }, t.rp.meta(presetName, n)),
+    winners ? h("p", { class: "winner" }, t.winner(winners)) : null,
+  );
+  const nav = h(
+    "div",
+    { class: "step-nav" },
+    h("button", { type: "button", id: "step-prev", onclick: () => go(current - 1), "aria-keyshortcuts": "ArrowLeft" }, h("span", { "aria-hidden": "true" }, "← "), t.rv.prev),
+    h("p", { class: "step-status", role: "status", "aria-live": "polite" }),
+    h("button", { type: "button", id: "step-next", onclick: () => go(current + 1), "aria-keyshortcuts": "ArrowRight" }, t.rv.next, h("span", { "aria-hidden": "true" }, " →")),
+  );
+  const stepSec = h("section", { class: "panel review-steps replay-steps", id: "steps", "aria-labelledby": "steps-h" }, h("h2", { id: "steps-h" }, t.rv.steps, " ", h("small", { class: "help keys-help" }, t.rv.keysHelp)), nav, h("div", { class: "step-body" }));
+  const head2 = h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t.rv.roundCol), ...names.map((nm) => h("th", { scope: "col", title: nm }, h("span", { class: "nm" }, nm)))));
+  const rows = m.rounds.map((r) =>
+    h(
+      "tr",
+      {},
+      h("th", { scope: "row" }, r.step >= 0 ? h("a", { href: `#step-${r.step + 1}`, onclick: (e) => jump(e, r.step) }, t.round(r.round)) : t.round(r.round)),
+      ...names.map((_, s) => h("td", {}, `${r.points[s] ?? ""} (${r.bets[s] ?? "–"}/${r.won[s] ?? "–"})`)),
+    ),
+  );
+  const last = m.rounds.at(-1);
+  if (last) rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t.total), ...names.map((_, s) => h("td", {}, String(last.totals[s] ?? "")))));
+  const roundsSec = h(
+    "section",
+    { class: "panel review-rounds", "aria-labelledby": "rounds-h" },
+    h("h2", { id: "rounds-h" }, t.rv.rounds),
+    h("p", { class: "help" }, t.rp.roundsHelp(env.w)),
+    h("div", { class: "scroll" }, h("table", { class: "scores" }, head2, h("tbody", {}, ...rows))),
+  );
+  return [head, stepSec, roundsSec];
+}
+
+/** One step of the replay: the trick (or the bet cards), then every seat's hand then; a round's
+ *  last step, its results. */
+function replayStepEl(env, step, where) {
+  const { t, w, names } = env;
+  const info = [];
+  if (step.kind === "trick") {
+    const s = step.trump ? suitName(step.trump, env.lang, env.rules) : null;
+    info.push(h("span", { class: "chip" }, t.rv.trumpLine(w, s ? `${s.symbol} ${s.name}` : t.rv.noTrumpYet)));
+  }
+  const rec = loaded.m.record;
+  const n = rec.players;
+  if (step.kind === "result") {
+    return [
+      h("h3", { class: "step-title" }, where),
+      h(
+        "div",
+        { class: "scroll" },
+        h(
+          "table",
+          { class: "scores replay-result" },
+          h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, cap(w.bet)), h("th", { scope: "col" }, t.rp.won), h("th", { scope: "col" }, t.rp.points), h("th", { scope: "col" }, t.total))),
+          h("tbody", {}, ...Array.from({ length: n }, (_, s) => h("tr", {}, h("th", { scope: "row" }, h("span", { class: "nm" }, names[s])), h("td", {}, String(step.bets[s] ?? "–")), h("td", {}, String(step.won[s] ?? "–")), h("td", {}, String(step.points[s] ?? "")), h("td", {}, String(step.totals[s] ?? ""))))),
+        ),
+      ),
+    ];
+  }
+  let tableEl = null;
+  if (step.plays.length) {
+    const title = step.kind === "trick" ? t.rv.trickCards : step.kind === "pass" ? t.rv.passCards : t.rv.betCards(w);
+    tableEl = h(
+      "div",
+      { class: "review-trick" },
+      h("h4", {}, title),
+      h(
+        "ol",
+        { class: "cards plays" },
+        ...step.plays.map(([s, c]) => {
+          const win = step.kind === "trick" && s === step.winner;
+          const who = s === null ? "" : names[s] ?? `#${s + 1}`;
+          return h("li", { class: ["play", win && "winner"].filter(Boolean).join(" ") }, cardEl(env.cardCtx, c, { game: "oh7", winner: win }), h("small", { class: "nm", title: who }, who), win ? h("small", { class: "tag win" }, t.rv.wins) : null);
+        }),
+      ),
+    );
+  }
+  const played = new Map(step.kind === "trick" ? step.plays.map(([s, c]) => [s, c]) : []);
+  const hands = h(
+    "div",
+    { class: "replay-hands" },
+    h("h4", {}, step.kind === "trick" ? t.rp.handsBefore : t.rp.hands),
+    h(
+      "ul",
+      { class: "replay-hand-list" },
+      ...step.hands.map((cards, s) =>
+        cards.length
+          ? h(
+              "li",
+              {},
+              h("span", { class: "nm" }, names[s] ?? `#${s + 1}`, step.kind === "trick" && s < n ? h("small", { class: "bet-won" }, t.rp.betWon(w, step.bets?.[s] ?? "–", step.wonSoFar?.[s] ?? 0)) : null),
+              h("span", { class: "cards", role: "list" }, ...cards.map((c) => h("span", { role: "listitem", class: played.get(s) === c ? "picked" : null }, cardEl(env.cardCtx, c, { game: "oh7", mini: true, selected: played.get(s) === c })))),
+            )
+          : null,
+      ),
+    ),
+  );
+  return [h("h3", { class: "step-title" }, where), info.length ? h("p", { class: "step-info" }, ...info) : null, h("div", { class: "step-cards replay-cards" }, tableEl, hands)];
+}
+
+const cap = (x) => String(x).charAt(0).toUpperCase() + String(x).slice(1);
 
 function buildReview(env) {
   const { t, w } = env;
@@ -493,7 +635,7 @@ function showStep() {
   const step = m.steps[current];
   if (!step) return;
   const where = whereText(t, env.w, step);
-  const d = step.decision !== null ? m.review.decisions[step.decision] : null;
+  const d = step.decision !== null && m.review ? m.review.decisions[step.decision] : null;
   const status = `${t.rv.stepOf(current + 1, m.steps.length)} · ${where}${d ? ` · ${t.rv.marks[markOf(d)]}` : ""}`;
   const st = root.querySelector(".step-status");
   if (st && st.textContent !== status) st.textContent = status;
@@ -513,7 +655,7 @@ function showStep() {
     b.setAttribute("tabindex", k === focusIdx ? "0" : "-1");
   });
   const body = root.querySelector(".step-body");
-  region(body, `${page.lang}:${current}`, () => stepEl(env, step, d, where));
+  region(body, `${page.lang}:${current}`, () => (m.review ? stepEl(env, step, d, where) : replayStepEl(env, step, where)));
 }
 
 function stepEl(env, step, d, where) {

@@ -105,6 +105,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/t/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
         .route("/w/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
         .route("/review/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
+        .route("/replay/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
 }
 
 #[cfg(test)]
