@@ -155,6 +155,87 @@ export function buildSteps(review, record) {
   return { steps, at };
 }
 
+// ---------- Seven ----------
+
+const sevenSuit = (card) => String(card).replace(/'$/, "").slice(-1);
+
+/** A Seven turn of the record as the engine writes an action: "QS", "8C:H", "5D!", "draw",
+ *  "pass", or the action's JSON when it is none of these. */
+export function sevenAction(a) {
+  if (!a || typeof a !== "object") return String(a);
+  if (a.play) return `${a.play}${a.suit ? `:${a.suit}` : ""}${a.announce ? "!" : ""}`;
+  if (a.draw !== undefined) return "draw";
+  if (a.pass) return "pass";
+  if (a.call_out !== undefined) return a.call_out === null || a.call_out === false ? "nocall" : `callout ${a.call_out}`;
+  return JSON.stringify(a);
+}
+
+/**
+ * The steps of a Seven review, turn by turn from the record: one step per turn of the seat, with
+ * the others' turns since its previous one (`others`: [[seat, action, drawn cards]]), then the
+ * round's last turns and its result. Hands are replayed from the record (its dealt hands, the
+ * cards played, the cards drawn). Each step: {round, kind: "turn"|"result", n (the turn of the
+ * round, from 1), hand (the seat's hand before its turn), action (its own, or null), drawn,
+ * others, top, active (suit), counts (every hand's size), decision}.
+ */
+export function buildSevenSteps(review, record) {
+  const seat = review.seat;
+  const decisions = review.decisions || [];
+  const steps = [];
+  const at = new Array(decisions.length).fill(null);
+  const key = (round, step) => `${round}:${step}`;
+  const byTurn = new Map();
+  for (const d of decisions) if (!byTurn.has(key(d.round, d.step))) byTurn.set(key(d.round, d.step), d);
+  const taken = new Set();
+  const push = (step, d) => {
+    step.decision = d ? d.index : null;
+    if (d) {
+      taken.add(d.index);
+      at[d.index] = steps.length;
+    }
+    steps.push(step);
+  };
+  for (const r of record.rounds || []) {
+    const R = r.number;
+    const hands = (r.hands || []).map((x) => [...x]);
+    let top = r.starting_card ?? null;
+    let active = top ? sevenSuit(top) : null;
+    let others = [];
+    const turns = r.turns || [];
+    turns.forEach(([s, a], i) => {
+      const act = sevenAction(a);
+      const drawn = Array.isArray(a?.draw) ? a.draw : [];
+      if (s === seat) {
+        const d = byTurn.get(key(R, i + 1));
+        const use = d && !taken.has(d.index) ? d : null;
+        push({ round: R, kind: "turn", n: i + 1, hand: [...(hands[s] || [])], action: act, drawn, others, top, active, counts: hands.map((x) => x.length), plays: [] }, use);
+        others = [];
+      } else {
+        others.push([s, act, drawn]);
+      }
+      if (a?.play && hands[s]) hands[s] = without(hands[s], [a.play]);
+      if (drawn.length && hands[s]) hands[s] = [...hands[s], ...drawn];
+      if (a?.play) {
+        top = a.play;
+        active = a.suit || sevenSuit(a.play);
+      }
+    });
+    if (r.points) push({ round: R, kind: "result", n: 0, hand: [...(hands[seat] || [])], action: null, drawn: [], others, top, active, counts: hands.map((x) => x.length), plays: [], points: r.points, totals: r.totals || [], out: r.out ?? null }, null);
+  }
+  // Decisions the record's turns did not place (call-outs, a record cut short): their own steps,
+  // after the step of their round's turn.
+  for (const d of decisions) {
+    if (at[d.index] !== null) continue;
+    let i = steps.findIndex((x) => x.round > d.round || (x.round === d.round && x.kind === "turn" && x.n > d.step) || (x.round === d.round && x.kind === "result"));
+    if (i < 0) i = steps.length;
+    const sv = d.seven || {};
+    steps.splice(i, 0, { round: d.round, kind: "turn", n: d.step, hand: d.hand, action: d.chosen, drawn: [], others: [], top: sv.top ?? null, active: sv.active_suit ?? null, counts: sv.hand_counts || [], plays: [], decision: d.index });
+    for (let k = 0; k < at.length; k++) if (at[k] !== null && at[k] >= i) at[k] += 1;
+    at[d.index] = i;
+  }
+  return { steps, at };
+}
+
 /** A decision's options, best first: [{option, value, tricks, made, best, chosen}]. */
 export function optionRows(d) {
   const ev = d.evaluation;
@@ -231,6 +312,13 @@ export function replayRoundsOf(record, steps) {
 /** Everything the page shows, from the API's answer; `review` may be missing (the replay). */
 export function model(data) {
   const { review, record } = data;
+  if (review && (review.family === "seven" || record.game === "seven")) {
+    const { steps, at } = buildSevenSteps(review, record);
+    const where = (d) => ({ kind: "turn", round: d.round, n: d.step });
+    const strip = stripOf(review, at).map((x) => ({ ...x, where: where(review.decisions[x.index]) }));
+    const costliest = costliestOf(review, at).map((x) => ({ ...x, where: where(review.decisions[x.index]) }));
+    return { review, record, seven: true, steps, at, strip, costliest, rounds: roundsOf(review, steps) };
+  }
   const { steps, at } = buildSteps(review || null, record);
   if (!review) return { review: null, record, steps, at, strip: [], costliest: [], rounds: replayRoundsOf(record, steps) };
   return { review, record, steps, at, strip: stripOf(review, at), costliest: costliestOf(review, at), rounds: roundsOf(review, steps) };
@@ -254,13 +342,14 @@ let page = null;
 function whereText(t, w, x) {
   const f = t.rv.where[x.kind];
   if (!f) return t.round(x.round);
-  return f(x.round, x.kind === "trick" ? x.n : x.kind === "bet" ? x.n : w, w);
+  return f(x.round, x.kind === "trick" || x.kind === "bet" || x.kind === "turn" ? x.n : w, w);
 }
 
 /** An option as words (for sentences): a card's name, a suit, a seat, yes/no. */
 function optionText(env, kind, option) {
   const { lang, t } = env;
   const rules = env.rules;
+  if (env.seven) return sevenOptionText(env, option);
   if (kind === "bet" || kind === "play") return face("oh7", option, rules).face;
   if (kind === "pass") return option.split(/\s+/).map((c) => face("oh7", c, rules).face).join(" ");
   if (kind === "choose_trump" || kind === "announce_trump") {
@@ -273,7 +362,38 @@ function optionText(env, kind, option) {
 }
 
 /** An option drawn: cards as cards, the rest as words. */
+/** A Seven option in words: "Q♠", "8♣ → ♥", "5♦ and announce", "Draw", "Call out Bob". */
+function sevenOptionText(env, option) {
+  const { t, lang, rules } = env;
+  let m;
+  if (option === "draw") return t.draw;
+  if (option === "pass") return t.pass;
+  if (option === "nocall") return t.noCall;
+  if ((m = /^callout (\d+)$/.exec(option))) return t.callOut(env.names[Number(m[1])] ?? option);
+  if ((m = /^([^:!]+)(?::(\w))?(!)?$/.exec(option))) {
+    let out = face("seven", m[1], rules).face;
+    if (m[2]) out += ` → ${suitName(m[2], lang, rules).symbol}`;
+    if (m[3]) out += ` (${t.announceLast})`;
+    return out;
+  }
+  return option;
+}
+
+/** A Seven option drawn: its card (with the suit named and the announcement), or words. */
+function sevenOptionEl(env, option) {
+  const m = /^([^:!\s]+)(?::(\w))?(!)?$/.exec(option);
+  if (!m || option === "draw" || option === "pass" || option === "nocall") return h("span", {}, sevenOptionText(env, option));
+  return h(
+    "span",
+    { class: "seven-opt" },
+    cardEl(env.cardCtx, m[1], { game: "seven", mini: true }),
+    m[2] ? h("span", {}, ` → ${suitName(m[2], env.lang, env.rules).symbol} ${suitName(m[2], env.lang, env.rules).name}`) : null,
+    m[3] ? h("small", {}, ` ${env.t.rv7.announced}`) : null,
+  );
+}
+
 function optionEl(env, kind, option) {
+  if (env.seven) return sevenOptionEl(env, option);
   if (kind === "bet" || kind === "play") return cardEl(env.cardCtx, option, { game: "oh7", mini: true });
   if (kind === "pass") return h("span", { class: "cards" }, ...option.split(/\s+/).map((c) => cardEl(env.cardCtx, c, { game: "oh7", mini: true })));
   return h("span", {}, optionText(env, kind, option));
@@ -340,7 +460,8 @@ function envOf() {
   const preset = data?.record?.preset || data?.review?.preset || data?.table?.preset;
   const rules = symbols(data?.record?.ruleset || { preset });
   const names = data ? namesOf(data, t) : [];
-  return { t, lang, rules, names, w: terms(preset, lang), preset, cardCtx: { S: { lang }, lang, rules: () => rules } };
+  const seven = !!loaded.m?.seven;
+  return { t, lang, rules, names, w: terms(preset, lang), preset, seven, game: seven ? "seven" : "oh7", cardCtx: { S: { lang }, lang, rules: () => rules } };
 }
 
 function draw() {
@@ -492,7 +613,7 @@ function buildReview(env) {
       "dl",
       { class: "figures" },
       h("div", {}, h("dt", {}, t.rv.accuracy), h("dd", { id: "review-accuracy" }, h("span", { class: "big" }, fmtAcc(t, g.accuracy)))),
-      h("div", {}, h("dt", {}, t.rv.lost), h("dd", { id: "review-lost" }, h("span", { class: "big" }, fmtLoss(t, g.loss)), h("small", {}, t.rv.perDecision(fmtLoss(t, g.loss_per_decision))))),
+      h("div", {}, h("dt", {}, env.seven ? t.rv7.lost : t.rv.lost), h("dd", { id: "review-lost" }, h("span", { class: "big" }, fmtLoss(t, g.loss)), h("small", {}, t.rv.perDecision(fmtLoss(t, g.loss_per_decision))))),
       h("div", {}, h("dt", {}, t.rv.decisions), h("dd", {}, h("span", { class: "big" }, String(g.evaluated ?? g.decisions ?? 0)), h("small", {}, t.rv.marksCount(g.inaccuracies ?? 0, g.mistakes ?? 0, g.blunders ?? 0)))),
     ),
   );
@@ -522,7 +643,7 @@ function buildReview(env) {
     h("p", { class: "step-status", role: "status", "aria-live": "polite" }),
     h("button", { type: "button", id: "step-next", onclick: () => go(current + 1), "aria-keyshortcuts": "ArrowRight" }, t.rv.next, h("span", { "aria-hidden": "true" }, " →")),
   );
-  const stepSec = h("section", { class: "panel review-steps", id: "steps", "aria-labelledby": "steps-h" }, h("h2", { id: "steps-h" }, t.rv.steps, " ", h("small", { class: "help keys-help" }, t.rv.keysHelp)), nav, h("div", { class: "step-body" }));
+  const stepSec = h("section", { class: "panel review-steps", id: "steps", "aria-labelledby": "steps-h" }, h("h2", { id: "steps-h" }, env.seven ? t.rv7.steps : t.rv.steps, " ", h("small", { class: "help keys-help" }, t.rv.keysHelp)), nav, h("div", { class: "step-body" }));
 
   const roundRows = m.rounds.map((r) => {
     const s = r.summary || {};
@@ -548,7 +669,7 @@ function buildReview(env) {
       h(
         "table",
         { class: "scores" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t.rv.roundCol), h("th", { scope: "col" }, t.rv.pointsCol), h("th", { scope: "col" }, t.rv.lostCol), h("th", { scope: "col" }, t.rv.accCol), ...["inaccuracy", "mistake", "blunder"].map((k) => h("th", { scope: "col", title: t.rv.marksOf[k] }, h("span", { "aria-hidden": "true" }, MARK_GLYPH[k]), sr(t.rv.marksOf[k]))))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t.rv.roundCol), h("th", { scope: "col" }, env.seven ? t.rv7.pointsCol : t.rv.pointsCol), h("th", { scope: "col" }, env.seven ? t.rv7.lostCol : t.rv.lostCol), h("th", { scope: "col" }, t.rv.accCol), ...["inaccuracy", "mistake", "blunder"].map((k) => h("th", { scope: "col", title: t.rv.marksOf[k] }, h("span", { "aria-hidden": "true" }, MARK_GLYPH[k]), sr(t.rv.marksOf[k]))))),
         h("tbody", {}, ...roundRows),
       ),
     ),
@@ -563,7 +684,7 @@ function buildReview(env) {
             {},
             h("span", { class: `badge mark-${c.mark}` }, t.rv.marks[c.mark]),
             " ",
-            h("a", { href: `#step-${c.step + 1}`, "data-decision": c.index, onclick: (e) => jump(e, c.step) }, t.rv.costly(whereText(t, w, c.where), optionText(env, review_kind(c.index), c.chosen), optionText(env, review_kind(c.index), c.best), fmtLoss(t, c.loss))),
+            h("a", { href: `#step-${c.step + 1}`, "data-decision": c.index, onclick: (e) => jump(e, c.step) }, (env.seven ? t.rv7.costly : t.rv.costly)(whereText(t, w, c.where), optionText(env, review_kind(c.index), c.chosen), optionText(env, review_kind(c.index), c.best), fmtLoss(t, c.loss))),
           ),
         ),
       )
@@ -655,7 +776,7 @@ function showStep() {
     b.setAttribute("tabindex", k === focusIdx ? "0" : "-1");
   });
   const body = root.querySelector(".step-body");
-  region(body, `${page.lang}:${current}`, () => (m.review ? stepEl(env, step, d, where) : replayStepEl(env, step, where)));
+  region(body, `${page.lang}:${current}`, () => (m.seven ? sevenStepEl(env, step, d, where) : m.review ? stepEl(env, step, d, where) : replayStepEl(env, step, where)));
 }
 
 function stepEl(env, step, d, where) {
@@ -712,13 +833,84 @@ function stepEl(env, step, d, where) {
   ];
 }
 
+/** One step of a Seven review: the others' turns since the seat's last, the top of the pile,
+ *  the seat's hand, and at a decision its options. */
+function sevenStepEl(env, step, d, where) {
+  const { t, names } = env;
+  const m = loaded.m;
+  const seat = m.review.seat;
+  const me = names[seat];
+  const info = [];
+  if (step.top) {
+    const s = step.active ? suitName(step.active, env.lang, env.rules) : null;
+    info.push(h("span", { class: "chip" }, t.rv7.topLine(s ? `${s.symbol} ${s.name}` : "–")));
+  }
+  if (step.counts?.length) info.push(h("span", { class: "chip" }, t.rv7.counts(step.counts.map((n, s) => `${names[s] ?? `#${s + 1}`} ${n}`).join(" · "))));
+  const sv = d?.seven;
+  if (sv && sv.mode && sv.mode !== "normal") info.push(h("span", { class: "chip warn" }, t.rv7.mode[sv.mode] ? t.rv7.mode[sv.mode](sv.penalty) : sv.mode));
+  const turnLine = ([s, act, drawn]) => h("li", {}, h("span", { class: "nm" }, names[s] ?? `#${s + 1}`), " ", act === "draw" ? t.rv7.draws(drawn.length) : act === "pass" ? t.pass : sevenOptionEl(env, act));
+  const othersEl = step.others.length ? h("div", { class: "seven-others" }, h("h4", {}, step.kind === "result" ? t.rv7.lastTurns : t.rv7.since), h("ul", { class: "seven-turns" }, ...step.others.map(turnLine))) : null;
+  const topEl = step.top ? h("div", { class: "seven-top" }, h("h4", {}, t.top), cardEl(env.cardCtx, step.top, { game: "seven" })) : null;
+  const mine = step.action && /^[^:!\s]+/.exec(step.action)?.[0];
+  const handEl = h(
+    "div",
+    { class: "review-hand" },
+    h("h4", {}, t.rv.handOf(me)),
+    step.hand.length ? h("div", { class: "cards", role: "list" }, ...step.hand.map((c) => h("span", { role: "listitem", class: c === mine ? "picked" : null }, cardEl(env.cardCtx, c, { game: "seven", selected: c === mine })))) : h("p", {}, t.rv7.emptyHand),
+    step.kind === "turn" && step.action ? h("p", { class: "seven-did" }, t.rv7.did(me, step.action === "draw" ? t.rv7.draws(step.drawn.length) : sevenOptionText(env, step.action))) : null,
+  );
+  if (step.kind === "result") {
+    const rows = (step.points || []).map((p, s) => h("tr", {}, h("th", { scope: "row" }, h("span", { class: "nm" }, names[s] ?? `#${s + 1}`)), h("td", {}, String(p)), h("td", {}, String(step.totals?.[s] ?? ""))));
+    return [
+      h("h3", { class: "step-title" }, where),
+      step.out !== null && step.out !== undefined ? h("p", {}, t.rv7.out(names[step.out] ?? `#${step.out + 1}`)) : null,
+      h("div", { class: "step-grid" }, h("div", { class: "step-cards" }, othersEl), h("div", { class: "scroll" }, h("table", { class: "scores replay-result" }, h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, t.rv7.pointsCol), h("th", { scope: "col" }, t.total))), h("tbody", {}, ...rows)))),
+    ];
+  }
+  return [
+    h("h3", { class: "step-title" }, where),
+    info.length ? h("p", { class: "step-info" }, ...info) : null,
+    h("div", { class: "step-grid" }, h("div", { class: "step-cards" }, othersEl, topEl, handEl), decisionEl(env, step, d)),
+  ];
+}
+
 function decisionEl(env, step, d) {
   const { t, w } = env;
+  if (!d && env.seven) return h("div", { class: "decision none" }, h("p", {}, step.kind === "turn" ? t.rv7.noDecision : t.rv.notHere));
   if (!d) return h("div", { class: "decision none" }, h("p", {}, step.kind === "trick" && step.before !== null ? t.rv.noDecision : t.rv.notHere));
   const mark = markOf(d);
   const out = [h("h4", {}, t.rv.decision, " ", h("span", { class: `badge mark-${mark}` }, t.rv.marks[mark]))];
   if (!d.evaluation) {
     out.push(h("p", {}, t.rv.notEvaluated), d.note ? h("p", { class: "help" }, d.note) : null);
+  } else if (env.seven) {
+    const rows = optionRows(d);
+    out.push(
+      h(
+        "div",
+        { class: "scroll" },
+        h(
+          "table",
+          { class: "scores options" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t.rv.option), h("th", { scope: "col" }, t.rv7.value), h("th", { scope: "col" }, t.rv7.left))),
+          h(
+            "tbody",
+            {},
+            ...rows.map((r) =>
+              h(
+                "tr",
+                { class: [r.best && "best", r.chosen && "chosen"].filter(Boolean).join(" ") || null, "data-option": r.option },
+                h("th", { scope: "row" }, h("span", { class: "opt" }, sevenOptionEl(env, r.option)), r.best ? h("span", { class: "badge best-tag" }, t.rv.best) : null, r.chosen ? h("span", { class: "badge chosen-tag" }, t.rv.chosen) : null),
+                h("td", {}, t.pct(r.made)),
+                h("td", {}, r.points !== undefined && r.points !== null ? t.num(r.points, 1) : "–"),
+              ),
+            ),
+          ),
+        ),
+      ),
+      h("p", { class: "loss" }, d.loss > 0 ? t.rv7.lossLine(fmtLoss(t, d.loss)) : t.rv.bestChosen),
+    );
+    const why = reasonOf(d);
+    if (why) out.push(h("p", { class: "reason" }, t.rv7.reason(sevenOptionText(env, why.chosen.option), t.pct(why.chosen.made), t.num(why.chosen.points ?? 0, 1), sevenOptionText(env, why.best.option), t.pct(why.best.made), t.num(why.best.points ?? 0, 1))));
   } else {
     const rows = optionRows(d);
     out.push(

@@ -243,7 +243,8 @@ export function canAct(s) {
  * "failed", position, percent, share, code}.
  */
 export function reviewOf(s, game = s.table?.game_number) {
-  if (s.you === null || s.you === undefined || s.table?.state !== "over" || gameOf(s) !== "oh7") return null;
+  // Seven games are reviewed too (docs/review.md, Seven).
+  if (s.you === null || s.you === undefined || s.table?.state !== "over") return null;
   const r = s.review;
   // A review whose game the server did not name yet (asking) counts for the game on the table.
   if (!r || (r.game !== null && r.game !== undefined && game !== undefined && r.game !== game)) return { state: "none" };

@@ -20,12 +20,14 @@ function over(you = 1) {
 
 const run = (s, msgs) => msgs.reduce(reduce, s);
 
-test("a seated person at a finished game may ask; a spectator, a game on, or Seven may not", () => {
+test("a seated person at a finished game may ask, Seven included; a spectator or a game on may not", () => {
   assert.deepEqual(reviewOf(over()), { state: "none" });
   assert.equal(reviewOf(over(null)), null);
   const playing = over();
   assert.equal(reviewOf({ ...playing, table: { ...playing.table, state: "playing" } }), null);
-  assert.equal(reviewOf({ ...playing, table: { ...playing.table, game: "seven" }, view: { game: "seven" } }), null);
+  // The server reviews Seven games too.
+  assert.deepEqual(reviewOf({ ...playing, table: { ...playing.table, game: "seven" }, view: { game: "seven" } }), { state: "none" });
+  assert.equal(reviewOf({ ...over(null), table: { ...playing.table, game: "seven" }, view: { game: "seven" } }), null);
 });
 
 test("asked, queued, running, done: each state as the panel shows it", () => {
