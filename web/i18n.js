@@ -229,6 +229,9 @@ export const TEXT = {
     replay: "Replay the game",
     rv7: {
       steps: "Turn by turn",
+      strip: "Where the chance of going out first was lost, decision by decision",
+      stripHelp: "Each mark is one decision; the taller and redder, the more of the chance to go out first lost. Arrow keys move along them.",
+      stripItem: (where, mark, loss) => `${where}: ${mark}${loss !== null ? `, ${loss} percentage points lost` : ""}`,
       lost: "Chance lost (percentage points)",
       pointsCol: "Points (cards left)",
       lostCol: "Chance lost",
@@ -539,6 +542,9 @@ export const TEXT = {
     replay: "Revoir la partie",
     rv7: {
       steps: "Tour par tour",
+      strip: "Où les chances de sortir en premier ont été perdues, décision par décision",
+      stripHelp: "Chaque marque est une décision ; plus elle est haute et rouge, plus les chances de sortir en premier ont baissé. Les flèches passent de l'une à l'autre.",
+      stripItem: (where, mark, loss) => `${where} : ${mark}${loss !== null ? `, ${loss} points de pourcentage perdus` : ""}`,
       lost: "Chances perdues (points de pourcentage)",
       pointsCol: "Points (cartes restantes)",
       lostCol: "Chances perdues",

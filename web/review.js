@@ -617,7 +617,7 @@ function buildReview(env) {
       h("div", {}, h("dt", {}, t.rv.decisions), h("dd", {}, h("span", { class: "big" }, String(g.evaluated ?? g.decisions ?? 0)), h("small", {}, t.rv.marksCount(g.inaccuracies ?? 0, g.mistakes ?? 0, g.blunders ?? 0)))),
     ),
   );
-  const strip = h("div", { class: "strip", role: "toolbar", "aria-label": t.rv.strip, "aria-describedby": "strip-help" });
+  const strip = h("div", { class: "strip", role: "toolbar", "aria-label": env.seven ? t.rv7.strip : t.rv.strip, "aria-describedby": "strip-help" });
   // One group per round, kept on one line (a phone wraps between rounds, not inside one).
   let group = null;
   for (const it of m.strip) {
@@ -626,7 +626,7 @@ function buildReview(env) {
       group.__round = it.round;
       strip.append(group);
     }
-    const label = t.rv.stripItem(whereText(t, w, it.where), t.rv.marks[it.mark], it.loss !== null && it.loss >= 0.005 ? fmtLoss(t, it.loss) : null);
+    const label = (env.seven ? t.rv7.stripItem : t.rv.stripItem)(whereText(t, w, it.where), t.rv.marks[it.mark], it.loss !== null && it.loss >= 0.005 ? fmtLoss(t, it.loss) : null);
     const b = h("button", { type: "button", class: `mark-item ${it.mark}`, "data-step": it.step, "data-decision": it.index, "aria-label": label, title: label, tabindex: "-1", onclick: () => go(it.step) });
     b.style.setProperty("--h", it.height);
     b.append(h("span", { class: "bar-fill", "aria-hidden": "true" }, MARK_GLYPH[it.mark]));
@@ -634,7 +634,7 @@ function buildReview(env) {
   }
   strip.addEventListener("keydown", stripKeys);
   const legend = h("ul", { class: "strip-legend", "aria-label": t.rv.legend }, ...["fine", "inaccuracy", "mistake", "blunder"].map((k) => h("li", {}, h("span", { class: `mark-item ${k} swatch`, "aria-hidden": "true" }, h("span", { class: "bar-fill" }, MARK_GLYPH[k])), t.rv.marks[k])));
-  const stripSec = h("section", { class: "panel review-strip", "aria-labelledby": "strip-h" }, h("h2", { id: "strip-h" }, t.rv.strip), h("p", { class: "help", id: "strip-help" }, t.rv.stripHelp), strip, legend);
+  const stripSec = h("section", { class: "panel review-strip", "aria-labelledby": "strip-h" }, h("h2", { id: "strip-h" }, env.seven ? t.rv7.strip : t.rv.strip), h("p", { class: "help", id: "strip-help" }, env.seven ? t.rv7.stripHelp : t.rv.stripHelp), strip, legend);
 
   const nav = h(
     "div",
