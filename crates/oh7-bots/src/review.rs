@@ -376,6 +376,16 @@ fn from_cards(values: Vec<CardValue>) -> Vec<OptionValue> {
 
 /// Score the start of play for each `(leader, trump)` option over sampled deals: the first
 /// lead from the sampled hands, heuristic playouts, the seat's round points.
+/// The options of a decision valued by sampled playouts (`(value, tricks, made)` in `legal`'s
+/// order).
+fn sampled_options(legal: &[Action], values: Vec<(f64, f64, f64)>) -> Vec<OptionValue> {
+    legal
+        .iter()
+        .zip(values)
+        .map(|(a, (value, tricks, made))| OptionValue { option: option_text(a), value, tricks, made, points: None })
+        .collect()
+}
+
 fn start_values(
     view: &SeatView,
     starts: &[(Seat, Option<Suit>)],
@@ -581,17 +591,7 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                 })
                 .collect();
             let v = start_values(view, &starts, budget.bet_samples, seed).ok_or("the bets are not known")?;
-            legal
-                .iter()
-                .zip(v)
-                .map(|(a, (value, tricks, made))| OptionValue {
-                    option: option_text(a),
-                    value,
-                    tricks,
-                    made,
-                    points: None,
-                })
-                .collect()
+            sampled_options(legal, v)
         }
         (PhaseView::ChooseLeader { .. }, Action::ChooseLeader(_)) => {
             let bet_cards = view.bet_cards().ok_or("the bets are not known")?;
@@ -603,17 +603,7 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                 })
                 .collect();
             let v = start_values(view, &starts, budget.bet_samples, seed).ok_or("the bets are not known")?;
-            legal
-                .iter()
-                .zip(v)
-                .map(|(a, (value, tricks, made))| OptionValue {
-                    option: option_text(a),
-                    value,
-                    tricks,
-                    made,
-                    points: None,
-                })
-                .collect()
+            sampled_options(legal, v)
         }
         (PhaseView::Passing { to_left, .. }, Action::Pass(_)) => {
             let options: Vec<CardSet> = legal
@@ -624,17 +614,7 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                 })
                 .collect();
             let v = pass_values(view, &options, to_left, budget.bet_samples, seed);
-            legal
-                .iter()
-                .zip(v)
-                .map(|(a, (value, tricks, made))| OptionValue {
-                    option: option_text(a),
-                    value,
-                    tricks,
-                    made,
-                    points: None,
-                })
-                .collect()
+            sampled_options(legal, v)
         }
         (PhaseView::Reveal { tied }, Action::Reveal(_)) => {
             let bet_cards = view.bet_cards().ok_or("the bets are not known")?;
@@ -650,17 +630,7 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                 })
                 .collect();
             let v = start_values(view, &starts, budget.bet_samples, seed).ok_or("the bets are not known")?;
-            legal
-                .iter()
-                .zip(v)
-                .map(|(a, (value, tricks, made))| OptionValue {
-                    option: option_text(a),
-                    value,
-                    tricks,
-                    made,
-                    points: None,
-                })
-                .collect()
+            sampled_options(legal, v)
         }
         (PhaseView::AnnounceTrump { tied }, Action::AnnounceTrump(_)) => {
             let suits: Vec<Suit> = legal
@@ -671,17 +641,7 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                 })
                 .collect();
             let v = announce_values(view, tied, &suits, budget.bet_samples, seed).ok_or("the bets are not known")?;
-            legal
-                .iter()
-                .zip(v)
-                .map(|(a, (value, tricks, made))| OptionValue {
-                    option: option_text(a),
-                    value,
-                    tricks,
-                    made,
-                    points: None,
-                })
-                .collect()
+            sampled_options(legal, v)
         }
         _ => return Err("this decision is not evaluated".into()),
     };
