@@ -770,6 +770,36 @@ fn the_browser_table() {
         wait_for(&w, "#review-unknown").await;
         assert!(text(&w).await.contains("No review has this link."));
         axe(&w, "unknown review").await;
+
+        eprintln!("scenario: a spectator opens the replay from the game-over panel and steps through the game, every hand shown");
+        w.goto(&watch).await.unwrap();
+        wait_for(&w, "#end").await;
+        let link = wait_for(&w, "#replay-link").await;
+        assert!(text(&w).await.contains("Replay the game"));
+        let href = link.attr("href").await.unwrap().unwrap();
+        assert!(href.starts_with("/replay/") && watch.ends_with(&href["/replay/".len()..]), "the replay of the code the page was opened with: {href}");
+        js(&w, "document.getElementById('replay-link').scrollIntoView({block: 'center'}); return true").await;
+        link.click().await.unwrap();
+        wait_for(&w, ".step-body .step-title").await;
+        let first = js(&w, "return document.querySelector('.step-status').textContent").await;
+        assert!(first.as_str().unwrap().starts_with("Step 1 of "), "{first}");
+        js(&w, "document.getElementById('step-next').focus(); return true").await;
+        for _ in 0..2 {
+            w.active_element().await.unwrap().send_keys("\u{E014}").await.unwrap();
+        }
+        let now = js(&w, "return [document.querySelector('.step-status').textContent, location.hash, document.querySelectorAll('.replay-hand-list li').length, document.querySelectorAll('.step-body .mark-item, .step-body table.options').length]").await;
+        assert!(now[0].as_str().unwrap().starts_with("Step 3 of ") && now[1] == "#step-3", "→ twice: {now}");
+        assert_eq!(now[2], 4, "every seat's hand: {now}");
+        assert_eq!(now[3], 0, "no review figures in a replay: {now}");
+        w.find(Locator::Css("#step-next")).await.unwrap().click().await.unwrap();
+        let now = js(&w, "return document.querySelector('.step-status').textContent").await;
+        assert!(now.as_str().unwrap().starts_with("Step 4 of "), "the Next button: {now}");
+        fits_width(&w, "the replay at 390 px").await;
+        shot(&w, "replay-390x844-en").await;
+        axe(&w, "replay").await;
+        w.goto(&format!("{base}/replay/not-a-code")).await.unwrap();
+        wait_for(&w, "#review-unknown").await;
+        assert!(text(&w).await.contains("No finished game at this link yet."));
         rp.close().await.ok();
         w.close().await.ok();
     });
