@@ -802,5 +802,30 @@ fn the_browser_table() {
         assert!(text(&w).await.contains("No finished game at this link yet."));
         rp.close().await.ok();
         w.close().await.ok();
+
+        eprintln!("scenario: after a Seven game, the person reviews it and steps turn by turn to a decision's options");
+        let sv = session(&driver, 1280, 800, "en-US").await;
+        create(&sv, &base, bots_table("en", "seven", "", 2, "limit = 15")).await;
+        start(&sv, None).await;
+        play_until(&sv, "the end of the Seven game to review", 240, |s| s["table"]["state"] == "over").await;
+        wait_for(&sv, "#end").await;
+        wait_for(&sv, "#review-btn").await.click().await.unwrap();
+        let s = wait_state(&sv, "the Seven review done", |s| s["review"]["state"] == "done" || s["review"]["state"] == "failed").await;
+        assert_eq!(s["review"]["state"], "done", "the Seven review was made: {s}");
+        wait_for(&sv, "#review-open").await.click().await.unwrap();
+        wait_for(&sv, ".step-body .step-title").await;
+        let body = text(&sv).await;
+        assert!(body.contains("Turn by turn") && body.contains("Accuracy"), "{body}");
+        js(&sv, "document.getElementById('step-next').focus(); return true").await;
+        let until = Instant::now() + Duration::from_secs(10);
+        while js(&sv, "return !!document.querySelector('.step-body table.options tr.chosen') || document.getElementById('step-next').disabled").await != json!(true) {
+            assert!(Instant::now() < until, "no Seven decision's options shown: {}", text(&sv).await);
+            sv.active_element().await.unwrap().send_keys("\u{E014}").await.unwrap();
+        }
+        let rows = js(&sv, "return [document.querySelectorAll('.step-body table.options tbody tr').length, document.querySelectorAll('.step-body tr.best').length, document.querySelector('.step-status').textContent]").await;
+        assert!(rows[0].as_u64().unwrap() >= 2 && rows[1] == 1, "a Seven decision's options with one best: {rows}");
+        shot(&sv, "review-seven-1280x800-en").await;
+        axe(&sv, "Seven review").await;
+        sv.close().await.ok();
     });
 }
