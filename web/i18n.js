@@ -214,6 +214,7 @@ export const TEXT = {
     rp: {
       title: "Replay",
       heading: "The game, trick by trick",
+      headingSeven: "The game, turn by turn",
       meta: (preset, players) => `${preset}, ${players} players · every hand shown, the game being over`,
       loading: "Loading the game…",
       unknown: "No finished game at this link yet.",
@@ -221,6 +222,7 @@ export const TEXT = {
       offline: "The game could not be loaded: check the connection and reload the page.",
       hands: "Hands",
       handsBefore: "Hands before the trick (the card each played is marked)",
+      handsBeforeTurn: "Hands before this turn",
       won: "Tricks won",
       points: "Points",
       roundsHelp: (w) => `Points (${w.bet}/tricks won) per round.`,
@@ -527,6 +529,7 @@ export const TEXT = {
     rp: {
       title: "Revoir la partie",
       heading: "La partie, pli par pli",
+      headingSeven: "La partie, tour par tour",
       meta: (preset, players) => `${preset}, ${players} joueurs · toutes les mains visibles, la partie étant finie`,
       loading: "Chargement de la partie…",
       unknown: "Aucune partie finie à ce lien pour l'instant.",
@@ -534,6 +537,7 @@ export const TEXT = {
       offline: "La partie n'a pas pu être chargée : vérifiez la connexion et rechargez la page.",
       hands: "Les mains",
       handsBefore: "Les mains avant le pli (la carte jouée par chacun est marquée)",
+      handsBeforeTurn: "Les mains avant ce tour",
       won: "Plis gagnés",
       points: "Points",
       roundsHelp: (w) => `Points (${w.bet}/plis gagnés) par manche.`,

@@ -179,8 +179,10 @@ export function sevenAction(a) {
  * others, top, active (suit), counts (every hand's size), decision}.
  */
 export function buildSevenSteps(review, record) {
-  const seat = review.seat;
-  const decisions = review.decisions || [];
+  // Without a review (the replay): one step per turn, with every hand (`hands`) before it and
+  // the seat that moved (`actor`).
+  const seat = review ? review.seat : null;
+  const decisions = review?.decisions || [];
   const steps = [];
   const at = new Array(decisions.length).fill(null);
   const key = (round, step) => `${round}:${step}`;
@@ -205,7 +207,9 @@ export function buildSevenSteps(review, record) {
     turns.forEach(([s, a], i) => {
       const act = sevenAction(a);
       const drawn = Array.isArray(a?.draw) ? a.draw : [];
-      if (s === seat) {
+      if (seat === null) {
+        push({ round: R, kind: "turn", n: i + 1, actor: s, hand: [], hands: hands.map((x) => [...x]), action: act, drawn, others: [], top, active, counts: hands.map((x) => x.length), plays: [] }, null);
+      } else if (s === seat) {
         const d = byTurn.get(key(R, i + 1));
         const use = d && !taken.has(d.index) ? d : null;
         push({ round: R, kind: "turn", n: i + 1, hand: [...(hands[s] || [])], action: act, drawn, others, top, active, counts: hands.map((x) => x.length), plays: [] }, use);
@@ -220,7 +224,7 @@ export function buildSevenSteps(review, record) {
         active = a.suit || sevenSuit(a.play);
       }
     });
-    if (r.points) push({ round: R, kind: "result", n: 0, hand: [...(hands[seat] || [])], action: null, drawn: [], others, top, active, counts: hands.map((x) => x.length), plays: [], points: r.points, totals: r.totals || [], out: r.out ?? null }, null);
+    if (r.points) push({ round: R, kind: "result", n: 0, hand: seat === null ? [] : [...(hands[seat] || [])], hands: hands.map((x) => [...x]), action: null, drawn: [], others, top, active, counts: hands.map((x) => x.length), plays: [], points: r.points, totals: r.totals || [], out: r.out ?? null }, null);
   }
   // Decisions the record's turns did not place (call-outs, a record cut short): their own steps,
   // after the step of their round's turn.
@@ -318,6 +322,11 @@ export function model(data) {
     const strip = stripOf(review, at).map((x) => ({ ...x, where: where(review.decisions[x.index]) }));
     const costliest = costliestOf(review, at).map((x) => ({ ...x, where: where(review.decisions[x.index]) }));
     return { review, record, seven: true, steps, at, strip, costliest, rounds: roundsOf(review, steps) };
+  }
+  if (!review && record.game === "seven") {
+    const { steps, at } = buildSevenSteps(null, record);
+    const rounds = (record.rounds || []).filter((r) => r.points).map((r) => ({ round: r.number, points: r.points, totals: r.totals || [], step: steps.findIndex((s) => s.round === r.number) }));
+    return { review: null, record, seven: true, steps, at, strip: [], costliest: [], rounds };
   }
   const { steps, at } = buildSteps(review || null, record);
   if (!review) return { review: null, record, steps, at, strip: [], costliest: [], rounds: replayRoundsOf(record, steps) };
@@ -457,7 +466,7 @@ export function reviewPage(code, lang, bar, onLoad = () => {}, replay = false) {
 function envOf() {
   const { t, lang } = page;
   const data = loaded.data;
-  const preset = data?.record?.preset || data?.review?.preset || data?.table?.preset;
+  const preset = data?.record?.preset || data?.review?.preset || data?.table?.preset || (data?.record?.game === "seven" ? "seven" : undefined);
   const rules = symbols(data?.record?.ruleset || { preset });
   const names = data ? namesOf(data, t) : [];
   const seven = !!loaded.m?.seven;
@@ -494,7 +503,7 @@ function buildReplay(env) {
   const head = h(
     "section",
     { class: "panel review-head", "aria-labelledby": "review-h" },
-    h("h2", { id: "review-h" }, t.rp.heading),
+    h("h2", { id: "review-h" }, m.seven ? t.rp.headingSeven : t.rp.heading),
     h("p", { class: "meta" }, t.rp.meta(presetName, n)),
     winners ? h("p", { class: "winner" }, t.winner(winners)) : null,
   );
@@ -505,14 +514,14 @@ function buildReplay(env) {
     h("p", { class: "step-status", role: "status", "aria-live": "polite" }),
     h("button", { type: "button", id: "step-next", onclick: () => go(current + 1), "aria-keyshortcuts": "ArrowRight" }, t.rv.next, h("span", { "aria-hidden": "true" }, " →")),
   );
-  const stepSec = h("section", { class: "panel review-steps replay-steps", id: "steps", "aria-labelledby": "steps-h" }, h("h2", { id: "steps-h" }, t.rv.steps, " ", h("small", { class: "help keys-help" }, t.rv.keysHelp)), nav, h("div", { class: "step-body" }));
+  const stepSec = h("section", { class: "panel review-steps replay-steps", id: "steps", "aria-labelledby": "steps-h" }, h("h2", { id: "steps-h" }, m.seven ? t.rv7.steps : t.rv.steps, " ", h("small", { class: "help keys-help" }, t.rv.keysHelp)), nav, h("div", { class: "step-body" }));
   const head2 = h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t.rv.roundCol), ...names.map((nm) => h("th", { scope: "col", title: nm }, h("span", { class: "nm" }, nm)))));
   const rows = m.rounds.map((r) =>
     h(
       "tr",
       {},
       h("th", { scope: "row" }, r.step >= 0 ? h("a", { href: `#step-${r.step + 1}`, onclick: (e) => jump(e, r.step) }, t.round(r.round)) : t.round(r.round)),
-      ...names.map((_, s) => h("td", {}, `${r.points[s] ?? ""} (${r.bets[s] ?? "–"}/${r.won[s] ?? "–"})`)),
+      ...names.map((_, s) => h("td", {}, m.seven ? String(r.points[s] ?? "") : `${r.points[s] ?? ""} (${r.bets[s] ?? "–"}/${r.won[s] ?? "–"})`)),
     ),
   );
   const last = m.rounds.at(-1);
@@ -521,7 +530,7 @@ function buildReplay(env) {
     "section",
     { class: "panel review-rounds", "aria-labelledby": "rounds-h" },
     h("h2", { id: "rounds-h" }, t.rv.rounds),
-    h("p", { class: "help" }, t.rp.roundsHelp(env.w)),
+    h("p", { class: "help" }, m.seven ? t.rv7.pointsCol : t.rp.roundsHelp(env.w)),
     h("div", { class: "scroll" }, h("table", { class: "scores" }, head2, h("tbody", {}, ...rows))),
   );
   return [head, stepSec, roundsSec];
@@ -776,7 +785,7 @@ function showStep() {
     b.setAttribute("tabindex", k === focusIdx ? "0" : "-1");
   });
   const body = root.querySelector(".step-body");
-  region(body, `${page.lang}:${current}`, () => (m.seven ? sevenStepEl(env, step, d, where) : m.review ? stepEl(env, step, d, where) : replayStepEl(env, step, where)));
+  region(body, `${page.lang}:${current}`, () => (m.seven && !m.review ? sevenReplayStepEl(env, step, where) : m.seven ? sevenStepEl(env, step, d, where) : m.review ? stepEl(env, step, d, where) : replayStepEl(env, step, where)));
 }
 
 function stepEl(env, step, d, where) {
@@ -831,6 +840,44 @@ function stepEl(env, step, d, where) {
     info.length ? h("p", { class: "step-info" }, ...info) : null,
     h("div", { class: "step-grid" }, h("div", { class: "step-cards" }, tableEl, handEl), decisionEl(env, step, d)),
   ];
+}
+
+/** One step of a Seven replay: who moved and what, the top of the pile, every hand before. */
+function sevenReplayStepEl(env, step, where) {
+  const { t, names } = env;
+  const who = (s) => names[s] ?? `#${s + 1}`;
+  const s = step.active ? suitName(step.active, env.lang, env.rules) : null;
+  const info = step.top ? [h("span", { class: "chip" }, t.rv7.topLine(s ? `${s.symbol} ${s.name}` : "–"))] : [];
+  const mine = step.kind === "turn" && step.action ? /^[^:!\s]+/.exec(step.action)?.[0] : null;
+  const did = step.kind === "turn" ? h("p", { class: "seven-did" }, t.rv7.did(who(step.actor), step.action === "draw" ? t.rv7.draws(step.drawn.length) : sevenOptionText(env, step.action))) : null;
+  const topEl = step.top ? h("div", { class: "seven-top" }, h("h4", {}, t.top), cardEl(env.cardCtx, step.top, { game: "seven" })) : null;
+  const hands = h(
+    "div",
+    { class: "replay-hands" },
+    h("h4", {}, step.kind === "turn" ? t.rp.handsBeforeTurn : t.rp.hands),
+    h(
+      "ul",
+      { class: "replay-hand-list" },
+      ...(step.hands || []).map((cards, k) =>
+        h(
+          "li",
+          {},
+          h("span", { class: "nm" }, who(k)),
+          cards.length ? h("span", { class: "cards", role: "list" }, ...cards.map((c) => h("span", { role: "listitem", class: k === step.actor && c === mine ? "picked" : null }, cardEl(env.cardCtx, c, { game: "seven", mini: true, selected: k === step.actor && c === mine })))) : h("span", {}, t.rv7.emptyHand),
+        ),
+      ),
+    ),
+  );
+  if (step.kind === "result") {
+    const rows = (step.points || []).map((p, k) => h("tr", {}, h("th", { scope: "row" }, h("span", { class: "nm" }, who(k))), h("td", {}, String(p)), h("td", {}, String(step.totals?.[k] ?? ""))));
+    return [
+      h("h3", { class: "step-title" }, where),
+      step.out !== null && step.out !== undefined ? h("p", {}, t.rv7.out(who(step.out))) : null,
+      h("div", { class: "scroll" }, h("table", { class: "scores replay-result" }, h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, t.rv7.pointsCol), h("th", { scope: "col" }, t.total))), h("tbody", {}, ...rows))),
+      h("div", { class: "step-cards replay-cards" }, hands),
+    ];
+  }
+  return [h("h3", { class: "step-title" }, where), info.length ? h("p", { class: "step-info" }, ...info) : null, h("div", { class: "step-cards replay-cards" }, did, topEl, hands)];
 }
 
 /** One step of a Seven review: the others' turns since the seat's last, the top of the pile,

@@ -648,7 +648,7 @@ function endPanel(ctx, v) {
       { class: "end-actions" },
       S.you === 0 ? h("button", { type: "button", id: "rematch-btn", class: "primary", "data-k": "rematch", onclick: () => ctx.send("rematch") }, t.rematch) : null,
       S.you !== null && S.you !== 0 ? h("p", {}, t.waitingRematch) : null,
-      gameOfView(v) === "oh7" && ctx.code ? h("a", { id: "replay-link", class: "button", href: `/replay/${encodeURIComponent(ctx.code)}` }, t.replay) : null,
+      ctx.code ? h("a", { id: "replay-link", class: "button", href: `/replay/${encodeURIComponent(ctx.code)}` }, t.replay) : null,
       watch ? h("a", { id: "download", href: `/api/tables/${watch}/record`, download: "oh7-game.json" }, t.download) : null,
     ),
   );

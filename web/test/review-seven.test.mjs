@@ -76,3 +76,32 @@ test("the model: strip and costliest name turns; options best first; words in bo
     for (const k of ["steps", "lost", "pointsCol", "lostCol", "since", "value", "left", "noDecision"]) assert.equal(typeof t.rv7[k], "string", `${lang} rv7.${k}`);
   }
 });
+
+test("the Seven replay (no review): one step per turn with every hand, the record's hands replayed", () => {
+  const m = model({ record, table: null });
+  assert.equal(m.review, null);
+  assert.equal(m.seven, true);
+  assert.deepEqual(m.strip, []);
+  const turns = m.steps.filter((s) => s.kind === "turn");
+  assert.equal(turns.length, record.rounds.reduce((n, r) => n + r.turns.length, 0));
+  assert.ok(m.steps.every((s) => s.decision === null));
+  for (const r of record.rounds) {
+    const mine = m.steps.filter((s) => s.round === r.number);
+    assert.deepEqual(mine[0].hands, r.hands, "the first turn sees the dealt hands");
+    r.turns.forEach(([seat, a], i) => {
+      const s = mine[i];
+      assert.equal(s.actor, seat);
+      assert.equal(s.n, i + 1);
+      if (a.play) assert.ok(s.hands[seat].includes(a.play), `round ${r.number} turn ${i + 1}: ${seat} holds ${a.play}`);
+    });
+    const last = mine.at(-1);
+    if (r.points) {
+      assert.equal(last.kind, "result");
+      assert.deepEqual(last.points, r.points);
+      // The one who went out first has no card left.
+      if (r.out !== null && r.out !== undefined) assert.equal(last.hands[r.out].length, 0);
+    }
+  }
+  assert.equal(m.rounds.length, record.rounds.filter((r) => r.points).length);
+  for (const lang of ["en", "fr"]) assert.equal(typeof texts(lang).rp.headingSeven, "string");
+});
