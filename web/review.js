@@ -5,9 +5,15 @@
 // expected points; then the rounds, the three costliest decisions, and the oracle's hindsight,
 // kept apart from the review.
 //
+// A Seven review (docs/review.md, Seven) steps turn by turn instead: the seat's turns, the others'
+// turns between, the top of the pile, options valued as the chance to go out first.
+// The same page without a review is the replay (/replay/{code}, `GET /api/tables/{code}/record`):
+// the table's last finished game, every hand shown at every step, each round's results.
+//
 // The first part is the page's model: pure functions from {review, record, table} (the answer of
-// `GET /api/reviews/{code}`) to steps, marks and lines, with no DOM, so node's test runner checks
-// them on a recorded fixture (web/test/review.test.mjs). The second part draws it.
+// `GET /api/reviews/{code}`; review null for the replay) to steps, marks and lines, with no DOM,
+// so node's test runner checks them on recorded fixtures (web/test/review.test.mjs,
+// review-seven.test.mjs, replay.test.mjs). The second part draws it.
 
 import { h, region, sr } from "./dom.js";
 import { texts } from "./i18n.js";
