@@ -911,6 +911,8 @@ function sevenStepEl(env, step, d, where) {
     h("h4", {}, t.rv.handOf(me)),
     step.hand.length ? h("div", { class: "cards", role: "list" }, ...step.hand.map((c) => h("span", { role: "listitem", class: c === mine ? "picked" : null }, cardEl(env.cardCtx, c, { game: "seven", selected: c === mine })))) : h("p", {}, t.rv7.emptyHand),
     step.kind === "turn" && step.action ? h("p", { class: "seven-did" }, t.rv7.did(me, step.action === "draw" ? t.rv7.draws(step.drawn.length) : sevenOptionText(env, step.action))) : null,
+    // The cards the seat drew, which it saw (after the decision).
+    step.kind === "turn" && step.drawn?.length ? h("div", { class: "cards seven-drawn" }, ...step.drawn.map((c) => cardEl(env.cardCtx, c, { game: "seven", mini: true }))) : null,
   );
   if (step.kind === "result") {
     const rows = (step.points || []).map((p, s) => h("tr", {}, h("th", { scope: "row" }, h("span", { class: "nm" }, names[s] ?? `#${s + 1}`)), h("td", {}, String(p)), h("td", {}, String(step.totals?.[s] ?? ""))));
