@@ -64,6 +64,9 @@ pub struct Job {
 
 type Key = (String, u32, Seat);
 
+/// A person's lock: their reviews run one at a time.
+type PersonLock = Arc<tokio::sync::Mutex<()>>;
+
 /// The review service of a server.
 pub struct Reviews {
     store: SharedStore,
@@ -72,6 +75,8 @@ pub struct Reviews {
     waiting: AtomicUsize,
     /// Running or waiting jobs, with who follows each.
     active: Mutex<HashMap<Key, Vec<mpsc::Sender<Frame>>>>,
+    /// One job per person at a time: a lock per table and seat (their other games wait).
+    persons: Mutex<HashMap<(String, Seat), PersonLock>>,
 }
 
 fn msg(version: u64, game: u32, seat: Seat, state: &'static str) -> ReviewStatus {
@@ -87,6 +92,7 @@ impl Reviews {
             jobs: Arc::new(Semaphore::new(jobs.max(1))),
             waiting: AtomicUsize::new(0),
             active: Mutex::new(HashMap::new()),
+            persons: Mutex::new(HashMap::new()),
         })
     }
 
@@ -138,6 +144,13 @@ impl Reviews {
             &key,
             &ServerMsg::Review(ReviewStatus { position: Some(ahead + 1), ..msg(version, game, seat, "queued") }),
         );
+        // One job per person at a time: their review of another game goes first.
+        let person = {
+            let mut persons = self.persons.lock().unwrap_or_else(|e| e.into_inner());
+            persons.retain(|_, m| Arc::strong_count(m) > 1);
+            persons.entry((table_id.clone(), seat)).or_default().clone()
+        };
+        let _mine = person.lock().await;
         let permit = self.jobs.clone().acquire_owned().await;
         self.waiting.fetch_sub(1, Ordering::SeqCst);
         let Ok(_permit) = permit else { return };
