@@ -18,6 +18,7 @@ pub mod http;
 pub mod listen;
 pub mod lobby;
 pub mod patch;
+pub mod pg;
 pub mod project;
 pub mod protocol;
 pub mod reviews;
@@ -149,7 +150,14 @@ pub async fn start(
 ) -> Result<Running, ServeError> {
     let header_timeout = settings.header_timeout;
     let settings = Arc::new(settings);
-    let store: Arc<dyn store::Store> = Arc::new(store::SqliteStore::open(&db).await?);
+    // `postgres://…` is a PostgreSQL database shared with other instances; anything else, an
+    // SQLite file of this one.
+    let url = db.to_string_lossy();
+    let store: Arc<dyn store::Store> = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Arc::new(store::PgStore::open(&url, &secrets::new_code()).await?)
+    } else {
+        Arc::new(store::SqliteStore::open(&db).await?)
+    };
     let reviews = reviews::Reviews::new(store.clone(), &settings.review_level, settings.review_jobs);
     let lobby = lobby::Lobby::new(store.clone(), settings.clone(), reviews);
     let restored = lobby.restore().await.map_err(ServeError::Restore)?;

@@ -20,6 +20,8 @@ use futures_util::future::BoxFuture;
 use serde_json::Value;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Connection, Row as _, SqliteConnection, SqlitePool};
+
+pub use crate::pg::PgStore;
 use tokio::sync::{mpsc, oneshot};
 
 /// Why the store failed.
@@ -46,6 +48,12 @@ pub enum StoreError {
     /// A write failed in the database; nothing of it was written.
     #[error("database write: {0}")]
     Write(String),
+    /// Another instance holds the table (its lease has not expired): this one may not write it.
+    #[error("table {table} is held by another instance")]
+    Leased {
+        /// The table.
+        table: String,
+    },
     /// A stored row does not parse.
     #[error("stored row of table {table}: {why}")]
     Corrupt {

@@ -13,7 +13,8 @@ pub struct ServeArgs {
     /// The address to listen on (put a reverse proxy in front to serve others than this machine).
     #[arg(long, default_value = "127.0.0.1:7777")]
     pub addr: SocketAddr,
-    /// The SQLite database file (created if absent; every table and game is kept there).
+    /// The SQLite database file (created if absent; every table and game is kept there), or a
+    /// PostgreSQL URL (`postgres://user:password@host/db`; migrated at start).
     #[arg(long, default_value = "oh7.db")]
     pub db: PathBuf,
     /// Pause before each bot decision when a person sits at the table, in milliseconds.
@@ -56,6 +57,19 @@ impl ServeArgs {
     }
 }
 
+/// The database as it may be printed: a PostgreSQL URL without its password.
+fn shown_db(db: &std::path::Path) -> String {
+    let s = db.to_string_lossy();
+    match (s.find("://"), s.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let creds = &s[scheme + 3..at];
+            let user = creds.split(':').next().unwrap_or("");
+            format!("{}{user}:***{}", &s[..scheme + 3], &s[at..])
+        }
+        _ => s.into_owned(),
+    }
+}
+
 async fn stop_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
@@ -89,7 +103,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     rt.block_on(async {
         let running = oh7_server::start(args.addr, args.db.clone(), args.settings(), stop_signal())
             .await
-            .with_context(|| format!("cannot serve with the database {}", args.db.display()))?;
+            .with_context(|| format!("cannot serve with the database {}", shown_db(&args.db)))?;
         // One write, then nothing more on stdout (logs go to stderr), so a reader may stop
         // reading after the address.
         let restored = match running.restored {
@@ -99,11 +113,21 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         println!(
             "oh7 is serving at http://{}/  (database {}; Ctrl-C stops){restored}",
             running.addr,
-            args.db.display()
+            shown_db(&args.db)
         );
         use std::io::Write;
         let _ = std::io::stdout().flush();
         running.wait().await;
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_database_password_is_never_printed() {
+        let shown = super::shown_db(std::path::Path::new("postgres://oh7:s3cret@db:5432/oh7"));
+        assert_eq!(shown, "postgres://oh7:***@db:5432/oh7");
+        assert_eq!(super::shown_db(std::path::Path::new("oh7.db")), "oh7.db");
+    }
 }
