@@ -234,24 +234,36 @@ impl SqliteStore {
     }
 
     async fn load_table(&self, id: &str) -> Result<StoredTable, StoreError> {
-        let corrupt = |why: String| StoreError::Corrupt { table: id.to_string(), why };
-        let t = sqlx::query("SELECT join_code, watch_code, config FROM tables WHERE id = ?1")
-            .bind(id)
-            .fetch_one(&self.pool)
-            .await?;
-        let config: Value = serde_json::from_str(&t.get::<String, _>(2)).map_err(|e| corrupt(e.to_string()))?;
-        let rows = sqlx::query("SELECT version, body FROM events WHERE table_id = ?1 ORDER BY version")
-            .bind(id)
-            .fetch_all(&self.pool)
-            .await?;
-        let mut events = Vec::with_capacity(rows.len());
-        for r in rows {
-            let v: i64 = r.get(0);
-            let body: Value = serde_json::from_str(&r.get::<String, _>(1)).map_err(|e| corrupt(e.to_string()))?;
-            events.push((v as u64, body));
-        }
-        Ok(StoredTable { id: id.to_string(), join_code: t.get(0), watch_code: t.get(1), config, events })
+        let (join_code, watch_code, config): (String, String, String) =
+            sqlx::query_as("SELECT join_code, watch_code, config FROM tables WHERE id = ?1")
+                .bind(id)
+                .fetch_one(&self.pool)
+                .await?;
+        let events: Vec<(i64, String)> =
+            sqlx::query_as("SELECT version, body FROM events WHERE table_id = ?1 ORDER BY version")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        stored_table(id, join_code, watch_code, &config, events)
     }
+}
+
+/// A table as both stores read it back: its row and its log rows, parsed.
+pub(crate) fn stored_table(
+    id: &str,
+    join_code: String,
+    watch_code: String,
+    config: &str,
+    rows: Vec<(i64, String)>,
+) -> Result<StoredTable, StoreError> {
+    let corrupt = |why: String| StoreError::Corrupt { table: id.to_string(), why };
+    let config: Value = serde_json::from_str(config).map_err(|e| corrupt(e.to_string()))?;
+    let mut events = Vec::with_capacity(rows.len());
+    for (v, body) in rows {
+        let body: Value = serde_json::from_str(&body).map_err(|e| corrupt(e.to_string()))?;
+        events.push((v as u64, body));
+    }
+    Ok(StoredTable { id: id.to_string(), join_code, watch_code, config, events })
 }
 
 impl Store for SqliteStore {
