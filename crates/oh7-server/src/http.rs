@@ -20,8 +20,8 @@ use tokio::sync::{mpsc, oneshot};
 use tower_http::compression::CompressionLayer;
 
 use crate::Settings;
-use crate::lobby::{CreateTable, Lobby};
-use crate::protocol::{ClientMsg, ErrorCode, MAX_ID_LEN, Refusal};
+use crate::lobby::{CreateTable, Lobby, Located};
+use crate::protocol::{ClientMsg, ErrorCode, MAX_ID_LEN, Refusal, ServerMsg};
 use crate::table::{ConnId, Frame, TableHandle, TableMsg};
 
 /// The address a connection comes from (the listener's own connect info, see `listen.rs`).
@@ -68,6 +68,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(index))
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/presets", get(presets))
+        .route("/api/lobby", get(lobby))
         .route("/api/tables", post(create))
         .route("/api/tables/{code}", get(info))
         .route("/api/tables/{code}/record", get(record))
@@ -91,13 +92,47 @@ async fn presets() -> Response {
 }
 
 async fn stats(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
-    match app.lobby.stats(&code).await {
-        Some(Some(v)) => Json(v).into_response(),
-        Some(None) => refusal_response(
+    let r = match app.lobby.stats(&code).await {
+        Ok(Some(v)) => Json(v).into_response(),
+        Ok(None) => refusal_response(
             StatusCode::NOT_FOUND,
             &Refusal::new(ErrorCode::NotOver, "No game at this table has finished yet."),
         ),
-        None => unknown_table(),
+        Err(away) => elsewhere(away, &format!("/api/tables/{code}/stats")),
+    };
+    public(r)
+}
+
+/// A table's public reads may be fetched by a page another instance served (after a redirect).
+fn public(mut r: Response) -> Response {
+    r.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, header::HeaderValue::from_static("*"));
+    r
+}
+
+/// A table not played here: to its instance (307, the same path), or unknown.
+fn elsewhere(away: Located, path: &str) -> Response {
+    match away {
+        Located::Elsewhere(url) => {
+            let to = format!("{}{path}", url.trim_end_matches('/'));
+            match header::HeaderValue::from_str(&to) {
+                Ok(to) => (StatusCode::TEMPORARY_REDIRECT, [(header::LOCATION, to)]).into_response(),
+                Err(_) => unknown_table(),
+            }
+        }
+        _ => unknown_table(),
+    }
+}
+
+async fn lobby(State(app): State<Arc<App>>) -> Response {
+    match app.lobby.counts().await {
+        Ok(c) => public(Json(c).into_response()),
+        Err(e) => {
+            tracing::error!(error = %e, "could not count the lobby");
+            refusal_response(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &Refusal::new(ErrorCode::Storage, "The server could not read the lobby; try again."),
+            )
+        }
     }
 }
 
@@ -160,15 +195,15 @@ fn unknown_table() -> Response {
 }
 
 async fn info(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
-    match app.lobby.info(&code).await {
-        Some(v) => Json(v).into_response(),
-        None => unknown_table(),
-    }
+    public(match app.lobby.info(&code).await {
+        Ok(v) => Json(v).into_response(),
+        Err(away) => elsewhere(away, &format!("/api/tables/{code}")),
+    })
 }
 
 async fn record(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
-    match app.lobby.record(&code).await {
-        Some(Some(rec)) => {
+    public(match app.lobby.record(&code).await {
+        Ok(Some(rec)) => {
             let mut body = rec.to_string();
             body.push('\n');
             (
@@ -180,12 +215,12 @@ async fn record(State(app): State<Arc<App>>, Path(code): Path<String>) -> Respon
             )
                 .into_response()
         }
-        Some(None) => refusal_response(
+        Ok(None) => refusal_response(
             StatusCode::NOT_FOUND,
             &Refusal::new(ErrorCode::NotOver, "No game at this table has finished yet."),
         ),
-        None => unknown_table(),
-    }
+        Err(away) => elsewhere(away, &format!("/api/tables/{code}/record")),
+    })
 }
 
 async fn ws(
@@ -253,9 +288,18 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
     let mut stopping = app.stopping.clone();
     let err = |r: Refusal, id: Option<&str>| r.to_msg(id, None).frame();
     loop {
+        // The table's task ended (it was lost to another instance): its last frames are sent
+        // and the connection closes; the client reconnects.
+        let table_gone = async {
+            match &table {
+                Some(h) => h.tx.closed().await,
+                None => std::future::pending().await,
+            }
+        };
         let msg = tokio::select! {
             m = stream.next() => m,
             _ = stopping.changed() => break,
+            _ = table_gone => break,
         };
         let text = match msg {
             Some(Ok(Message::Text(t))) => t,
@@ -316,8 +360,16 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
                 // A table that unloads itself while this hello is on its way drops the answer;
                 // the lobby then loads it again.
                 let mut answer = None;
+                let mut owner = None;
                 for _ in 0..3 {
-                    let Some((handle, access)) = app.lobby.find(&code).await else { break };
+                    let (handle, access) = match app.lobby.locate(&code).await {
+                        Located::Here(h, a) => (h, a),
+                        Located::Elsewhere(url) => {
+                            owner = Some(url);
+                            break;
+                        }
+                        Located::Unknown => break,
+                    };
                     let (reply, wait) = oneshot::channel();
                     let attach = TableMsg::Attach { conn, tx: tx.clone(), access, token: token.clone(), reply };
                     if handle.tx.send(attach).await.is_err() {
@@ -332,6 +384,12 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
                     Some((handle, Ok(_))) => table = Some(handle),
                     Some((_, Err(r))) => {
                         let _ = tx.send(err(r, None)).await;
+                    }
+                    None if owner.is_some() => {
+                        let url = owner.unwrap_or_default();
+                        let msg = "This table is played on another server: connect there.".to_string();
+                        let _ = tx.send(ServerMsg::Redirect { url, message: msg }.frame()).await;
+                        break;
                     }
                     None if app.lobby.is_closing() => {
                         let r = Refusal::new(ErrorCode::ShuttingDown, "The server is stopping; try again soon.");

@@ -67,6 +67,13 @@ pub struct Settings {
     pub review_level: String,
     /// Reviews computed at once (the others wait in line).
     pub review_jobs: usize,
+    /// On a shared database (PostgreSQL): how long this instance's hold on a table lasts
+    /// without renewal; it renews every third of it, and another instance takes the tables of
+    /// one that died once it has run out.
+    pub lease: Duration,
+    /// The address clients reach this instance at (`http://host:port`), told to clients that
+    /// another instance sends here; `None`: `http://` and the address it listens on.
+    pub public_url: Option<String>,
 }
 
 impl Default for Settings {
@@ -86,6 +93,8 @@ impl Default for Settings {
             idle_unload: Duration::from_secs(600),
             review_level: "expert".into(),
             review_jobs: 1,
+            lease: pg::LEASE,
+            public_url: None,
         }
     }
 }
@@ -154,7 +163,7 @@ pub async fn start(
     // SQLite file of this one.
     let url = db.to_string_lossy();
     let store: Arc<dyn store::Store> = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        Arc::new(store::PgStore::open(&url, &secrets::new_code()).await?)
+        Arc::new(store::PgStore::open(&url, &secrets::new_code(), settings.lease).await?)
     } else {
         Arc::new(store::SqliteStore::open(&db).await?)
     };
@@ -165,8 +174,23 @@ pub async fn start(
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
     let listener = listen::HeaderTimeoutListener::new(listener, header_timeout);
     let (stopping_tx, stopping_rx) = watch::channel(false);
+    let url = settings.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+    let every = settings.lease / 3;
     let app = Arc::new(http::App::new(lobby, settings, stopping_rx));
     let handle_app = app.clone();
+    if store.cluster().is_some() {
+        // The heartbeat: alive at `url`, leases renewed, lost tables stopped, the tables of
+        // instances that died claimed.
+        let app = app.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            while !app.lobby.is_closing() {
+                tick.tick().await;
+                app.lobby.heartbeat(&url).await;
+            }
+        });
+    }
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
     let routes = http::router(app.clone()).into_make_service_with_connect_info::<http::Peer>();
     let done = tokio::spawn(async move {

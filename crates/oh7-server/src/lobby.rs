@@ -77,6 +77,26 @@ pub struct Created {
 struct PerAddress {
     tables: HashMap<IpAddr, Vec<Instant>>,
     conns: HashMap<IpAddr, usize>,
+    /// Connections per address on the other instances (as of the last heartbeat).
+    elsewhere: HashMap<IpAddr, usize>,
+}
+
+/// Where the table behind a code is.
+pub enum Located {
+    /// Here: its task, and the access the code gives.
+    Here(TableHandle, Access),
+    /// Played by the instance at this address.
+    Elsewhere(String),
+    /// No table has the code (or the server is stopping).
+    Unknown,
+}
+
+/// Why a table could not be loaded here.
+enum NotLoaded {
+    /// Another instance holds it.
+    Leased,
+    /// Anything else (worded for the log).
+    Failed(String),
 }
 
 /// Every table of the server, by code.
@@ -86,7 +106,8 @@ pub struct Lobby {
     pub reviews: std::sync::Arc<crate::reviews::Reviews>,
     settings: Arc<Settings>,
     tables: Mutex<HashMap<String, (TableHandle, Access)>>,
-    by_id: Mutex<HashMap<String, TableHandle>>,
+    /// Loaded tables by id, with when they were loaded.
+    by_id: Mutex<HashMap<String, (TableHandle, Instant)>>,
     /// The one door to load a table from the database: held across the check, the load and
     /// the register, so concurrent finds of one table (by either code) get one handle.
     loading: Mutex<()>,
@@ -110,54 +131,162 @@ impl Lobby {
         }
     }
 
-    /// Restore every table whose game is not over from the log. Returns how many.
+    /// Restore every table whose game is not over from the log (on a shared database, those
+    /// no other instance holds). Returns how many.
     pub async fn restore(&self) -> Result<usize, String> {
         let ids = self.store.unfinished().await.map_err(|e| e.to_string())?;
+        let mut restored = 0;
         for id in &ids {
+            let _door = self.loading.lock().await;
             let stored = self.store.load(id).await.map_err(|e| e.to_string())?;
-            self.register(stored).await?;
+            match self.register(stored).await {
+                Ok(_) => restored += 1,
+                // Another instance took it meanwhile.
+                Err(NotLoaded::Leased) => {}
+                Err(NotLoaded::Failed(e)) => return Err(e),
+            }
         }
-        Ok(ids.len())
+        Ok(restored)
     }
 
-    async fn register(&self, stored: StoredTable) -> Result<TableHandle, String> {
+    /// Take the table's lease and start its task (callers hold the loading door).
+    async fn register(&self, stored: StoredTable) -> Result<TableHandle, NotLoaded> {
         let (id, join, watch) = (stored.id.clone(), stored.join_code.clone(), stored.watch_code.clone());
-        self.store.lease(&id, "this-process").await.map_err(|e| e.to_string())?;
-        let handle = Table::spawn(stored, self.store.clone(), self.settings.clone(), self.reviews.clone())?;
+        match self.store.lease(&id).await {
+            Ok(()) => {}
+            Err(crate::store::StoreError::Leased { .. }) => return Err(NotLoaded::Leased),
+            Err(e) => return Err(NotLoaded::Failed(e.to_string())),
+        }
+        let handle = Table::spawn(stored, self.store.clone(), self.settings.clone(), self.reviews.clone())
+            .map_err(NotLoaded::Failed)?;
         let mut tables = self.tables.lock().await;
         // Forget the handles of tables that unloaded themselves since (their tasks are gone).
         tables.retain(|_, (h, _)| !h.tx.is_closed());
         tables.insert(join, (handle.clone(), Access::Invite));
         tables.insert(watch, (handle.clone(), Access::Watch));
         let mut by_id = self.by_id.lock().await;
-        by_id.retain(|_, h| !h.tx.is_closed());
-        by_id.insert(id, handle.clone());
+        by_id.retain(|_, (h, _)| !h.tx.is_closed());
+        by_id.insert(id, (handle.clone(), Instant::now()));
         Ok(handle)
     }
 
-    /// The table behind a code, loading it from the database if it is not in memory (a finished
-    /// table, or one unloaded while idle). Every load goes through one door, so one table has
-    /// one task, whatever the number of connections asking at once.
+    /// The table behind a code, if it is played here (see [`Lobby::locate`]).
     pub async fn find(&self, code: &str) -> Option<(TableHandle, Access)> {
-        if code.len() != 32 || !code.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
+        match self.locate(code).await {
+            Located::Here(h, a) => Some((h, a)),
+            _ => None,
         }
-        if let Some(t) = self.tables.lock().await.get(code).filter(|(h, _)| !h.tx.is_closed()) {
-            return Some(t.clone());
+    }
+
+    /// Where the table behind a code is played, loading it from the database if it is not in
+    /// memory (a finished table, one unloaded while idle, or one whose instance died). Every
+    /// load goes through one door, so one table has one task, whatever the number of
+    /// connections asking at once; on a shared database, a table another instance holds is
+    /// [`Located::Elsewhere`].
+    pub async fn locate(&self, code: &str) -> Located {
+        if code.len() != 32 || !code.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Located::Unknown;
+        }
+        if let Some((h, a)) = self.tables.lock().await.get(code).filter(|(h, _)| !h.tx.is_closed()) {
+            return Located::Here(h.clone(), *a);
         }
         // One load at a time: whoever waited here finds the table registered by the one before.
         let _door = self.loading.lock().await;
         if self.is_closing() {
-            return None;
+            return Located::Unknown;
         }
-        if let Some(t) = self.tables.lock().await.get(code).filter(|(h, _)| !h.tx.is_closed()) {
-            return Some(t.clone());
+        if let Some((h, a)) = self.tables.lock().await.get(code).filter(|(h, _)| !h.tx.is_closed()) {
+            return Located::Here(h.clone(), *a);
         }
-        let id = self.store.find_code(code).await.ok()??;
-        let stored = self.store.load(&id).await.ok()?;
+        let Ok(Some(id)) = self.store.find_code(code).await else { return Located::Unknown };
+        let Ok(stored) = self.store.load(&id).await else { return Located::Unknown };
         let access = if stored.join_code == code { Access::Invite } else { Access::Watch };
-        let handle = self.register(stored).await.ok()?;
-        Some((handle, access))
+        match self.register(stored).await {
+            Ok(handle) => Located::Here(handle, access),
+            Err(NotLoaded::Leased) => {
+                let owner = match self.store.cluster() {
+                    Some(c) => c.owner_url(&id).await.ok().flatten(),
+                    None => None,
+                };
+                // Held, but its owner's address is not known yet (it is starting): the client
+                // asks again after its usual pause.
+                owner.map_or(Located::Unknown, Located::Elsewhere)
+            }
+            Err(NotLoaded::Failed(e)) => {
+                tracing::error!(table = %id, error = %e, "could not load the table");
+                Located::Unknown
+            }
+        }
+    }
+
+    /// Load table `id` here if no instance holds it now (the heartbeat found its owner's
+    /// lease run out).
+    async fn claim(&self, id: &str) {
+        let _door = self.loading.lock().await;
+        if self.is_closing() || self.by_id.lock().await.get(id).is_some_and(|(h, _)| !h.tx.is_closed()) {
+            return;
+        }
+        match self.store.load(id).await {
+            Ok(stored) => match self.register(stored).await {
+                Ok(_) => tracing::info!(table = %id, "claimed the table of an instance that stopped"),
+                Err(NotLoaded::Leased) => {}
+                Err(NotLoaded::Failed(e)) => tracing::error!(table = %id, error = %e, "could not claim the table"),
+            },
+            Err(e) => tracing::error!(table = %id, error = %e, "could not load the table to claim"),
+        }
+    }
+
+    /// One heartbeat on a shared database: say this instance is alive at `url` with its
+    /// connections per address, renew its leases, stop the tables it lost (a pause longer than
+    /// the lease), and claim those whose instance died.
+    pub async fn heartbeat(&self, url: &str) {
+        let Some(cluster) = self.store.cluster() else { return };
+        let began = Instant::now();
+        let conns: Vec<(IpAddr, usize)> = {
+            let p = self.per_address.lock().expect("per-address lock");
+            p.conns.iter().map(|(ip, n)| (*ip, *n)).collect()
+        };
+        let beat = match cluster.heartbeat(url, conns).await {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::warn!(error = %e, "heartbeat failed");
+                return;
+            }
+        };
+        self.per_address.lock().expect("per-address lock").elsewhere = beat.conns_elsewhere;
+        let lost: Vec<(String, TableHandle)> = self
+            .by_id
+            .lock()
+            .await
+            .iter()
+            .filter(|(id, (h, at))| *at < began && !h.tx.is_closed() && !beat.held.contains(*id))
+            .map(|(id, (h, _))| (id.clone(), h.clone()))
+            .collect();
+        for (id, h) in lost {
+            tracing::warn!(table = %id, "lost the table's lease: stopping it here");
+            let _ = h.tx.send(TableMsg::Lost).await;
+        }
+        for id in beat.orphans {
+            if self.is_closing() {
+                break;
+            }
+            self.claim(&id).await;
+        }
+    }
+
+    /// The lobby's counts: over every live instance on a shared database, else this one's.
+    pub async fn counts(&self) -> Result<crate::store::LobbyCounts, crate::store::StoreError> {
+        if let Some(c) = self.store.cluster() {
+            return c.counts().await;
+        }
+        let tables_open = self.store.unfinished().await?.len();
+        let connections = self.per_address.lock().expect("per-address lock").conns.values().sum();
+        Ok(crate::store::LobbyCounts {
+            instances: 1,
+            tables_open,
+            tables_running: self.handles().await.len(),
+            connections,
+        })
     }
 
     /// Stop loading tables (the server is stopping).
@@ -173,30 +302,40 @@ impl Lobby {
 
     /// Every table task in memory (for shutdown).
     pub async fn handles(&self) -> Vec<TableHandle> {
-        self.by_id.lock().await.values().filter(|h| !h.tx.is_closed()).cloned().collect()
+        self.by_id.lock().await.values().filter(|(h, _)| !h.tx.is_closed()).map(|(h, _)| h.clone()).collect()
     }
 
     /// Ask the table behind `code` something (`make` builds the message around the reply).
-    /// A table that unloaded itself meanwhile is loaded again and asked again.
-    pub async fn ask<T>(&self, code: &str, make: impl Fn(oneshot::Sender<T>) -> TableMsg) -> Option<(T, Access)> {
+    /// A table that unloaded itself meanwhile is loaded again and asked again. `Err`: the
+    /// table is unknown ([`Located::Unknown`]) or played elsewhere.
+    pub async fn ask<T>(
+        &self,
+        code: &str,
+        make: impl Fn(oneshot::Sender<T>) -> TableMsg,
+    ) -> Result<(T, Access), Located> {
         for _ in 0..3 {
-            let (h, access) = self.find(code).await?;
+            let (h, access) = match self.locate(code).await {
+                Located::Here(h, a) => (h, a),
+                other => return Err(other),
+            };
             let (tx, rx) = oneshot::channel();
             if h.tx.send(make(tx)).await.is_err() {
                 continue;
             }
             if let Ok(answer) = rx.await {
-                return Some((answer, access));
+                return Ok((answer, access));
             }
         }
-        None
+        Err(Located::Unknown)
     }
 
-    /// Count a connection from `ip`; refused over the limit.
+    /// Count a connection from `ip`; refused over the limit (on a shared database, counting
+    /// those open on the other instances as of their last heartbeat).
     pub fn connect(&self, ip: IpAddr) -> Result<(), Refusal> {
         let mut p = self.per_address.lock().expect("per-address lock");
+        let elsewhere = p.elsewhere.get(&ip).copied().unwrap_or(0);
         let n = p.conns.entry(ip).or_default();
-        if *n >= self.settings.max_conns_per_ip {
+        if *n + elsewhere >= self.settings.max_conns_per_ip {
             return Err(Refusal::new(
                 ErrorCode::TooMany,
                 format!("Too many connections from your address (at most {}).", self.settings.max_conns_per_ip),
@@ -340,7 +479,7 @@ impl Lobby {
             .param("min", *CLOCK_S.start())
             .param("max", *CLOCK_S.end()));
         }
-        self.count_table(ip)?;
+        self.count_table(ip).await?;
         let config = TableConfig { spec, players, seats, lang, turn_clock_s: req.turn_clock_s, log: LOG_FORMAT };
         let (id, join_code, watch_code) = (new_code(), new_code(), new_code());
         let mut events = Vec::new();
@@ -376,44 +515,68 @@ impl Lobby {
             config: config_json,
             events: events.into_iter().enumerate().map(|(i, e)| (i as u64 + 1, e)).collect(),
         };
-        self.register(stored).await.map_err(|e| Refusal::new(ErrorCode::Storage, e))?;
+        {
+            let _door = self.loading.lock().await;
+            self.register(stored).await.map_err(|e| {
+                let why = match e {
+                    NotLoaded::Leased => "held by another instance".to_string(),
+                    NotLoaded::Failed(e) => e,
+                };
+                tracing::error!(table = %id, error = %why, "a new table could not start");
+                Refusal::new(ErrorCode::Storage, "The server could not start the table; try again.")
+            })?;
+        }
         tracing::info!(table = %id, players, "table created");
         Ok(Created { invite: join_code, watch: watch_code, seat: token.as_ref().map(|_| 0), token })
     }
 
-    fn count_table(&self, ip: IpAddr) -> Result<(), Refusal> {
+    async fn count_table(&self, ip: IpAddr) -> Result<(), Refusal> {
+        let too_many = || {
+            Refusal::new(
+                ErrorCode::TooMany,
+                format!("Too many tables from your address this hour (at most {}).", self.settings.max_tables_per_ip),
+            )
+        };
+        if let Some(c) = self.store.cluster() {
+            // Counted in the shared database, whichever instance the address uses.
+            return match c.count_created(ip, self.settings.max_tables_per_ip).await {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(too_many()),
+                Err(e) => {
+                    tracing::error!(error = %e, "could not count the tables of an address");
+                    Err(Refusal::new(ErrorCode::Storage, "The server could not save the table; try again."))
+                }
+            };
+        }
         let mut p = self.per_address.lock().expect("per-address lock");
         let now = Instant::now();
         let list = p.tables.entry(ip).or_default();
         list.retain(|t| now.duration_since(*t).as_secs() < 3600);
         if list.len() >= self.settings.max_tables_per_ip {
-            return Err(Refusal::new(
-                ErrorCode::TooMany,
-                format!("Too many tables from your address this hour (at most {}).", self.settings.max_tables_per_ip),
-            ));
+            return Err(too_many());
         }
         list.push(now);
         Ok(())
     }
 
     /// Public information about the table behind `code`.
-    pub async fn info(&self, code: &str) -> Option<TableInfo> {
+    pub async fn info(&self, code: &str) -> Result<TableInfo, Located> {
         self.ask(code, |reply| TableMsg::Info { reply }).await.map(|(i, _)| i)
     }
 
-    /// The statistics of every finished game at the table behind `code` (`Some(None)`: no game
+    /// The statistics of every finished game at the table behind `code` (`Ok(None)`: no game
     /// has finished yet).
-    pub async fn stats(&self, code: &str) -> Option<Option<TableStats>> {
+    pub async fn stats(&self, code: &str) -> Result<Option<TableStats>, Located> {
         let (games, _) = self.ask(code, |reply| TableMsg::Finished { reply }).await?;
         if games.is_empty() {
-            return Some(None);
+            return Ok(None);
         }
         // Records are replayed into counters: off the async workers.
-        tokio::task::spawn_blocking(move || table_stats(&games)).await.ok().map(Some)
+        tokio::task::spawn_blocking(move || table_stats(&games)).await.map(Some).map_err(|_| Located::Unknown)
     }
 
     /// The last finished game's record at the table behind `code`.
-    pub async fn record(&self, code: &str) -> Option<Option<Value>> {
+    pub async fn record(&self, code: &str) -> Result<Option<Value>, Located> {
         self.ask(code, |reply| TableMsg::Record { reply }).await.map(|(r, _)| r)
     }
 }

@@ -2,58 +2,39 @@
 //!
 //! The same tables as SQLite's, plus `leases`: a running table is owned by one instance at a
 //! time, the one whose lease row (owner, expiry) has not expired. [`Store::lease`] takes a free
-//! or expired lease (or renews this instance's); a task renews this instance's leases every
-//! [`RENEW_EVERY`]; and every append checks, **in the same transaction**, that this instance
+//! or expired lease (or renews this instance's); the lobby's heartbeat ([`Cluster::heartbeat`])
+//! renews this instance's leases and learns of the tables whose owner died; and every append checks, **in the same transaction**, that this instance
 //! still holds the table (the fence): an instance paused past its lease cannot write after
 //! another took the table over. Versions are the log's primary key, so two writers can never
 //! both append a version ([`StoreError::Conflict`]).
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{Postgres, Row as _, Transaction};
 
-use crate::store::{Row, Store, StoreError, StoredReview, StoredTable, stored_table};
+use crate::store::{Beat, Cluster, LobbyCounts, Row, Store, StoreError, StoredReview, StoredTable, stored_table};
 
-/// How long a lease lasts without renewal.
+/// How long a lease lasts without renewal (the default of `oh7 serve --lease-s`).
 pub const LEASE: Duration = Duration::from_secs(15);
-/// How often an instance renews its leases.
-pub const RENEW_EVERY: Duration = Duration::from_secs(5);
 
 /// The PostgreSQL store of one instance (`holder`: the instance's id in the leases).
 #[derive(Clone)]
 pub struct PgStore {
     pool: PgPool,
     holder: String,
+    lease: Duration,
 }
 
 impl PgStore {
-    /// Connect to `url`, migrate, and start renewing this instance's leases.
-    pub async fn open(url: &str, holder: &str) -> Result<PgStore, StoreError> {
+    /// Connect to `url` and migrate; `holder` is this instance's id, `lease` how long its
+    /// leases last without a heartbeat ([`Cluster::heartbeat`] renews them).
+    pub async fn open(url: &str, holder: &str, lease: Duration) -> Result<PgStore, StoreError> {
         let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
         sqlx::migrate!("./migrations_pg").run(&pool).await?;
-        let store = PgStore { pool, holder: holder.to_string() };
-        let renew = store.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(RENEW_EVERY);
-            loop {
-                tick.tick().await;
-                if renew.pool.is_closed() {
-                    break;
-                }
-                let r =
-                    sqlx::query("UPDATE leases SET expires_at = now() + make_interval(secs => $2) WHERE owner = $1")
-                        .bind(&renew.holder)
-                        .bind(LEASE.as_secs_f64())
-                        .execute(&renew.pool)
-                        .await;
-                if let Err(e) = r {
-                    tracing::warn!(error = %e, "could not renew the leases");
-                }
-            }
-        });
-        Ok(store)
+        Ok(PgStore { pool, holder: holder.to_string(), lease })
     }
 
     async fn write(&self, rows: Vec<Row>) -> Result<(), StoreError> {
@@ -235,7 +216,7 @@ impl Store for PgStore {
     }
     /// Take the table's lease if it is free or expired, or renew this instance's; refused
     /// ([`StoreError::Leased`]) while another instance holds it.
-    fn lease<'a>(&'a self, id: &'a str, _holder: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+    fn lease<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
             let row = sqlx::query(
                 "INSERT INTO leases (table_id, owner, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3)) \
@@ -244,7 +225,7 @@ impl Store for PgStore {
             )
             .bind(id)
             .bind(&self.holder)
-            .bind(LEASE.as_secs_f64())
+            .bind(self.lease.as_secs_f64())
             .fetch_optional(&self.pool)
             .await?;
             match row {
@@ -253,15 +234,172 @@ impl Store for PgStore {
             }
         })
     }
-    /// Give back this instance's leases (a clean stop: another instance, or this one started
-    /// again, takes its tables at once instead of after the leases expire), then close.
+    /// Hand this instance's tables over (a clean stop: its leases end now, so another instance
+    /// claims them at its next heartbeat instead of after they expire), then close.
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            let r = sqlx::query("DELETE FROM leases WHERE owner = $1").bind(&self.holder).execute(&self.pool).await;
+            let r = sqlx::query("UPDATE leases SET expires_at = now() - interval '1 second' WHERE owner = $1")
+                .bind(&self.holder)
+                .execute(&self.pool)
+                .await;
             if let Err(e) = r {
-                tracing::warn!(error = %e, "could not give back the leases");
+                tracing::warn!(error = %e, "could not hand the tables over");
             }
+            let _ = sqlx::query("DELETE FROM address_conns WHERE instance = $1")
+                .bind(&self.holder)
+                .execute(&self.pool)
+                .await;
+            let _ = sqlx::query("DELETE FROM instances WHERE id = $1").bind(&self.holder).execute(&self.pool).await;
             self.pool.close().await;
         })
+    }
+    fn cluster(&self) -> Option<&dyn Cluster> {
+        Some(self)
+    }
+}
+
+impl PgStore {
+    async fn beat(&self, url: &str, conns: Vec<(IpAddr, usize)>) -> Result<Beat, StoreError> {
+        let lease = self.lease.as_secs_f64();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO instances (id, url, seen_at) VALUES ($1, $2, now()) \
+             ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, seen_at = EXCLUDED.seen_at",
+        )
+        .bind(&self.holder)
+        .bind(url)
+        .execute(&mut *tx)
+        .await?;
+        // Only leases still running are renewed: one that expired may have been claimed, and
+        // this instance learns it lost the table (not in `held`).
+        let held: Vec<(String,)> = sqlx::query_as(
+            "UPDATE leases SET expires_at = now() + make_interval(secs => $2) \
+             WHERE owner = $1 AND expires_at > now() RETURNING table_id",
+        )
+        .bind(&self.holder)
+        .bind(lease)
+        .fetch_all(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM address_conns WHERE instance = $1").bind(&self.holder).execute(&mut *tx).await?;
+        if !conns.is_empty() {
+            let ips: Vec<String> = conns.iter().map(|(ip, _)| ip.to_string()).collect();
+            let ns: Vec<i32> = conns.iter().map(|(_, n)| *n as i32).collect();
+            sqlx::query("INSERT INTO address_conns (instance, ip, n) SELECT $1, * FROM UNNEST($2::text[], $3::int[])")
+                .bind(&self.holder)
+                .bind(&ips)
+                .bind(&ns)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        let elsewhere: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT a.ip, SUM(a.n)::bigint FROM address_conns a JOIN instances i ON i.id = a.instance \
+             WHERE a.instance <> $1 AND i.seen_at > now() - make_interval(secs => $2) GROUP BY a.ip",
+        )
+        .bind(&self.holder)
+        .bind(lease)
+        .fetch_all(&self.pool)
+        .await?;
+        let orphans: Vec<(String,)> = sqlx::query_as(
+            "SELECT l.table_id FROM leases l JOIN tables t ON t.id = l.table_id \
+             WHERE l.expires_at < now() AND t.finished = 0 ORDER BY l.expires_at LIMIT 1000",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        // Instances gone for an hour are forgotten (their connection counts with them).
+        sqlx::query(
+            "WITH gone AS (DELETE FROM instances WHERE seen_at < now() - interval '1 hour' RETURNING id) \
+             DELETE FROM address_conns WHERE instance IN (SELECT id FROM gone)",
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(Beat {
+            held: held.into_iter().map(|(id,)| id).collect(),
+            orphans: orphans.into_iter().map(|(id,)| id).collect(),
+            conns_elsewhere: elsewhere
+                .into_iter()
+                .filter_map(|(ip, n)| Some((ip.parse().ok()?, n.max(0) as usize)))
+                .collect(),
+        })
+    }
+
+    async fn created(&self, ip: IpAddr, limit: usize) -> Result<bool, StoreError> {
+        let ip = ip.to_string();
+        let mut tx = self.pool.begin().await?;
+        // One count per address at a time, whichever instance asks.
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))").bind(&ip).execute(&mut *tx).await?;
+        sqlx::query("DELETE FROM address_tables WHERE ip = $1 AND at < now() - interval '1 hour'")
+            .bind(&ip)
+            .execute(&mut *tx)
+            .await?;
+        let (n,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM address_tables WHERE ip = $1").bind(&ip).fetch_one(&mut *tx).await?;
+        if n as usize >= limit {
+            return Ok(false);
+        }
+        sqlx::query("INSERT INTO address_tables (ip) VALUES ($1)").bind(&ip).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn lobby_counts(&self) -> Result<LobbyCounts, StoreError> {
+        let lease = self.lease.as_secs_f64();
+        let (instances, open, running, connections): (i64, i64, i64, i64) = sqlx::query_as(
+            "SELECT \
+               (SELECT COUNT(*) FROM instances WHERE seen_at > now() - make_interval(secs => $1)), \
+               (SELECT COUNT(*) FROM tables WHERE finished = 0), \
+               (SELECT COUNT(*) FROM leases WHERE expires_at > now()), \
+               (SELECT COALESCE(SUM(a.n), 0)::bigint FROM address_conns a JOIN instances i ON i.id = a.instance \
+                  WHERE i.seen_at > now() - make_interval(secs => $1))",
+        )
+        .bind(lease)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(LobbyCounts {
+            instances: instances as usize,
+            tables_open: open as usize,
+            tables_running: running as usize,
+            connections: connections as usize,
+        })
+    }
+}
+
+impl Cluster for PgStore {
+    fn instance(&self) -> &str {
+        &self.holder
+    }
+    fn heartbeat<'a>(&'a self, url: &'a str, conns: Vec<(IpAddr, usize)>) -> BoxFuture<'a, Result<Beat, StoreError>> {
+        Box::pin(self.beat(url, conns))
+    }
+    fn owner_url<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        Box::pin(async move {
+            let row: Option<(String,)> = sqlx::query_as(
+                "SELECT i.url FROM leases l JOIN instances i ON i.id = l.owner \
+                 WHERE l.table_id = $1 AND l.owner <> $2 AND l.expires_at > now()",
+            )
+            .bind(id)
+            .bind(&self.holder)
+            .fetch_optional(&self.pool)
+            .await?;
+            Ok(row.map(|(u,)| u))
+        })
+    }
+    fn release<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            let r = sqlx::query("DELETE FROM leases WHERE table_id = $1 AND owner = $2")
+                .bind(id)
+                .bind(&self.holder)
+                .execute(&self.pool)
+                .await;
+            if let Err(e) = r {
+                tracing::warn!(table = %id, error = %e, "could not give the lease back");
+            }
+        })
+    }
+    fn count_created<'a>(&'a self, ip: IpAddr, limit: usize) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(self.created(ip, limit))
+    }
+    fn counts(&self) -> BoxFuture<'_, Result<LobbyCounts, StoreError>> {
+        Box::pin(self.lobby_counts())
     }
 }

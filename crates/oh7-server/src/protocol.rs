@@ -185,6 +185,9 @@ pub enum ErrorCode {
     ShuttingDown,
     /// No review has this code.
     UnknownReview,
+    /// The table is played by another server instance now (this one lost it); nothing was
+    /// applied: reconnect (a `redirect` says where).
+    Moved,
 }
 
 impl Serialize for ErrorCode {
@@ -234,6 +237,7 @@ impl ErrorCode {
             ErrorCode::Storage => "storage",
             ErrorCode::ShuttingDown => "shutting_down",
             ErrorCode::UnknownReview => "unknown_review",
+            ErrorCode::Moved => "moved",
         }
     }
 }
@@ -491,6 +495,15 @@ pub enum ServerMsg {
     },
     /// A review asked by this connection (see [`ReviewStatus`]).
     Review(ReviewStatus),
+    /// The table is played by another server instance: connect there (its base address,
+    /// e.g. `http://10.0.0.2:7777`; the WebSocket is its `/ws`) and say hello again. The
+    /// connection is closed after it.
+    Redirect {
+        /// The instance's address.
+        url: String,
+        /// Why, in English.
+        message: String,
+    },
     /// The server is stopping.
     Closing {
         /// The version.

@@ -139,8 +139,8 @@ pub struct StoredTable {
 
 /// Where tables and their logs are kept. One table has one writer: appends carry the version
 /// they expect to write, and a version already in the log is a [`StoreError::Conflict`], never
-/// a second copy. A store shared by several server instances would also grant each table to
-/// one instance at a time ([`Store::lease`]).
+/// a second copy. A store shared by several server instances also grants each table to one
+/// instance at a time ([`Store::lease`], [`Cluster`]).
 pub trait Store: Send + Sync {
     /// Append rows (a new table, events at their versions, the finished flag) in one
     /// transaction; returns once they are durable. On error nothing of them was written.
@@ -162,12 +162,63 @@ pub trait Store: Send + Sync {
     ) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
     /// The review behind a share code.
     fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>>;
-    /// Take (or renew) the right to write table `id` for `holder` (an instance's id) for a
-    /// while. A store used by one process grants it always; a shared one refuses it while
+    /// Take (or renew) this instance's right to write table `id` for a while. A store used by
+    /// one process grants it always; a shared one refuses it ([`StoreError::Leased`]) while
     /// another instance holds it.
-    fn lease<'a>(&'a self, id: &'a str, holder: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
+    fn lease<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
     /// Stop accepting writes and close once every queued write is committed.
     fn close(&self) -> BoxFuture<'_, ()>;
+    /// The side of a store that several instances share (`None`: this instance is alone on it).
+    fn cluster(&self) -> Option<&dyn Cluster> {
+        None
+    }
+}
+
+/// What one heartbeat of an instance on a shared store learnt.
+#[derive(Debug, Default)]
+pub struct Beat {
+    /// The tables whose lease this instance holds (renewed by the beat).
+    pub held: std::collections::HashSet<String>,
+    /// Unfinished tables whose owner let its lease expire (it died or was paused): to claim.
+    pub orphans: Vec<String>,
+    /// Connections per address open on the other live instances.
+    pub conns_elsewhere: std::collections::HashMap<std::net::IpAddr, usize>,
+}
+
+/// The lobby as every instance sees it.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, PartialEq, Eq)]
+pub struct LobbyCounts {
+    /// Live server instances.
+    pub instances: usize,
+    /// Tables whose game is not over.
+    pub tables_open: usize,
+    /// Tables loaded and played now.
+    pub tables_running: usize,
+    /// Open connections.
+    pub connections: usize,
+}
+
+/// Several instances on one store (PostgreSQL): who is alive and where, who owns which table,
+/// and the counts the limits per address need across instances.
+pub trait Cluster: Send + Sync {
+    /// This instance's id.
+    fn instance(&self) -> &str;
+    /// Say this instance is alive at `url` with these connections per address, renew its
+    /// leases, and learn what the others hold.
+    fn heartbeat<'a>(
+        &'a self,
+        url: &'a str,
+        conns: Vec<(std::net::IpAddr, usize)>,
+    ) -> BoxFuture<'a, Result<Beat, StoreError>>;
+    /// The address of the live instance that holds table `id`, if another one does.
+    fn owner_url<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    /// Give back this instance's lease on table `id` (it was unloaded while idle).
+    fn release<'a>(&'a self, id: &'a str) -> BoxFuture<'a, ()>;
+    /// Count one table created from `ip` if fewer than `limit` were in the last hour, on any
+    /// instance; `false`: over the limit, not counted.
+    fn count_created<'a>(&'a self, ip: std::net::IpAddr, limit: usize) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// The lobby's counts over every live instance.
+    fn counts(&self) -> BoxFuture<'_, Result<LobbyCounts, StoreError>>;
 }
 
 /// The SQLite store: a read pool and the one writer.
@@ -316,7 +367,7 @@ impl Store for SqliteStore {
     }
     /// One process owns an SQLite file (its one writer is the only writer), so every table
     /// is granted: the lobby's single door gives each table one task.
-    fn lease<'a>(&'a self, _id: &'a str, _holder: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+    fn lease<'a>(&'a self, _id: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async { Ok(()) })
     }
     fn close(&self) -> BoxFuture<'_, ()> {

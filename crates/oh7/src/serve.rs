@@ -38,6 +38,27 @@ pub struct ServeArgs {
     /// Reviews computed at once (the others wait in line; each uses every core).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub review_jobs: u16,
+    /// With several instances on one PostgreSQL database: the address clients reach this
+    /// instance at (`http://host:port`), where the others send the clients of its tables.
+    /// Default: `http://` and --addr.
+    #[arg(long, value_parser = public_url)]
+    pub public_url: Option<String>,
+    /// With PostgreSQL: seconds this instance's hold on a table lasts without renewal (it
+    /// renews every third of it). When an instance dies, the others take its tables over after
+    /// this long.
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(3..=600))]
+    pub lease_s: u64,
+}
+
+/// A `--public-url`: `http://` or `https://`, a host, no path.
+fn public_url(s: &str) -> Result<String, String> {
+    let rest = s.strip_prefix("http://").or_else(|| s.strip_prefix("https://"));
+    match rest {
+        Some(host) if !host.trim_end_matches('/').is_empty() && !host.trim_end_matches('/').contains('/') => {
+            Ok(s.trim_end_matches('/').to_string())
+        }
+        _ => Err("give the instance's address as http://host:port or https://host (no path)".into()),
+    }
 }
 
 impl ServeArgs {
@@ -52,6 +73,8 @@ impl ServeArgs {
             burst: (self.commands_per_s * 3.0).max(1.0),
             review_level: self.review_level.clone(),
             review_jobs: self.review_jobs as usize,
+            lease: Duration::from_secs(self.lease_s),
+            public_url: self.public_url.clone(),
             ..oh7_server::Settings::default()
         }
     }
@@ -129,5 +152,14 @@ mod tests {
         let shown = super::shown_db(std::path::Path::new("postgres://oh7:s3cret@db:5432/oh7"));
         assert_eq!(shown, "postgres://oh7:***@db:5432/oh7");
         assert_eq!(super::shown_db(std::path::Path::new("oh7.db")), "oh7.db");
+    }
+
+    #[test]
+    fn public_urls_are_checked() {
+        assert_eq!(super::public_url("http://10.0.0.2:7777/").unwrap(), "http://10.0.0.2:7777");
+        assert_eq!(super::public_url("https://oh7.example").unwrap(), "https://oh7.example");
+        for bad in ["10.0.0.2:7777", "ftp://x", "http://", "http://host/path"] {
+            assert!(super::public_url(bad).is_err(), "{bad}");
+        }
     }
 }

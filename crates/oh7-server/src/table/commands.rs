@@ -10,7 +10,7 @@ use crate::event::Event;
 use crate::project::Happened;
 use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal, ServerMsg};
 use crate::secrets::{TokenHash, new_secret, new_seed};
-use crate::store::Row;
+use crate::store::{Row, StoreError};
 
 impl From<ApplyError> for Refusal {
     fn from(e: ApplyError) -> Refusal {
@@ -78,6 +78,15 @@ impl Table {
             rows.push(Row::Finished { table_id: self.id.clone(), finished: false });
         }
         if let Err(e) = self.store.append(rows).await {
+            if matches!(e, StoreError::Leased { .. } | StoreError::Conflict { .. }) {
+                // Another instance holds the table now: this one stops and its clients go there.
+                tracing::warn!(table = %self.id, error = %e, "the table is held elsewhere; the change is dropped");
+                self.lost = true;
+                return Err(Refusal::new(
+                    ErrorCode::Moved,
+                    "This table is played on another server now; nothing changed. Reconnecting.",
+                ));
+            }
             tracing::error!(table = %self.id, error = %e, "commit failed; the change is dropped");
             return Err(Refusal::new(
                 ErrorCode::Storage,

@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::Settings;
 use crate::event;
 use crate::project::TableInfo;
-use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal};
+use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal, ServerMsg};
 use crate::store::{Store, StoredTable};
 use oh7_bots::{DynBot, GameSpec};
 
@@ -146,6 +146,9 @@ pub enum TableMsg {
         /// The answer.
         reply: oneshot::Sender<Vec<Arc<FinishedGame>>>,
     },
+    /// Another instance holds the table now (the heartbeat found this one's lease gone): send
+    /// the clients there and stop.
+    Lost,
     /// Tell the clients and stop.
     Shutdown {
         /// Done.
@@ -187,6 +190,8 @@ pub struct Table {
     last_busy: Instant,
     /// Where reviews are asked for.
     reviews: Arc<crate::reviews::Reviews>,
+    /// This instance may no longer write the table (another one holds it): stop.
+    lost: bool,
 }
 
 /// Sends to a table task.
@@ -242,6 +247,7 @@ impl Table {
             ruleset,
             last_busy: Instant::now(),
             reviews,
+            lost: false,
         };
         tracing::info!(table = %t.id, version = t.core.version, "table ready");
         for s in 0..n {
@@ -266,7 +272,7 @@ impl Table {
                 },
                 _ = tick.tick() => {
                     if self.is_idle() && rx.is_empty() {
-                        self.unload(rx);
+                        self.unload(rx).await;
                         return;
                     }
                     continue;
@@ -276,7 +282,34 @@ impl Table {
             if !self.handle(msg).await {
                 break;
             }
+            if self.lost {
+                self.moved().await;
+                break;
+            }
         }
+    }
+
+    /// This instance lost the table: send every client to the instance that holds it now (or,
+    /// not known yet, to reconnect) and stop; the mailbox closes with the task, and with it
+    /// the clients' connections.
+    async fn moved(&mut self) {
+        let url = match self.store.cluster() {
+            Some(c) => c.owner_url(&self.id).await.ok().flatten(),
+            None => None,
+        };
+        tracing::warn!(table = %self.id, version = self.core.version, owner = ?url, "table lost to another instance");
+        let msg = match url {
+            Some(url) => ServerMsg::Redirect { url, message: "This table is played on another server now.".into() },
+            None => ServerMsg::Closing {
+                version: self.core.version,
+                message: "This table moved to another server; reconnecting.".into(),
+            },
+        };
+        let f = msg.frame();
+        for c in self.conns.values() {
+            let _ = c.tx.try_send(f.clone());
+        }
+        self.conns.clear();
     }
 
     /// Nobody connected, no bot deciding, nothing for a while.
@@ -287,7 +320,12 @@ impl Table {
     /// Leave memory: close the mailbox (the lobby sees a closed handle and loads the table anew
     /// from its log on the next link), then answer what was already queued. A connection that
     /// was about to attach sees its answer dropped and asks the lobby again.
-    fn unload(self, mut rx: mpsc::Receiver<TableMsg>) {
+    async fn unload(self, mut rx: mpsc::Receiver<TableMsg>) {
+        // The lease goes back first, while the mailbox is still open: no new task for the table
+        // can start (and take the lease) before this one has given it back.
+        if let Some(c) = self.store.cluster() {
+            c.release(&self.id).await;
+        }
         rx.close();
         while let Ok(msg) = rx.try_recv() {
             // Anything but a question or a shutdown needs the task: dropped, and its sender asks
@@ -331,6 +369,7 @@ impl Table {
             TableMsg::Grace { seat, epoch } => self.grace_over(seat, epoch),
             TableMsg::Clock { seat, since } => self.clock_ran_out(seat, since),
             TableMsg::Info { .. } | TableMsg::Record { .. } | TableMsg::Finished { .. } => {}
+            TableMsg::Lost => self.lost = true,
             TableMsg::Shutdown { reply } => {
                 self.closing("The server is stopping; the game is saved and continues when it is back.");
                 self.conns.clear();
