@@ -5,7 +5,6 @@ mod common;
 
 use common::{fast, start, temp_db};
 use oh7_server::client::{Client, create_table};
-use oh7_server::store::{SqliteStore, Store};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
@@ -72,7 +71,7 @@ async fn ten_thousand_bad_commands_change_nothing() {
         other_watch.version
     });
 
-    let store = SqliteStore::open(&db).await.unwrap();
+    let store = common::open_store(&db).await;
     let table_id = store.find_code(&invite).await.unwrap().unwrap();
     let log_before = store.load(&table_id).await.unwrap().events;
 

@@ -6,7 +6,7 @@ mod common;
 
 use common::{fast, start, temp_db};
 use oh7_server::client::Client;
-use oh7_server::store::{Row, SqliteStore, Store};
+use oh7_server::store::Row;
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -16,7 +16,7 @@ async fn a_format_1_log_restores_and_plays_on() {
     assert!(t["config"].get("log").is_none(), "a format-1 table has no `log` field");
     let db = temp_db();
     {
-        let store = SqliteStore::open(&db).await.unwrap();
+        let store = common::open_store(&db).await;
         let mut rows = vec![Row::Table {
             id: t["id"].as_str().unwrap().into(),
             join_code: t["join_code"].as_str().unwrap().into(),

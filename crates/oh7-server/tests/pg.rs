@@ -73,8 +73,8 @@ async fn games_play_and_restart_on_postgres() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_owner_per_table_and_a_fence_on_the_log() {
     let Some(url) = fresh_db().await else { return };
-    let a = PgStore::open(&url, "instance-a").await.unwrap();
-    let b = PgStore::open(&url, "instance-b").await.unwrap();
+    let a = PgStore::open(&url, "instance-a", std::time::Duration::from_secs(15)).await.unwrap();
+    let b = PgStore::open(&url, "instance-b", std::time::Duration::from_secs(15)).await.unwrap();
     let ev = |v: u64| Row::Event { table_id: "t1".into(), version: v, body: format!("{{\"v\":{v}}}") };
     let table = Row::Table {
         id: "t1".into(),
@@ -85,8 +85,8 @@ async fn one_owner_per_table_and_a_fence_on_the_log() {
     };
     // Created with its first event by A; A takes the lease, B may not.
     a.append(vec![table, ev(1)]).await.unwrap();
-    a.lease("t1", "instance-a").await.unwrap();
-    assert!(matches!(b.lease("t1", "instance-b").await, Err(StoreError::Leased { .. })));
+    a.lease("t1").await.unwrap();
+    assert!(matches!(b.lease("t1").await, Err(StoreError::Leased { .. })));
     // A appends; B, without the lease, is fenced off; a version already logged is a conflict.
     a.append(vec![ev(2)]).await.unwrap();
     assert!(matches!(b.append(vec![ev(3)]).await, Err(StoreError::Leased { .. })));
@@ -94,7 +94,7 @@ async fn one_owner_per_table_and_a_fence_on_the_log() {
     // A stops renewing (paused past its lease): B takes the table over and A can no longer write.
     let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
     sqlx::query("UPDATE leases SET expires_at = now() - interval '1 second'").execute(&mut admin).await.unwrap();
-    b.lease("t1", "instance-b").await.unwrap();
+    b.lease("t1").await.unwrap();
     assert!(matches!(a.append(vec![ev(3)]).await, Err(StoreError::Leased { .. })));
     b.append(vec![ev(3)]).await.unwrap();
     let log = b.load("t1").await.unwrap();

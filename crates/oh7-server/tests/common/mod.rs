@@ -15,11 +15,57 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-/// A fresh temporary database path, in a directory removed when this is dropped (keep it alive
-/// as long as the server runs).
+/// A fresh temporary database, removed when this is dropped (keep it alive as long as the
+/// server runs): an SQLite file in a temporary directory, or, when `OH7_TEST_STORE=postgres`
+/// (with `OH7_PG_URL`: `.ci/run` runs the suite a second time so), a new PostgreSQL database.
 pub struct TempDb {
     _dir: tempfile::TempDir,
     path: PathBuf,
+    /// The PostgreSQL database's name and the admin URL that made it.
+    pg: Option<(String, String)>,
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        if let Some((name, admin)) = self.pg.take() {
+            let _ = std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+                rt.block_on(async move {
+                    use sqlx::Connection;
+                    if let Ok(mut c) = sqlx::PgConnection::connect(&admin).await {
+                        let _ =
+                            sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+                    }
+                });
+            })
+            .join();
+        }
+    }
+}
+
+/// Whether this run puts the servers on PostgreSQL (`OH7_TEST_STORE=postgres`).
+pub fn on_postgres() -> bool {
+    std::env::var("OH7_TEST_STORE").is_ok_and(|s| s == "postgres")
+}
+
+/// A new empty PostgreSQL database on the server of `OH7_PG_URL`: (its URL, its name).
+pub fn new_pg_db() -> (String, String) {
+    let base = std::env::var("OH7_PG_URL").expect("OH7_TEST_STORE=postgres needs OH7_PG_URL");
+    let name = format!("oh7_t_{}", &oh7_server::secrets::new_code()[..12]);
+    let admin = base.clone();
+    let made = name.clone();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async move {
+            use sqlx::Connection;
+            let mut c = sqlx::PgConnection::connect(&admin).await.expect("OH7_PG_URL answers");
+            sqlx::query(&format!("CREATE DATABASE {made}")).execute(&mut c).await.unwrap();
+        });
+    })
+    .join()
+    .unwrap();
+    let cut = base.rfind('/').expect("a database in the URL");
+    (format!("{}/{name}", &base[..cut]), name)
 }
 
 impl std::ops::Deref for TempDb {
@@ -32,8 +78,13 @@ impl std::ops::Deref for TempDb {
 /// A fresh temporary database.
 pub fn temp_db() -> TempDb {
     let dir = tempfile::Builder::new().prefix("oh7-server-test-").tempdir().expect("a temporary directory");
+    if on_postgres() {
+        let (url, name) = new_pg_db();
+        let admin = std::env::var("OH7_PG_URL").unwrap();
+        return TempDb { _dir: dir, path: PathBuf::from(url), pg: Some((name, admin)) };
+    }
     let path = dir.path().join("oh7.db");
-    TempDb { _dir: dir, path }
+    TempDb { _dir: dir, path, pg: None }
 }
 
 /// Settings for tests: no bot pause, generous limits.
@@ -366,4 +417,16 @@ pub fn check_leaks(run: &GameRun) -> usize {
     assert!(acts.next().is_none(), "acts after the last frame");
     assert_eq!(truth.record(), run.record, "the acts replay to the downloaded record");
     checked
+}
+
+/// A second handle on a test database, as the server opens it (SQLite file or PostgreSQL URL),
+/// to read or write its rows beside the server.
+pub async fn open_store(db: &Path) -> std::sync::Arc<dyn oh7_server::store::Store> {
+    let url = db.to_string_lossy();
+    if url.starts_with("postgres://") {
+        let lease = Duration::from_secs(15);
+        std::sync::Arc::new(oh7_server::store::PgStore::open(&url, "test-reader", lease).await.unwrap())
+    } else {
+        std::sync::Arc::new(oh7_server::store::SqliteStore::open(db).await.unwrap())
+    }
 }

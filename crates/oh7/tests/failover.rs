@@ -1,0 +1,417 @@
+//! Several real `oh7 serve` instances on one PostgreSQL database (`OH7_PG_URL`, set by
+//! `.ci/run`; skipped without it).
+//!
+//! - Failover: two instances, 100 tables in play spread over both, `kill -9` of one: every
+//!   table of the dead one continues on the other within the lease plus a few seconds, no
+//!   acknowledged action is lost, none is applied twice, and every final record is the one a
+//!   run without the kill makes (the same seed, the same moves: the clients' choice is a
+//!   function of what they see, so the whole game is replayed offline from its seed).
+//! - Split brain: an instance paused (SIGSTOP) past its lease and then resumed cannot write to
+//!   the tables it lost, and its clients end up on the new owner.
+//!
+//! `OH7_FAILOVER_LEASE_S` sets the lease (default 3 s, so the test is quick; `oh7 serve`'s
+//! default is 15 s). Each table prints its failover time; the test prints the median and max.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::Guard;
+use oh7_core::dyn_game::DynGame;
+use oh7_core::oh7::Oh7Game;
+use oh7_server::client::{Client, ClientError, create_table, http, strings};
+use serde_json::{Value, json};
+use sqlx::Connection;
+
+/// Players per table.
+const PLAYERS: usize = 3;
+
+/// A new empty database on the server of `OH7_PG_URL` (`None`: no PostgreSQL, skip).
+async fn fresh_db() -> Option<String> {
+    let Ok(base) = std::env::var("OH7_PG_URL") else {
+        eprintln!("OH7_PG_URL is not set: the several-instance tests are skipped");
+        return None;
+    };
+    let name = format!("oh7_f_{}", &oh7_server::secrets::new_code()[..12]);
+    let mut admin = sqlx::PgConnection::connect(&base).await.expect("OH7_PG_URL answers");
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.unwrap();
+    let cut = base.rfind('/').expect("a database in the URL");
+    Some(format!("{}/{name}", &base[..cut]))
+}
+
+fn lease_s() -> u64 {
+    std::env::var("OH7_FAILOVER_LEASE_S").ok().and_then(|s| s.parse().ok()).unwrap_or(3)
+}
+
+/// Start `oh7 serve` on `db` (PostgreSQL) on an ephemeral loopback port.
+fn serve(db: &str) -> (Guard, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0", "--grace-s", "600"])
+        .args(["--max-conns-per-ip", "100000", "--max-tables-per-ip", "100000", "--commands-per-s", "10000"])
+        .args(["--lease-s", &lease_s().to_string(), "--db", db])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut line).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("{line}"));
+    (Guard(child), addr.parse().unwrap())
+}
+
+/// The clients' choice: a function of the version and the legal actions only, so a game is
+/// the same whatever happens to the servers.
+fn choose(version: u64, legal: &[String]) -> String {
+    legal[version as usize % legal.len()].clone()
+}
+
+/// Where the clients of one table are.
+struct Tab {
+    invite: String,
+    watch: String,
+    tokens: Vec<String>,
+    clients: Vec<Client>,
+    /// The instance the clients are on.
+    at: SocketAddr,
+    /// The version when the game started.
+    v0: u64,
+    /// (version, seat, action) of every acknowledged act.
+    acked: Vec<(u64, usize, String)>,
+    /// Reconnections, and when the first act after the first one was acknowledged.
+    moves: usize,
+    broke_at: Option<Instant>,
+    resumed: Option<Duration>,
+    /// `moved` errors answered to an act (a fenced write).
+    fenced: usize,
+}
+
+/// Connect seat `s` of `tab` somewhere among `live`, following redirects, until a snapshot.
+async fn reconnect(tab: &mut Tab, live: &Mutex<Vec<SocketAddr>>) {
+    let deadline = Instant::now() + Duration::from_secs(lease_s() + 30);
+    let mut s = 0;
+    let mut hops = 0;
+    while s < PLAYERS {
+        assert!(Instant::now() < deadline, "seat {s} of {} found no instance to play on", tab.invite);
+        let mut c = match Client::connect(tab.at).await {
+            Ok(c) => c,
+            Err(_) => {
+                // The instance is gone: another live one.
+                let l = live.lock().unwrap().clone();
+                hops += 1;
+                tab.at = l[hops % l.len()];
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let hello = json!({"type": "hello", "table": tab.invite, "token": tab.tokens[s]});
+        if c.send(&hello).await.is_err() {
+            continue;
+        }
+        let answer = loop {
+            match c.recv_within(Duration::from_secs(5)).await {
+                Ok(v) if ["snapshot", "error", "redirect"].contains(&v["type"].as_str().unwrap_or("")) => {
+                    break Some(v);
+                }
+                Ok(_) => continue,
+                Err(_) => break None,
+            }
+        };
+        match answer {
+            Some(v) if v["type"] == "snapshot" => {
+                tab.clients[s] = c;
+                s += 1;
+            }
+            Some(v) if v["type"] == "redirect" => {
+                let url = v["url"].as_str().unwrap();
+                tab.at = url.trim_start_matches("http://").parse().unwrap();
+                if s > 0 {
+                    // The seats already reconnected are on the wrong instance: again, all.
+                    s = 0;
+                }
+            }
+            other => {
+                // Not ready (the instance is stopping, or the table's owner is unknown yet).
+                assert!(
+                    other
+                        .as_ref()
+                        .is_none_or(|v| ["shutting_down", "unknown_table"].contains(&v["code"].as_str().unwrap_or(""))),
+                    "{other:?}"
+                );
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+    tab.moves += 1;
+}
+
+/// Every seat's client up to version `v` (`Err`: a connection broke or the table moved).
+async fn sync(tab: &mut Tab, v: u64) -> Result<(), ClientError> {
+    for c in tab.clients.iter_mut() {
+        while c.version < v {
+            let m = c.recv().await?;
+            if m["type"] == "redirect" || m["type"] == "closing" {
+                return Err(ClientError::Closed);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Play `tab` to its end, pausing `pace` between acts, reconnecting whenever a connection
+/// breaks or the table moves.
+async fn play(mut tab: Tab, live: Arc<Mutex<Vec<SocketAddr>>>, pace: Duration) -> Tab {
+    loop {
+        if tab.clients.iter().any(|c| c.table["state"] == "over") {
+            return tab;
+        }
+        let top = tab.clients.iter().map(|c| c.version).max().unwrap();
+        if sync(&mut tab, top).await.is_err() {
+            tab.broke_at.get_or_insert(Instant::now());
+            reconnect(&mut tab, &live).await;
+            continue;
+        }
+        let Some(s) = (0..PLAYERS).find(|&s| !tab.clients[s].legal.is_empty()) else {
+            // Nobody owes a decision at this version yet: wait for the next message.
+            if tab.clients[0].recv().await.is_err() {
+                tab.broke_at.get_or_insert(Instant::now());
+                reconnect(&mut tab, &live).await;
+            }
+            continue;
+        };
+        let c = &mut tab.clients[s];
+        let action = choose(c.version, &c.legal);
+        match c.command(json!({"type": "act", "action": action})).await {
+            Ok(ack) if ack["type"] == "ack" => {
+                assert!(ack["repeated"].is_null(), "a fresh id is applied once: {ack}");
+                let v = ack["version"].as_u64().unwrap();
+                tab.acked.push((v, s, action));
+                if let Some(at) = tab.broke_at
+                    && tab.resumed.is_none()
+                {
+                    tab.resumed = Some(at.elapsed());
+                }
+                if sync(&mut tab, v).await.is_err() {
+                    tab.broke_at.get_or_insert(Instant::now());
+                    reconnect(&mut tab, &live).await;
+                }
+            }
+            Ok(err) if err["code"] == "moved" => {
+                tab.fenced += 1;
+                tab.broke_at.get_or_insert(Instant::now());
+                reconnect(&mut tab, &live).await;
+            }
+            Ok(err) => panic!("seat {s} of {}: {err}", tab.invite),
+            Err(_) => {
+                tab.broke_at.get_or_insert(Instant::now());
+                reconnect(&mut tab, &live).await;
+            }
+        }
+        tokio::time::sleep(pace).await;
+    }
+}
+
+/// A table on `addr` with every seat taken by a client, started.
+async fn new_table(addr: SocketAddr, preset: &str) -> Tab {
+    let created = create_table(addr, &json!({"preset": preset, "players": PLAYERS, "name": "P0"})).await.unwrap();
+    let invite = created["invite"].as_str().unwrap().to_string();
+    let mut c0 = Client::connect(addr).await.unwrap();
+    c0.hello(&invite, created["token"].as_str()).await.unwrap();
+    let mut tokens = vec![created["token"].as_str().unwrap().to_string()];
+    let mut clients = vec![c0];
+    for s in 1..PLAYERS {
+        let mut c = Client::connect(addr).await.unwrap();
+        c.hello(&invite, None).await.unwrap();
+        let ack = c.command(json!({"type": "sit", "name": format!("P{s}")})).await.unwrap();
+        tokens.push(ack["token"].as_str().unwrap().to_string());
+        clients.push(c);
+    }
+    let ack = clients[0].command(json!({"type": "start"})).await.unwrap();
+    let v0 = ack["version"].as_u64().unwrap();
+    let mut tab = Tab {
+        invite,
+        watch: created["watch"].as_str().unwrap().to_string(),
+        tokens,
+        clients,
+        at: addr,
+        v0,
+        acked: Vec::new(),
+        moves: 0,
+        broke_at: None,
+        resumed: None,
+        fenced: 0,
+    };
+    sync(&mut tab, v0).await.unwrap();
+    tab
+}
+
+/// The finished table's record from its owner, checked against the game a run without any
+/// failure makes from the same seed with the same choices; returns how many acts it has.
+async fn check_record(tab: &Tab) -> usize {
+    let (status, body) = http(tab.at, "GET", &format!("/api/tables/{}/record", tab.watch), None).await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    let record: Value = serde_json::from_str(&body).unwrap();
+    let seed = u64::from_str_radix(record["seed"].as_str().unwrap(), 16).unwrap();
+    let rules = serde_json::from_value(record["ruleset"].clone()).unwrap();
+    let mut g: Box<dyn DynGame> = Box::new(Oh7Game::new(rules, PLAYERS, seed).unwrap());
+    g.set_names(strings(&record["seats"]));
+    let mut acts = Vec::new();
+    let mut v = tab.v0;
+    while !g.is_over() {
+        let s = (0..PLAYERS).find(|&s| !g.legal_text(s).is_empty()).expect("a seat owes a decision");
+        let action = choose(v, &g.legal_text(s));
+        g.apply_text(s, &action).unwrap();
+        v += 1;
+        acts.push((v, s, action));
+    }
+    assert_eq!(g.record(), record, "table {}: the record is the one a run without failures makes", tab.invite);
+    for a in &tab.acked {
+        assert!(acts.contains(a), "table {}: the acknowledged act {a:?} is in the game at its version", tab.invite);
+    }
+    acts.len()
+}
+
+fn quantiles(mut d: Vec<Duration>) -> (Duration, Duration) {
+    d.sort();
+    (d[d.len() / 2], *d.last().unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_of_one_instance_moves_its_tables_to_the_other() {
+    let Some(db) = fresh_db().await else { return };
+    let (mut a, addr_a) = serve(&db);
+    let (_b, addr_b) = serve(&db);
+    let live = Arc::new(Mutex::new(vec![addr_a, addr_b]));
+    let presets = ["en", "fr", "kod7", "bga", "fr-advanced"];
+    let mut tabs = Vec::new();
+    for i in 0..100 {
+        let at = if i % 2 == 0 { addr_a } else { addr_b };
+        tabs.push(new_table(at, presets[i % presets.len()]).await);
+    }
+    let on_a: Vec<bool> = tabs.iter().map(|t| t.at == addr_a).collect();
+    let pace = Duration::from_millis(40);
+    let tasks: Vec<_> = tabs.into_iter().map(|t| tokio::spawn(play(t, live.clone(), pace))).collect();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    // SIGKILL: no clean stop, no lease given back.
+    a.0.kill().unwrap();
+    a.0.wait().unwrap();
+    let killed = Instant::now();
+    live.lock().unwrap().retain(|x| *x != addr_a);
+    let mut times = Vec::new();
+    let mut acts = 0;
+    for (i, t) in tasks.into_iter().enumerate() {
+        let tab = t.await.unwrap();
+        assert_eq!(tab.at, addr_b, "table {i} ends on the live instance");
+        acts += check_record(&tab).await;
+        if on_a[i] {
+            // The dead instance's tables moved; the survivor's were not disturbed.
+            assert!(tab.moves >= 1, "table {i} was on the killed instance");
+            let resumed = tab.broke_at.map(|b| b + tab.resumed.unwrap() - killed).expect("table {i} resumed");
+            times.push(resumed);
+        } else {
+            assert_eq!(tab.moves, 0, "table {i} stayed on its instance");
+        }
+    }
+    let (median, max) = quantiles(times.clone());
+    println!(
+        "failover over {} tables (lease {} s): median {:.2} s, max {:.2} s; {acts} acts in 100 games",
+        times.len(),
+        lease_s(),
+        median.as_secs_f64(),
+        max.as_secs_f64()
+    );
+    assert!(max < Duration::from_secs(lease_s() + 5), "every table continues within the lease plus 5 s: {max:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_instance_cannot_write_the_tables_it_lost() {
+    let Some(db) = fresh_db().await else { return };
+    let (a, addr_a) = serve(&db);
+    let (_b, addr_b) = serve(&db);
+    let live = Arc::new(Mutex::new(vec![addr_a, addr_b]));
+    let mut tabs = Vec::new();
+    for _ in 0..10 {
+        tabs.push(new_table(addr_a, "en").await);
+    }
+    // A few acts on A, then A is paused past its lease with one act on its way to each table.
+    for tab in tabs.iter_mut() {
+        for _ in 0..3 {
+            let s = (0..PLAYERS).find(|&s| !tab.clients[s].legal.is_empty()).unwrap();
+            let c = &mut tab.clients[s];
+            let action = choose(c.version, &c.legal);
+            let ack = c.command(json!({"type": "act", "action": action})).await.unwrap();
+            let v = ack["version"].as_u64().unwrap();
+            tab.acked.push((v, s, action));
+            sync(tab, v).await.unwrap();
+        }
+    }
+    let pid = a.0.id() as i32;
+    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    let mut pending = Vec::new();
+    for tab in tabs.iter_mut() {
+        let s = (0..PLAYERS).find(|&s| !tab.clients[s].legal.is_empty()).unwrap();
+        let c = &mut tab.clients[s];
+        let action = choose(c.version, &c.legal);
+        let id = c.id();
+        c.send(&json!({"type": "act", "id": id, "action": action})).await.unwrap();
+        pending.push((s, id));
+    }
+    // B takes the tables over once A's leases ran out (its heartbeat claims them).
+    tokio::time::sleep(Duration::from_secs(lease_s() + 2 * lease_s().div_ceil(3) + 1)).await;
+    let (status, body) = http(addr_b, "GET", "/api/lobby", None).await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    let mut claimed = 0;
+    for tab in &tabs {
+        let (status, _) = http(addr_b, "GET", &format!("/api/tables/{}", tab.watch), None).await.unwrap();
+        if status == 200 {
+            claimed += 1;
+        }
+    }
+    assert_eq!(claimed, tabs.len(), "B plays every table A lost: {body}");
+    // A wakes up: the acts it had received are refused (`moved`: its writes are fenced off),
+    // never acknowledged, and its clients are sent to B.
+    unsafe { libc::kill(pid, libc::SIGCONT) };
+    let (mut refused, mut closed) = (0, 0);
+    for (tab, (s, id)) in tabs.iter_mut().zip(pending) {
+        let answer = loop {
+            match tab.clients[s].recv().await {
+                Ok(m) if m["id"] == id.as_str() => break Some(m),
+                Ok(m) if m["type"] == "redirect" || m["type"] == "closing" => {}
+                Ok(_) => {}
+                Err(_) => break None,
+            }
+        };
+        match &answer {
+            Some(m) => {
+                assert_eq!(m["type"], "error", "a paused instance's act is not acknowledged: {m}");
+                assert_eq!(m["code"], "moved", "{m}");
+                refused += 1;
+            }
+            None => closed += 1,
+        }
+    }
+    println!("after the pause: {refused} acts refused as moved, {closed} connections closed before answering");
+    let tasks: Vec<_> = tabs
+        .into_iter()
+        .map(|mut t| {
+            let live = live.clone();
+            tokio::spawn(async move {
+                // The connections A still has are closed or sent to B.
+                reconnect(&mut t, &live).await;
+                play(t, live, Duration::ZERO).await
+            })
+        })
+        .collect();
+    for t in tasks {
+        let tab = t.await.unwrap();
+        assert_eq!(tab.at, addr_b, "the clients end up on the new owner");
+        let n = check_record(&tab).await;
+        println!("table {}: {n} acts, {} acked, {} reconnections", &tab.invite[..6], tab.acked.len(), tab.moves);
+    }
+    drop(a);
+}
