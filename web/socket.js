@@ -1,5 +1,6 @@
 // One WebSocket to the table: hello (with the seat token kept in this browser), reconnection
-// with backoff, `sync` when the state says a version was skipped or a patch did not fit its
+// with backoff, a `redirect` followed at once to the server instance that plays the table (and
+// this page's own server again whenever that connection drops: it knows where the table went), `sync` when the state says a version was skipped or a patch did not fit its
 // document (state.js `needSync`), and command ids that are
 // unique per page (a random prefix and a count), so a repeated command is answered, never
 // applied twice.
@@ -25,6 +26,14 @@ export function keepToken(code, token) {
   }
 }
 
+/** The WebSocket address of the server at `base` (`http://host:port`), or of this page's. */
+export function socketUrl(base, here = globalThis.location) {
+  if (!base) return `${here.protocol === "https:" ? "wss" : "ws"}://${here.host}/ws`;
+  const u = new URL("/ws", base);
+  u.protocol = u.protocol === "https:" ? "wss:" : "ws:";
+  return u.href;
+}
+
 /**
  * Connect to table `code` (`access`: "invite" or "watch"); `onMessage(msg)` gets every server
  * message, `onDown()` every lost connection. Returns {send(type, fields) -> id, sync(), close()}.
@@ -34,9 +43,15 @@ export function connect(code, access, onMessage, onDown) {
   let retry = 0;
   let closed = false;
   let timer = null;
+  // Where a `redirect` sent this page (null: the page's own server).
+  let elsewhere = null;
+  let redirected = false;
+  // Redirects in a row with no table between them (two servers that disagree for a moment):
+  // past a few, the usual backoff.
+  let hops = 0;
   const open = () => {
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    ws = new WebSocket(`${proto}://${location.host}/ws`);
+    ws = new WebSocket(socketUrl(elsewhere));
+    redirected = false;
     ws.onopen = () => {
       retry = 0;
       const token = access === "invite" ? tokenFor(code) : null;
@@ -49,10 +64,27 @@ export function connect(code, access, onMessage, onDown) {
       } catch {
         return;
       }
+      if (msg && msg.type === "redirect" && typeof msg.url === "string") {
+        // The table is played by another instance: say hello there (at once, unless it keeps
+        // happening).
+        elsewhere = msg.url;
+        hops += 1;
+        redirected = hops <= 3;
+        ws.close();
+        return;
+      }
+      hops = 0;
       onMessage(msg);
     };
     ws.onclose = () => {
       if (closed) return;
+      if (redirected) {
+        open();
+        return;
+      }
+      // Back to the page's own server (it knows whether the table moved since), unless this
+      // was a redirect that keeps happening: then to where it says, after the pause.
+      if (hops === 0) elsewhere = null;
       onDown();
       retry = Math.min(retry + 1, 6);
       timer = setTimeout(open, 250 * 2 ** retry);

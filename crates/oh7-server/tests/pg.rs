@@ -8,7 +8,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::{check_leaks, fast, play_table, start};
-use oh7_server::client::Client;
+use oh7_server::client::{Client, http};
 use oh7_server::store::{PgStore, Row, Store, StoreError};
 use serde_json::json;
 use sqlx::Connection;
@@ -101,4 +101,103 @@ async fn one_owner_per_table_and_a_fence_on_the_log() {
     assert_eq!(log.events.iter().map(|(v, _)| *v).collect::<Vec<_>>(), vec![1, 2, 3]);
     a.close().await;
     b.close().await;
+}
+
+/// Two instances on one database, a short lease (a heartbeat every second).
+async fn two_instances(url: &str, settings: oh7_server::Settings) -> (oh7_server::Running, oh7_server::Running) {
+    let settings = oh7_server::Settings { lease: std::time::Duration::from_secs(3), ..settings };
+    (start(&PathBuf::from(url), settings.clone()).await, start(&PathBuf::from(url), settings).await)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_held_by_one_instance_is_found_through_the_other() {
+    let Some(url) = fresh_db().await else { return };
+    let (a, b) = two_instances(&url, fast()).await;
+    let created = oh7_server::client::create_table(
+        a.addr,
+        &json!({"players": 3, "name": "Host", "seats": ["human", "random", "random"]}),
+    )
+    .await
+    .unwrap();
+    let (invite, watch) = (created["invite"].as_str().unwrap(), created["watch"].as_str().unwrap());
+    // Once A's heartbeat told where it is: B sends a hello for A's table to A, and its HTTP
+    // reads there (307, readable by a page another instance served).
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let mut c = Client::connect(b.addr).await.unwrap();
+    c.send(&json!({"type": "hello", "table": invite, "token": created["token"]})).await.unwrap();
+    let m = c.recv().await.unwrap();
+    assert_eq!(m["type"], "redirect", "{m}");
+    assert_eq!(m["url"], format!("http://{}", a.addr), "{m}");
+    assert!(c.recv().await.is_err(), "the connection is closed after a redirect");
+    let (status, head) = head_of(b.addr, &format!("/api/tables/{watch}")).await;
+    assert_eq!(status, 307, "{head}");
+    assert!(head.to_ascii_lowercase().contains(&format!("location: http://{}/api/tables/{watch}", a.addr)), "{head}");
+    let (status, head) = head_of(a.addr, &format!("/api/tables/{watch}")).await;
+    assert_eq!(status, 200);
+    assert!(head.to_ascii_lowercase().contains("access-control-allow-origin: *"), "{head}");
+    // On A the hello is answered.
+    let mut c = Client::connect(a.addr).await.unwrap();
+    assert_eq!(c.hello(invite, created["token"].as_str()).await.unwrap()["type"], "snapshot");
+    // A clean stop of A hands its tables over at once: B plays the table at its next heartbeat.
+    c.close().await;
+    a.stop().await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let mut c = Client::connect(b.addr).await.unwrap();
+    assert_eq!(c.hello(invite, created["token"].as_str()).await.unwrap()["type"], "snapshot");
+    b.stop().await;
+}
+
+/// The status and head of a GET.
+async fn head_of(addr: std::net::SocketAddr, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out).to_string();
+    let head = text.split("\r\n\r\n").next().unwrap().to_string();
+    (head.split_whitespace().nth(1).unwrap().parse().unwrap(), head)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_and_the_limits_per_address_are_the_same_on_every_instance() {
+    let Some(url) = fresh_db().await else { return };
+    let settings = oh7_server::Settings { max_tables_per_ip: 3, max_conns_per_ip: 4, ..fast() };
+    let (a, b) = two_instances(&url, settings).await;
+    let req = json!({"players": 3, "name": "Host"});
+    // Three tables an hour from one address, wherever it creates them.
+    oh7_server::client::create_table(a.addr, &req).await.unwrap();
+    oh7_server::client::create_table(b.addr, &req).await.unwrap();
+    oh7_server::client::create_table(a.addr, &req).await.unwrap();
+    for addr in [a.addr, b.addr] {
+        let (status, body) = http(addr, "POST", "/api/tables", Some(&req.to_string())).await.unwrap();
+        assert_eq!(status, 429, "{body}");
+        assert!(body.contains("too_many"), "{body}");
+    }
+    // Four connections from one address over both instances.
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(Client::connect(a.addr).await.unwrap());
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    held.push(Client::connect(b.addr).await.unwrap());
+    assert!(Client::connect(b.addr).await.is_err(), "a fifth connection from the address is refused on B");
+    // The lobby's counts, the same from both.
+    let (_, body_a) = http(a.addr, "GET", "/api/lobby", None).await.unwrap();
+    let (_, body_b) = http(b.addr, "GET", "/api/lobby", None).await.unwrap();
+    let (la, lb): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&body_a).unwrap(), serde_json::from_str(&body_b).unwrap());
+    assert_eq!(la["instances"], 2, "{la}");
+    assert_eq!(la["tables_open"], 3, "{la}");
+    assert_eq!(la["tables_running"], 3, "{la}");
+    // (The connections are as each instance last published them: a heartbeat may fall between.)
+    for k in ["instances", "tables_open", "tables_running"] {
+        assert_eq!(la[k], lb[k], "{k}: {la} {lb}");
+    }
+    for c in held {
+        c.close().await;
+    }
+    a.stop().await;
+    b.stop().await;
 }

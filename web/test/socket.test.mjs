@@ -1,0 +1,14 @@
+// Where the socket connects: this page's server, or the instance a `redirect` named.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { socketUrl } from "../socket.js";
+
+test("the page's own server, ws or wss as the page", () => {
+  assert.equal(socketUrl(null, { protocol: "http:", host: "127.0.0.1:7777" }), "ws://127.0.0.1:7777/ws");
+  assert.equal(socketUrl(null, { protocol: "https:", host: "oh7.example" }), "wss://oh7.example/ws");
+});
+
+test("a redirect's instance address becomes its WebSocket", () => {
+  assert.equal(socketUrl("http://10.0.0.2:7777"), "ws://10.0.0.2:7777/ws");
+  assert.equal(socketUrl("https://b.oh7.example/"), "wss://b.oh7.example/ws");
+});
