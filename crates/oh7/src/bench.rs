@@ -85,12 +85,18 @@ pub enum BenchCommand {
         json: bool,
         /// Drive a server already running at this address (started with limits large enough:
         /// `--max-conns-per-ip`, `--max-tables-per-ip`, `--commands-per-s`, `--bot-pause-ms 0`)
-        /// instead of starting one; pin each to its core with `taskset`.
+        /// instead of starting one; pin each to its core with `taskset`. Given several times
+        /// (instances on one PostgreSQL database), the tables are created on each in turn.
         #[arg(long)]
-        target: Option<std::net::SocketAddr>,
-        /// With --target: the server's process id, for its CPU time and memory.
+        target: Vec<std::net::SocketAddr>,
+        /// With --target: the servers' process ids (one --server-pid each), for their CPU time
+        /// and memory (summed).
         #[arg(long, requires = "target")]
-        server_pid: Option<u32>,
+        server_pid: Vec<u32>,
+        /// The database of the server started for the run (no --target): a PostgreSQL URL;
+        /// default, an SQLite file in a temporary directory.
+        #[arg(long, conflicts_with = "target")]
+        db: Option<String>,
     },
     /// Time to review seat 0 of a whole game (`oh7 review`): a 4-player `en` game and a
     /// 9-player `bga` game between heuristic bots.
@@ -217,14 +223,15 @@ pub fn run(what: &BenchCommand) -> Result<()> {
             };
             crate::tournament::bench_solver(bench, &tables)
         }
-        BenchCommand::Server { connections, seconds, rate, json, target, server_pid } => {
+        BenchCommand::Server { connections, seconds, rate, json, target, server_pid, db } => {
             crate::bench_server::run(&crate::bench_server::Options {
                 connections: *connections,
                 seconds: *seconds,
                 rate: *rate,
                 json: *json,
-                target: *target,
-                server_pid: *server_pid,
+                target: target.clone(),
+                server_pid: server_pid.clone(),
+                db: db.clone(),
             })
         }
         BenchCommand::Review { level, games, no_hindsight } => crate::review::bench(level, *games, !*no_hindsight),

@@ -1,8 +1,9 @@
 //! `oh7 bench server`: a load generator. It starts `oh7 serve` (this same binary) on loopback with
 //! a temporary database, seats four clients at each of many tables, and has every client answer
 //! each of its turns at once with a legal action (no bot pauses; every action committed at
-//! `synchronous=FULL`). With `--target` it drives a server already running instead (so the two
-//! can be pinned to different cores). It reports moves per second, the latency from a move's send
+//! `synchronous=FULL`; `--db postgres://…` for PostgreSQL). With `--target` it drives servers
+//! already running instead (so they can be pinned to different cores; several instances on one
+//! PostgreSQL get the tables in turn). It reports moves per second, the latency from a move's send
 //! to the arrival of its event at every other seat and to its ack, bytes per move per viewer, and
 //! the server's CPU time per 1,000 moves and memory.
 
@@ -40,11 +41,14 @@ pub struct LoadReport {
     pub max_ms: f64,
     /// Bytes received per move per viewer.
     pub bytes_per_move: f64,
-    /// The server's resident memory at the end, MiB (0 when unknown: `--target` without
-    /// `--server-pid`).
+    /// The servers' resident memory at the end, MiB, summed (0 when unknown: `--target`
+    /// without `--server-pid`).
     pub server_rss_mb: f64,
-    /// The address driven with `--target` (none: a server started for the run).
+    /// The addresses driven with `--target`, comma-separated (none: a server started for the
+    /// run).
     pub target: Option<String>,
+    /// The database: `sqlite`, or `postgres` (none: servers given with `--target`).
+    pub db: Option<String>,
     /// Latencies measured (one per move per other seat).
     pub latency_samples: usize,
     /// 90th percentile of the send → event latency, ms.
@@ -57,7 +61,7 @@ pub struct LoadReport {
     pub ack_p99_ms: f64,
     /// Largest, ms.
     pub ack_max_ms: f64,
-    /// The server's CPU time (user + system) during the measurement, s.
+    /// The servers' CPU time (user + system) during the measurement, s, summed.
     pub server_cpu_s: Option<f64>,
     /// That per 1,000 moves acknowledged.
     pub server_cpu_s_per_1000_moves: Option<f64>,
@@ -100,15 +104,16 @@ impl Drop for ServerProcess {
     }
 }
 
-fn start_server() -> Result<ServerProcess> {
+fn start_server(db: Option<&str>) -> Result<ServerProcess> {
     let dir = std::env::temp_dir().join(format!("oh7-bench-server-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let exe = std::env::current_exe().context("cannot find this binary")?;
+    let db = db.map_or_else(|| dir.join("bench.db").into_os_string(), std::ffi::OsString::from);
     let mut child = Command::new(exe)
         .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0", "--grace-s", "3600"])
         .args(["--max-conns-per-ip", "1000000", "--max-tables-per-ip", "1000000", "--commands-per-s", "100000"])
         .arg("--db")
-        .arg(dir.join("bench.db"))
+        .arg(db)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -333,10 +338,12 @@ pub struct Options {
     pub rate: Option<f64>,
     /// One JSON object on stdout.
     pub json: bool,
-    /// Drive a server already running there instead of starting one.
-    pub target: Option<SocketAddr>,
-    /// The server's process (for its CPU time and memory) when it runs elsewhere (`target`).
-    pub server_pid: Option<u32>,
+    /// Drive servers already running there instead of starting one (tables in turn).
+    pub target: Vec<SocketAddr>,
+    /// The servers' processes (for their CPU time and memory) when they run elsewhere.
+    pub server_pid: Vec<u32>,
+    /// The started server's database (a PostgreSQL URL; none: a temporary SQLite file).
+    pub db: Option<String>,
 }
 
 /// The process's CPU time (user + system), in seconds, from `/proc/PID/stat`.
@@ -361,7 +368,7 @@ fn quantile(v: &[u32], p: f64) -> f64 {
 /// saturation throughput, where latency is queueing). The reader of each connection keeps
 /// reading while a move waits, so every latency is taken when the message arrives.
 pub fn run(o: &Options) -> Result<()> {
-    let Options { connections, seconds, rate, json: json_out, target, server_pid } = *o;
+    let Options { connections, seconds, rate, json: json_out, ref target, ref server_pid, ref db } = *o;
     if connections < 4 || !connections.is_multiple_of(4) {
         bail!("--connections must be a positive multiple of 4 (four seats a table); got {connections}");
     }
@@ -369,16 +376,29 @@ pub fn run(o: &Options) -> Result<()> {
         bail!("--seconds must be positive");
     }
     raise_fd_limit();
-    let server = match target {
-        Some(_) => None,
-        None => Some(start_server()?),
+    let server = if target.is_empty() { Some(start_server(db.as_deref())?) } else { None };
+    let addrs: Vec<SocketAddr> = match &server {
+        Some(s) => vec![s.addr],
+        None => target.clone(),
     };
-    let addr = match (&server, target) {
-        (Some(s), _) => s.addr,
-        (None, Some(a)) => a,
-        (None, None) => unreachable!("a server is started when there is no target"),
+    let pids: Vec<u32> = match &server {
+        Some(s) => vec![s.child.id()],
+        None => server_pid.clone(),
     };
-    let server_pid = server.as_ref().map(|s| s.child.id()).or(server_pid);
+    // CPU and memory summed over the servers; unknown if any is unknown.
+    let cpu_all = move || pids.iter().map(|p| cpu_s(*p)).sum::<Option<f64>>().filter(|_| !pids.is_empty());
+    let rss_all = {
+        let pids: Vec<u32> = match &server {
+            Some(s) => vec![s.child.id()],
+            None => server_pid.clone(),
+        };
+        move || pids.iter().map(|p| rss_mb(*p)).sum::<f64>()
+    };
+    let target_shown =
+        (!target.is_empty()).then(|| target.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "));
+    let db_shown = server.as_ref().map(|_| {
+        if db.as_deref().is_some_and(|d| d.starts_with("postgres")) { "postgres" } else { "sqlite" }.to_string()
+    });
     let tables = connections / 4;
     let think = match rate {
         Some(r) if r > 0.0 => Duration::from_secs_f64(tables as f64 / r),
@@ -399,8 +419,8 @@ pub fn run(o: &Options) -> Result<()> {
         let mut seated = Vec::with_capacity(tables);
         for chunk in (0..tables).collect::<Vec<_>>().chunks(100) {
             let mut tasks = Vec::new();
-            for _ in chunk {
-                tasks.push(tokio::spawn(seat_table(addr)));
+            for &i in chunk {
+                tasks.push(tokio::spawn(seat_table(addrs[i % addrs.len()])));
             }
             for t in tasks {
                 seated.push(t.await??);
@@ -429,16 +449,16 @@ pub fn run(o: &Options) -> Result<()> {
         // Warm up (a second, and two think times so the tables are spread out), then measure.
         tokio::time::sleep(Duration::from_secs(1) + think * 2).await;
         let bytes0 = byte_count(&shared);
-        let cpu0 = server_pid.and_then(cpu_s);
+        let cpu0 = cpu_all();
         *shared.t0.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
         shared.measuring.store(true, Ordering::Relaxed);
         let t0 = Instant::now();
         tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
         shared.measuring.store(false, Ordering::Relaxed);
         let elapsed = t0.elapsed().as_secs_f64();
-        let cpu1 = server_pid.and_then(cpu_s);
+        let cpu1 = cpu_all();
         let bytes = byte_count(&shared) - bytes0;
-        let rss = server_pid.map_or(0.0, rss_mb);
+        let rss = rss_all();
         shared.stop.store(true, Ordering::Relaxed);
         let mut lat: Vec<u32> = Vec::new();
         let mut ack: Vec<u32> = Vec::new();
@@ -469,7 +489,8 @@ pub fn run(o: &Options) -> Result<()> {
             max_ms: quantile(&lat, 1.0),
             bytes_per_move: if moves == 0 { 0.0 } else { bytes as f64 / (moves as f64 * 4.0) },
             server_rss_mb: rss,
-            target: target.map(|a| a.to_string()),
+            target: target_shown,
+            db: db_shown,
             latency_samples: lat.len(),
             p90_ms: quantile(&lat, 0.9),
             p999_ms: quantile(&lat, 0.999),
@@ -489,13 +510,14 @@ pub fn run(o: &Options) -> Result<()> {
             .server_cpu_s_per_1000_moves
             .map_or("unknown (give --server-pid)".to_string(), |c| format!("{c:.3} s per 1,000 moves"));
         println!(
-            "connections {}  tables {}  measured {:.1} s{}\nmoves {}  ({:.0}/s, each committed at synchronous=FULL)\nlatency send→event at every other seat ({} samples): p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  max {:.2} ms\nlatency send→ack: p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms  ({} acks over {} ms)\nbytes per move per viewer {:.0}\nserver CPU {cpu}\nserver memory {:.0} MiB",
+            "connections {}  tables {}  measured {:.1} s{}\nmoves {}  ({:.0}/s, each committed before anyone is told){}\nlatency send→event at every other seat ({} samples): p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  p99.9 {:.2} ms  max {:.2} ms\nlatency send→ack: p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms  ({} acks over {} ms)\nbytes per move per viewer {:.0}\nserver CPU {cpu}\nserver memory {:.0} MiB",
             report.connections,
             report.tables,
             report.seconds,
             report.target.as_ref().map_or(String::new(), |t| format!("  target {t}")),
             report.moves,
             report.moves_per_s,
+            report.db.as_ref().map_or(String::new(), |d| format!(" on {d}")),
             report.latency_samples,
             report.p50_ms,
             report.p90_ms,
