@@ -34,6 +34,11 @@ export function socketUrl(base, here = globalThis.location) {
   return u.href;
 }
 
+/** The instance to try after `retry` failures in a row: the live ones in turn. */
+export function nextServer(servers, retry) {
+  return servers[retry % servers.length];
+}
+
 /**
  * Connect to table `code` (`access`: "invite" or "watch"); `onMessage(msg)` gets every server
  * message, `onDown()` every lost connection. Returns {send(type, fields) -> id, sync(), close()}.
@@ -49,11 +54,29 @@ export function connect(code, access, onMessage, onDown) {
   // Redirects in a row with no table between them (two servers that disagree for a moment):
   // past a few, the usual backoff.
   let hops = 0;
+  // The live instances (`/api/lobby`'s `servers`; empty with one server): where to try when
+  // this page's own server is gone.
+  let servers = [];
+  let learnt = false;
+  // Connections lost or refused in a row (not capped, unlike the backoff).
+  let downs = 0;
   const open = () => {
     ws = new WebSocket(socketUrl(elsewhere));
     redirected = false;
     ws.onopen = () => {
       retry = 0;
+      downs = 0;
+      if (!learnt) {
+        learnt = true;
+        fetch(new URL("/api/lobby", elsewhere || location.href))
+          .then((r) => r.json())
+          .then((l) => {
+            if (Array.isArray(l.servers)) servers = l.servers.filter((u) => typeof u === "string");
+          })
+          .catch(() => {
+            learnt = false;
+          });
+      }
       const token = access === "invite" ? tokenFor(code) : null;
       ws.send(JSON.stringify({ type: "hello", table: code, token }));
     };
@@ -87,6 +110,9 @@ export function connect(code, access, onMessage, onDown) {
       if (hops === 0) elsewhere = null;
       onDown();
       retry = Math.min(retry + 1, 6);
+      downs += 1;
+      // Twice down in a row: this page's server may be gone; the other instances in turn.
+      if (downs >= 2 && servers.length > 0) elsewhere = nextServer(servers, downs);
       timer = setTimeout(open, 250 * 2 ** retry);
     };
   };

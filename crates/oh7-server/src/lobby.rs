@@ -283,6 +283,7 @@ impl Lobby {
         let connections = self.per_address.lock().expect("per-address lock").conns.values().sum();
         Ok(crate::store::LobbyCounts {
             instances: 1,
+            servers: Vec::new(),
             tables_open,
             tables_running: self.handles().await.len(),
             connections,

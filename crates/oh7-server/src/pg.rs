@@ -355,8 +355,14 @@ impl PgStore {
         .bind(lease)
         .fetch_one(&self.pool)
         .await?;
+        let servers: Vec<(String,)> =
+            sqlx::query_as("SELECT url FROM instances WHERE seen_at > now() - make_interval(secs => $1) ORDER BY url")
+                .bind(lease)
+                .fetch_all(&self.pool)
+                .await?;
         Ok(LobbyCounts {
             instances: instances as usize,
+            servers: servers.into_iter().map(|(u,)| u).collect(),
             tables_open: open as usize,
             tables_running: running as usize,
             connections: connections as usize,

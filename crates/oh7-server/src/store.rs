@@ -186,10 +186,13 @@ pub struct Beat {
 }
 
 /// The lobby as every instance sees it.
-#[derive(Clone, Copy, Debug, Default, serde::Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, serde::Serialize, PartialEq, Eq)]
 pub struct LobbyCounts {
     /// Live server instances.
     pub instances: usize,
+    /// Their addresses (`--public-url`) on a shared database, oldest first; empty: this server
+    /// alone. A page falls back on them when its own server is gone.
+    pub servers: Vec<String>,
     /// Tables whose game is not over.
     pub tables_open: usize,
     /// Tables loaded and played now.
