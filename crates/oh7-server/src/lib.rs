@@ -169,12 +169,15 @@ pub async fn start(
     };
     let reviews = reviews::Reviews::new(store.clone(), &settings.review_level, settings.review_jobs);
     let lobby = lobby::Lobby::new(store.clone(), settings.clone(), reviews);
-    let restored = lobby.restore().await.map_err(ServeError::Restore)?;
     let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+    let url = settings.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+    // On a shared database, say where this instance is before it holds any table, so the
+    // others can send the tables' clients here from the first lease on.
+    lobby.heartbeat(&url).await;
+    let restored = lobby.restore().await.map_err(ServeError::Restore)?;
     let listener = listen::HeaderTimeoutListener::new(listener, header_timeout);
     let (stopping_tx, stopping_rx) = watch::channel(false);
-    let url = settings.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
     let every = settings.lease / 3;
     let app = Arc::new(http::App::new(lobby, settings, stopping_rx));
     let handle_app = app.clone();

@@ -138,6 +138,11 @@ impl Lobby {
         let mut restored = 0;
         for id in &ids {
             let _door = self.loading.lock().await;
+            if self.by_id.lock().await.get(id).is_some_and(|(h, _)| !h.tx.is_closed()) {
+                // Claimed already (the first heartbeat found it orphaned).
+                restored += 1;
+                continue;
+            }
             let stored = self.store.load(id).await.map_err(|e| e.to_string())?;
             match self.register(stored).await {
                 Ok(_) => restored += 1,

@@ -3,22 +3,43 @@
 //! The same tables as SQLite's, plus `leases`: a running table is owned by one instance at a
 //! time, the one whose lease row (owner, expiry) has not expired. [`Store::lease`] takes a free
 //! or expired lease (or renews this instance's); the lobby's heartbeat ([`Cluster::heartbeat`])
-//! renews this instance's leases and learns of the tables whose owner died; and every append checks, **in the same transaction**, that this instance
-//! still holds the table (the fence): an instance paused past its lease cannot write after
-//! another took the table over. Versions are the log's primary key, so two writers can never
-//! both append a version ([`StoreError::Conflict`]).
+//! renews this instance's leases and learns of the tables whose owner died; and every append
+//! checks, **in the same transaction**, that this instance still holds the table (the fence,
+//! which renews the lease and keeps its row locked to the commit): an instance paused past its
+//! lease cannot write after another took the table over. Versions are the log's primary key,
+//! so two writers can never both append a version ([`StoreError::Conflict`]).
+//!
+//! Appends go through a few writer tasks that commit whatever is waiting together (group
+//! commit, as the SQLite store does): one transaction fences and inserts the moves of many
+//! tables, so a burst of moves costs a few commits, not one each.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{Postgres, Row as _, Transaction};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::store::{Beat, Cluster, LobbyCounts, Row, Store, StoreError, StoredReview, StoredTable, stored_table};
 
 /// How long a lease lasts without renewal (the default of `oh7 serve --lease-s`).
 pub const LEASE: Duration = Duration::from_secs(15);
+
+/// Appends slower than this are logged (with where the time went).
+const SLOW_APPEND: Duration = Duration::from_millis(100);
+
+/// Writer tasks: each takes the appends waiting when it is free and commits them together.
+const WRITERS: usize = 4;
+/// Most appends one writer commits together.
+const MAX_GROUP: usize = 256;
+
+/// Appends waiting for a writer, each with where its answer goes.
+struct Batch {
+    rows: Vec<Row>,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
 
 /// The PostgreSQL store of one instance (`holder`: the instance's id in the leases).
 #[derive(Clone)]
@@ -26,19 +47,124 @@ pub struct PgStore {
     pool: PgPool,
     holder: String,
     lease: Duration,
+    /// To the writers (`None`: this is a writer's own handle, which writes itself).
+    queue: Option<mpsc::Sender<Batch>>,
 }
 
 impl PgStore {
     /// Connect to `url` and migrate; `holder` is this instance's id, `lease` how long its
     /// leases last without a heartbeat ([`Cluster::heartbeat`] renews them).
     pub async fn open(url: &str, holder: &str, lease: Duration) -> Result<PgStore, StoreError> {
-        let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
+        let pool = PgPoolOptions::new().max_connections(16).connect(url).await?;
         sqlx::migrate!("./migrations_pg").run(&pool).await?;
-        Ok(PgStore { pool, holder: holder.to_string(), lease })
+        let own = PgStore { pool, holder: holder.to_string(), lease, queue: None };
+        let (tx, rx) = mpsc::channel::<Batch>(MAX_GROUP * WRITERS);
+        let rx = Arc::new(tokio::sync::Mutex::new(rx));
+        for _ in 0..WRITERS {
+            tokio::spawn(writer(own.clone(), rx.clone()));
+        }
+        Ok(PgStore { queue: Some(tx), ..own })
+    }
+
+    /// Commit a group of appends: those of events only (a move, a chat line: nearly all) in one
+    /// transaction, fenced all at once; any other alone. If the group's transaction fails (a
+    /// version taken: another instance wrote), each append is tried alone, to get its own answer.
+    async fn write_group(&self, group: Vec<Batch>) {
+        let (events, other): (Vec<Batch>, Vec<Batch>) =
+            group.into_iter().partition(|b| b.rows.iter().all(|r| matches!(r, Row::Event { .. })));
+        for b in other {
+            let r = self.write(b.rows).await;
+            let _ = b.done.send(r);
+        }
+        if events.len() > 1
+            && let Ok(answers) = self.write_events(&events).await
+        {
+            for (b, r) in events.into_iter().zip(answers) {
+                let _ = b.done.send(r);
+            }
+            return;
+        }
+        for b in events {
+            let r = self.write(b.rows).await;
+            let _ = b.done.send(r);
+        }
+    }
+
+    /// The events of several tables (one append each) in one transaction: one statement renews
+    /// and checks every table's lease (the fence; the rows stay locked to the commit), one
+    /// inserts the events of the tables still held. Returns each append's answer.
+    async fn write_events(&self, batches: &[Batch]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let t0 = std::time::Instant::now();
+        let mut tables: Vec<&str> = batches
+            .iter()
+            .flat_map(|b| b.rows.iter())
+            .filter_map(|r| match r {
+                Row::Event { table_id, .. } => Some(table_id.as_str()),
+                _ => None,
+            })
+            .collect();
+        tables.sort_unstable();
+        tables.dedup();
+        let mut tx = self.pool.begin().await?;
+        let began = t0.elapsed();
+        let held: Vec<(String,)> = sqlx::query_as(
+            "UPDATE leases SET expires_at = now() + make_interval(secs => $3) \
+             WHERE table_id = ANY($1) AND owner = $2 AND expires_at > now() RETURNING table_id",
+        )
+        .bind(&tables)
+        .bind(&self.holder)
+        .bind(self.lease.as_secs_f64())
+        .fetch_all(&mut *tx)
+        .await?;
+        let held: std::collections::HashSet<String> = held.into_iter().map(|(t,)| t).collect();
+        let (mut ids, mut versions, mut bodies) = (Vec::new(), Vec::new(), Vec::new());
+        let mut answers = Vec::with_capacity(batches.len());
+        for b in batches {
+            let lost = b.rows.iter().find_map(|r| match r {
+                Row::Event { table_id, .. } if !held.contains(table_id) => Some(table_id.clone()),
+                _ => None,
+            });
+            if let Some(table) = lost {
+                answers.push(Err(StoreError::Leased { table }));
+                continue;
+            }
+            for r in &b.rows {
+                if let Row::Event { table_id, version, body } = r {
+                    ids.push(table_id.as_str());
+                    versions.push(*version as i64);
+                    bodies.push(body.as_str());
+                }
+            }
+            answers.push(Ok(()));
+        }
+        if !ids.is_empty() {
+            sqlx::query("INSERT INTO events (table_id, version, body) SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[])")
+                .bind(&ids)
+                .bind(&versions)
+                .bind(&bodies)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let written = t0.elapsed();
+        tx.commit().await?;
+        let total = t0.elapsed();
+        if total > SLOW_APPEND {
+            tracing::warn!(
+                ms = total.as_millis() as u64,
+                appends = batches.len(),
+                begin_ms = began.as_millis() as u64,
+                rows_ms = (written - began).as_millis() as u64,
+                commit_ms = (total - written).as_millis() as u64,
+                "slow group of appends"
+            );
+        }
+        Ok(answers)
     }
 
     async fn write(&self, rows: Vec<Row>) -> Result<(), StoreError> {
+        let t0 = std::time::Instant::now();
         let mut tx = self.pool.begin().await?;
+        let began = t0.elapsed();
         let created: Vec<&str> = rows
             .iter()
             .filter_map(|r| match r {
@@ -59,7 +185,18 @@ impl PgStore {
                 });
             }
         }
+        let written = t0.elapsed();
         tx.commit().await?;
+        let total = t0.elapsed();
+        if total > SLOW_APPEND {
+            tracing::warn!(
+                ms = total.as_millis() as u64,
+                begin_ms = began.as_millis() as u64,
+                rows_ms = (written - began).as_millis() as u64,
+                commit_ms = (total - written).as_millis() as u64,
+                "slow append"
+            );
+        }
         Ok(())
     }
 
@@ -84,13 +221,17 @@ impl PgStore {
             }
             Row::Event { table_id, version, body } => {
                 // The fence: only the holder of the table's lease appends (a table created in
-                // this very transaction is this instance's).
+                // this very transaction is this instance's). Checking it renews it, and the
+                // row stays locked until the commit, so another instance's takeover waits for
+                // this append and then reads it.
                 if !created.contains(&table_id.as_str()) {
                     let held = sqlx::query(
-                        "SELECT 1 FROM leases WHERE table_id = $1 AND owner = $2 AND expires_at > now() FOR UPDATE",
+                        "UPDATE leases SET expires_at = now() + make_interval(secs => $3) \
+                         WHERE table_id = $1 AND owner = $2 AND expires_at > now() RETURNING 1",
                     )
                     .bind(table_id)
                     .bind(&self.holder)
+                    .bind(self.lease.as_secs_f64())
                     .fetch_optional(&mut **tx)
                     .await?;
                     if held.is_none() {
@@ -148,9 +289,36 @@ impl PgStore {
     }
 }
 
+/// One writer: waits for an append, takes whatever else is waiting (up to [`MAX_GROUP`]), and
+/// commits them together. Ends when every handle of the store is gone.
+async fn writer(db: PgStore, rx: Arc<tokio::sync::Mutex<mpsc::Receiver<Batch>>>) {
+    loop {
+        let mut group = Vec::new();
+        {
+            let mut rx = rx.lock().await;
+            match rx.recv().await {
+                Some(b) => group.push(b),
+                None => return,
+            }
+            while group.len() < MAX_GROUP {
+                match rx.try_recv() {
+                    Ok(b) => group.push(b),
+                    Err(_) => break,
+                }
+            }
+        }
+        db.write_group(group).await;
+    }
+}
+
 impl Store for PgStore {
     fn append(&self, rows: Vec<Row>) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(self.write(rows))
+        Box::pin(async move {
+            let Some(queue) = &self.queue else { return self.write(rows).await };
+            let (done, answer) = oneshot::channel();
+            queue.send(Batch { rows, done }).await.map_err(|_| StoreError::Closed)?;
+            answer.await.map_err(|_| StoreError::Closed)?
+        })
     }
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
         Box::pin(async move {
@@ -261,6 +429,23 @@ impl Store for PgStore {
 impl PgStore {
     async fn beat(&self, url: &str, conns: Vec<(IpAddr, usize)>) -> Result<Beat, StoreError> {
         let lease = self.lease.as_secs_f64();
+        // Renew on its own, skipping the rows an append holds at this moment (that append
+        // renews its table's lease itself): the heartbeat never waits for the tables' commits,
+        // nor holds them up for long. Only leases still running are renewed: one that expired
+        // may have been claimed, and this instance then learns it lost the table.
+        sqlx::query(
+            "UPDATE leases SET expires_at = now() + make_interval(secs => $2) WHERE table_id IN \
+             (SELECT table_id FROM leases WHERE owner = $1 AND expires_at > now() FOR UPDATE SKIP LOCKED)",
+        )
+        .bind(&self.holder)
+        .bind(lease)
+        .execute(&self.pool)
+        .await?;
+        let held: Vec<(String,)> =
+            sqlx::query_as("SELECT table_id FROM leases WHERE owner = $1 AND expires_at > now()")
+                .bind(&self.holder)
+                .fetch_all(&self.pool)
+                .await?;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO instances (id, url, seen_at) VALUES ($1, $2, now()) \
@@ -269,16 +454,6 @@ impl PgStore {
         .bind(&self.holder)
         .bind(url)
         .execute(&mut *tx)
-        .await?;
-        // Only leases still running are renewed: one that expired may have been claimed, and
-        // this instance learns it lost the table (not in `held`).
-        let held: Vec<(String,)> = sqlx::query_as(
-            "UPDATE leases SET expires_at = now() + make_interval(secs => $2) \
-             WHERE owner = $1 AND expires_at > now() RETURNING table_id",
-        )
-        .bind(&self.holder)
-        .bind(lease)
-        .fetch_all(&mut *tx)
         .await?;
         sqlx::query("DELETE FROM address_conns WHERE instance = $1").bind(&self.holder).execute(&mut *tx).await?;
         if !conns.is_empty() {

@@ -201,3 +201,56 @@ async fn the_lobby_and_the_limits_per_address_are_the_same_on_every_instance() {
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn appends_committed_together_are_fenced_one_by_one() {
+    let Some(url) = fresh_db().await else { return };
+    let lease = std::time::Duration::from_secs(15);
+    let a = PgStore::open(&url, "instance-a", lease).await.unwrap();
+    let b = PgStore::open(&url, "instance-b", lease).await.unwrap();
+    let id = |t: usize| format!("t{t}");
+    let ev = |t: usize, v: u64| Row::Event { table_id: id(t), version: v, body: format!("{{\"v\":{v}}}") };
+    for t in 0..60 {
+        let table = Row::Table {
+            id: id(t),
+            join_code: format!("{t:032x}"),
+            watch_code: format!("{:032x}", t + 1000),
+            config: "{}".into(),
+            created_at: 0,
+        };
+        a.append(vec![table, ev(t, 1)]).await.unwrap();
+        a.lease(&id(t)).await.unwrap();
+    }
+    // B takes every third table over (A's lease on them ran out).
+    let mut admin = sqlx::PgConnection::connect(&url).await.unwrap();
+    for t in (0..60).step_by(3) {
+        sqlx::query("UPDATE leases SET expires_at = now() - interval '1 second' WHERE table_id = $1")
+            .bind(id(t))
+            .execute(&mut admin)
+            .await
+            .unwrap();
+        b.lease(&id(t)).await.unwrap();
+    }
+    // A appends to all at once (its writers commit them in groups): the tables it lost are
+    // refused, the others written; a version already taken is a conflict, alone.
+    let appends = (0..60).map(|t| {
+        let a = a.clone();
+        let rows = if t == 1 { vec![ev(t, 1)] } else { vec![ev(t, 2)] };
+        tokio::spawn(async move { a.append(rows).await })
+    });
+    let answers: Vec<_> = futures_util::future::join_all(appends).await.into_iter().map(|r| r.unwrap()).collect();
+    for (t, r) in answers.iter().enumerate() {
+        match (t % 3, t) {
+            (0, _) => assert!(matches!(r, Err(StoreError::Leased { .. })), "t{t}: {r:?}"),
+            (_, 1) => assert!(matches!(r, Err(StoreError::Conflict { version: 1, .. })), "t{t}: {r:?}"),
+            _ => assert!(r.is_ok(), "t{t}: {r:?}"),
+        }
+    }
+    for t in 0..60 {
+        let log = a.load(&id(t)).await.unwrap();
+        let expect = if t % 3 == 0 || t == 1 { vec![1] } else { vec![1, 2] };
+        assert_eq!(log.events.iter().map(|(v, _)| *v).collect::<Vec<_>>(), expect, "t{t}");
+    }
+    a.close().await;
+    b.close().await;
+}

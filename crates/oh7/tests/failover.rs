@@ -30,8 +30,30 @@ use sqlx::Connection;
 /// Players per table.
 const PLAYERS: usize = 3;
 
+/// A database made for one test, dropped at its end.
+struct Db {
+    url: String,
+    name: String,
+    admin: String,
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        let (name, admin) = (self.name.clone(), self.admin.clone());
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            rt.block_on(async move {
+                if let Ok(mut c) = sqlx::PgConnection::connect(&admin).await {
+                    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
 /// A new empty database on the server of `OH7_PG_URL` (`None`: no PostgreSQL, skip).
-async fn fresh_db() -> Option<String> {
+async fn fresh_db() -> Option<Db> {
     let Ok(base) = std::env::var("OH7_PG_URL") else {
         eprintln!("OH7_PG_URL is not set: the several-instance tests are skipped");
         return None;
@@ -40,7 +62,7 @@ async fn fresh_db() -> Option<String> {
     let mut admin = sqlx::PgConnection::connect(&base).await.expect("OH7_PG_URL answers");
     sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut admin).await.unwrap();
     let cut = base.rfind('/').expect("a database in the URL");
-    Some(format!("{}/{name}", &base[..cut]))
+    Some(Db { url: format!("{}/{name}", &base[..cut]), name, admin: base })
 }
 
 fn lease_s() -> u64 {
@@ -284,8 +306,8 @@ fn quantiles(mut d: Vec<Duration>) -> (Duration, Duration) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_of_one_instance_moves_its_tables_to_the_other() {
     let Some(db) = fresh_db().await else { return };
-    let (mut a, addr_a) = serve(&db);
-    let (_b, addr_b) = serve(&db);
+    let (mut a, addr_a) = serve(&db.url);
+    let (b, addr_b) = serve(&db.url);
     let live = Arc::new(Mutex::new(vec![addr_a, addr_b]));
     let presets = ["en", "fr", "kod7", "bga", "fr-advanced"];
     let mut tabs = Vec::new();
@@ -326,13 +348,15 @@ async fn kill_9_of_one_instance_moves_its_tables_to_the_other() {
         max.as_secs_f64()
     );
     assert!(max < Duration::from_secs(lease_s() + 5), "every table continues within the lease plus 5 s: {max:?}");
+    drop(b);
+    drop(db);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paused_instance_cannot_write_the_tables_it_lost() {
     let Some(db) = fresh_db().await else { return };
-    let (a, addr_a) = serve(&db);
-    let (_b, addr_b) = serve(&db);
+    let (a, addr_a) = serve(&db.url);
+    let (b, addr_b) = serve(&db.url);
     let live = Arc::new(Mutex::new(vec![addr_a, addr_b]));
     let mut tabs = Vec::new();
     for _ in 0..10 {
@@ -413,5 +437,6 @@ async fn a_paused_instance_cannot_write_the_tables_it_lost() {
         let n = check_record(&tab).await;
         println!("table {}: {n} acts, {} acked, {} reconnections", &tab.invite[..6], tab.acked.len(), tab.moves);
     }
-    drop(a);
+    drop((a, b));
+    drop(db);
 }
