@@ -29,7 +29,7 @@ pub fn deal_seed(seed: u64, d: u64) -> u64 {
 pub type Clock = dyn Fn() -> f64 + Sync;
 
 /// One seat's result in one round.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SeatResult {
     /// Index of the bot in the tournament's list.
     pub bot: usize,
@@ -412,8 +412,24 @@ pub fn run(
     progress: &(dyn Fn() + Sync),
     clock: Option<&Clock>,
 ) -> Result<Summary, String> {
+    Ok(summarise(names, &play_deals(game, players, 0..deals, names, seed, progress, clock)?))
+}
+
+/// Play deals `range` of a tournament seeded `seed` (each with every rotation of the bots), on
+/// every core; returns each deal's seat-rounds, in deal order. Deal `d` is the same whichever
+/// range it is played in, so a tournament cut into ranges (shards) and put back together in
+/// deal order summarises to the same figures.
+pub fn play_deals(
+    game: &GameSpec,
+    players: usize,
+    range: std::ops::Range<u64>,
+    names: &[String],
+    seed: u64,
+    progress: &(dyn Fn() + Sync),
+    clock: Option<&Clock>,
+) -> Result<Vec<Vec<SeatResult>>, String> {
     let rots = rotations(names.len(), players);
-    let results: Result<Vec<Vec<SeatResult>>, String> = (0..deals)
+    range
         .into_par_iter()
         .map(|d| {
             let s = deal_seed(seed, d);
@@ -429,8 +445,7 @@ pub fn run(
             progress();
             Ok(all)
         })
-        .collect();
-    Ok(summarise(names, &results?))
+        .collect()
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::GameKind;
 use crate::RulesArgs;
-use crate::sim::game_seed;
+use oh7_sim::game_seed;
 
 /// What to measure.
 #[derive(Subcommand, Debug)]

@@ -46,8 +46,10 @@ enum Command {
     Simulate(sim::SimulateArgs),
     /// Statistics of a file of records (either game): tables, --json or --csv, --plot DIR.
     Stats {
-        /// A file of records, one game per line.
-        file: PathBuf,
+        /// Files of records, one game per line (the shards of one run are checked to be all
+        /// there, once).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
         /// Print the statistics as JSON.
         #[arg(long, conflicts_with = "csv")]
         json: bool,
@@ -185,7 +187,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play(args) => play::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Simulate(args) => sim::simulate(&args),
-        Command::Stats { file, json, csv, plot } => sim::stats_command(&file, json, csv, plot.as_deref()),
+        Command::Stats { files, json, csv, plot } => sim::stats_command(&files, json, csv, plot.as_deref()),
         Command::Compare(args) => sim::compare(&args),
         Command::Replay { file, show } => replay::replay_file(&file, show),
         Command::Bench { what } => bench::run(&what),

@@ -1,33 +1,18 @@
-//! `oh7 simulate` and `oh7 compare`: whole games between bots on every core, records streamed
-//! to disk in game order, statistics (`oh7-stats`) at the end, charts with `--plot`.
-//!
-//! Parallel plan: games are cut into chunks (up to 64 games) played as tasks of a rayon pool; a
-//! writer thread puts finished chunks back in game order, writes their records, merges their
-//! statistics and moves the progress bar. A chunk starts only when fewer than 8 per thread are
-//! in flight or waiting to be written, so memory does not grow with `--games`.
-//! Game `i` always uses the seed `game_seed(seed, i)` and its bots are seeded from it, so the
-//! results do not depend on the number of threads.
+//! `oh7 simulate`, `oh7 stats` and `oh7 compare`: the command lines of `oh7-sim` (the run on
+//! every core, its shards and sinks) and `oh7-stats` (statistics, charts), and their progress
+//! display.
 
-use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::mpsc::{channel, sync_channel};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use oh7_bots::{Bot, GameSpec, oh7_bot, play_game, random_oh7_game, seven_bot};
-use oh7_core::game::Game;
-use oh7_core::oh7::{Oh7Game, Record};
+use oh7_bots::GameSpec;
 use oh7_core::ruleset::Ruleset;
-use oh7_core::seven::{MAX_PLAYERS, MIN_PLAYERS, SevenGame};
-use oh7_stats::Stats;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
+use oh7_sim::{JsonLines, Plan, Shard, Sink};
 
 use crate::{GameKind, RulesArgs, parse_seed};
 
@@ -41,9 +26,15 @@ pub struct SimulateArgs {
     rules: RulesArgs,
     #[command(flatten)]
     run: RunArgs,
-    /// Write every game's record to this file (JSON Lines, one game per line, in game order).
+    /// Write every game's record to this file (JSON Lines, one game per line, in game order;
+    /// a shard's file starts with a line naming its run and part).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Play only shard I of N of the run (0 <= I < N): exactly the games, with the same seeds,
+    /// that the one-process run gives that part. Needs --record; merge the shards' files with
+    /// `oh7 stats FILES...` (docs/scale-out.md).
+    #[arg(long, value_name = "I/N", requires = "record")]
+    shard: Option<Shard>,
     /// Write charts of the statistics (PNG and SVG) into this directory.
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
@@ -93,291 +84,111 @@ pub struct CompareArgs {
     csv: bool,
 }
 
-/// The seed of game `i` of a run: a SplitMix64 step, so neighbouring games are unrelated.
-pub fn game_seed(seed: u64, i: u64) -> u64 {
-    let mut z = seed.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A fully described run.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    /// The game and its rules.
-    pub spec: GameSpec,
-    /// Players.
-    pub players: usize,
-    /// Games.
-    pub games: u64,
-    /// First seed.
-    pub seed: u64,
-    /// One bot level per seat.
-    pub bots: Vec<String>,
-    /// Whether the levels were left to the default.
-    pub default_bots: bool,
-    /// Worker threads.
-    pub threads: usize,
-}
-
-/// What a run found besides the statistics.
-pub struct Outcome {
-    /// The statistics of every game.
-    pub stats: Stats,
-    /// Decisions made (bets, plays, choices, turns).
-    pub decisions: u64,
-    /// Wall time.
-    pub elapsed: Duration,
-}
-
-fn default_level(levels: &[&str]) -> &'static str {
-    if levels.contains(&"heuristic") { "heuristic" } else { "random" }
-}
-
 impl RunArgs {
     /// Check the arguments and build the plan of a run.
     pub fn plan(&self, spec: GameSpec) -> Result<Plan> {
-        match &spec {
-            GameSpec::Oh7 { ruleset } => ruleset.check_players(self.players)?,
-            GameSpec::Seven { .. } => {
-                if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&self.players) {
-                    bail!("Seven is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {} players", self.players);
-                }
-                // Rules other than the default may refuse more counts (a hand too large).
-                spec.check_players(self.players).map_err(|e| anyhow!(e))?;
+        Ok(Plan::new(spec, self.players, self.games, self.seed, self.bots.as_deref(), self.threads)?)
+    }
+}
+
+/// Progress of long work on stderr: a bar on a terminal; elsewhere (a scheduler's log, a pipe)
+/// a plain line every 10 seconds and one at the end, so logs stay readable.
+pub struct Progress {
+    bar: ProgressBar,
+    plain: Option<Mutex<(Instant, Instant)>>,
+    total: u64,
+    what: &'static str,
+    label: String,
+}
+
+impl Progress {
+    /// Progress over `total` items called `what` (`games`, `records`, `deals`).
+    pub fn new(total: u64, what: &'static str, label: &str) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = if terminal {
+            let pb = ProgressBar::new(total);
+            let template = format!(
+                "{{spinner}} {{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {what}, {{rate}}, {{eta}} left {{msg}}"
+            );
+            pb.set_style(
+                ProgressStyle::with_template(&template)
+                    .expect("a valid template")
+                    .with_key("rate", move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.0} {what}/s", s.per_sec());
+                    })
+                    .progress_chars("=> "),
+            );
+            pb.enable_steady_tick(Duration::from_millis(200));
+            if !label.is_empty() {
+                pb.set_message(label.to_string());
             }
-        }
-        if self.games == 0 {
-            bail!("--games must be at least 1");
-        }
-        let levels = spec.levels();
-        let (bots, default_bots) = match &self.bots {
-            None => (vec![default_level(levels).to_string(); self.players], true),
-            Some(text) => {
-                let v: Vec<String> = text.split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
-                let v = match v.len() {
-                    1 => vec![v[0].clone(); self.players],
-                    n if n == self.players => v,
-                    n => bail!("--bots names {n} levels for {} players: give one level, or one per seat", self.players),
-                };
-                (v, false)
-            }
+            pb
+        } else {
+            ProgressBar::hidden()
         };
-        for l in &bots {
-            spec.bot(l, 0).map_err(|e| anyhow!(e))?;
-        }
-        let threads = match self.threads {
-            Some(0) => bail!("--threads must be at least 1"),
-            Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
-        Ok(Plan { spec, players: self.players, games: self.games, seed: self.seed, bots, default_bots, threads })
-    }
-}
-
-impl Plan {
-    /// `bots: heuristic on every seat (the default)` or `bots: random, heuristic, …`.
-    pub fn bots_text(&self) -> String {
-        let all_same = self.bots.iter().all(|b| *b == self.bots[0]);
-        let names = if all_same { format!("{} on every seat", self.bots[0]) } else { self.bots.join(", ") };
-        if self.default_bots { format!("bots: {names} (the default)") } else { format!("bots: {names}") }
+        let now = Instant::now();
+        Progress { bar, plain: (!terminal).then(|| Mutex::new((now, now))), total, what, label: label.to_string() }
     }
 
-    fn title(&self) -> String {
-        match &self.spec {
-            GameSpec::Oh7 { ruleset } => {
-                let dummy = if ruleset.uses_dummy(self.players) { " (with the Dummy)" } else { "" };
-                format!("{} with {} players{dummy}", ruleset.preset, self.players)
-            }
-            GameSpec::Seven { .. } => format!("seven with {} players", self.players),
-        }
-    }
-}
-
-/// The games of one chunk: their records (JSON Lines) and statistics.
-struct ChunkOut {
-    games: u64,
-    lines: Vec<u8>,
-    stats: Stats,
-    decisions: u64,
-}
-
-/// A table reused for every game of a chunk.
-struct Worker {
-    oh7: Option<Oh7Game>,
-    legal: Vec<<Oh7Game as Game>::Action>,
-}
-
-fn play_chunk(plan: &Plan, w: &mut Worker, from: u64, to: u64, write: bool) -> Result<ChunkOut> {
-    let mut out = ChunkOut { games: to - from, lines: Vec::new(), stats: Stats::new(), decisions: 0 };
-    let all_random = plan.bots.iter().all(|b| b == "random");
-    for i in from..to {
-        let s = game_seed(plan.seed, i);
-        // The hot loop stays on each game's generic code: one arm per game, no dynamic calls.
-        match &plan.spec {
-            GameSpec::Oh7 { ruleset } => {
-                let g = match &mut w.oh7 {
-                    Some(g) => {
-                        g.restart(s);
-                        g
-                    }
-                    slot => {
-                        let g = Oh7Game::new(*ruleset, plan.players, s)?;
-                        slot.insert(g)
-                    }
-                };
-                if all_random {
-                    // The bitset fast path: the same distribution as `RandomBot` on every seat.
-                    g.set_seat_names(vec!["bot:random".to_string(); plan.players]);
-                    let mut rng = ChaCha8Rng::seed_from_u64(s ^ 0x5EED_B075);
-                    out.decisions += random_oh7_game(g, &mut rng, &mut w.legal);
-                } else {
-                    let mut bots: Vec<Box<dyn Bot<Oh7Game>>> = plan
-                        .bots
-                        .iter()
-                        .enumerate()
-                        .map(|(p, l)| oh7_bot(l, game_seed(s, p as u64 + 1)))
-                        .collect::<Result<_, String>>()
-                        .map_err(|e| anyhow!(e))?;
-                    g.set_seat_names(bots.iter().map(|b| b.name()).collect());
-                    out.decisions += play_game(g, &mut bots, 10_000_000)?;
-                }
-                let rec = Record::from_game(g);
-                if write {
-                    serde_json::to_writer(&mut out.lines, &rec)?;
-                    out.lines.push(b'\n');
-                }
-                out.stats.add_oh7(&rec);
-            }
-            GameSpec::Seven { rules } => {
-                let mut g = SevenGame::new(rules.clone(), plan.players, s)?;
-                let mut bots: Vec<Box<dyn Bot<SevenGame>>> = plan
-                    .bots
-                    .iter()
-                    .enumerate()
-                    .map(|(p, l)| seven_bot(l, game_seed(s, p as u64 + 1)))
-                    .collect::<Result<_, String>>()
-                    .map_err(|e| anyhow!(e))?;
-                g.set_seat_names(bots.iter().map(|b| b.name()).collect())?;
-                out.decisions += play_game(&mut g, &mut bots, 10_000_000)?;
-                let rec = g.record();
-                if write {
-                    serde_json::to_writer(&mut out.lines, &rec)?;
-                    out.lines.push(b'\n');
-                }
-                out.stats.add_value(&rec)?;
+    /// `done` items so far.
+    pub fn set(&self, done: u64) {
+        self.bar.set_position(done);
+        if let Some(m) = &self.plain {
+            let mut t = m.lock().unwrap_or_else(|e| e.into_inner());
+            if t.1.elapsed() >= Duration::from_secs(10) || (done == self.total && self.total > 0) {
+                t.1 = Instant::now();
+                let secs = t.0.elapsed().as_secs_f64();
+                let rate = done as f64 / secs.max(1e-9);
+                let label = if self.label.is_empty() { String::new() } else { format!("{}: ", self.label) };
+                eprintln!(
+                    "{label}{done}/{} {} ({:.0}%), {secs:.0} s, {rate:.0} {}/s",
+                    self.total,
+                    self.what,
+                    100.0 * done as f64 / self.total.max(1) as f64,
+                    self.what
+                );
             }
         }
     }
-    Ok(out)
+
+    /// Done: the bar goes.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
-fn progress_bar(games: u64, show: bool) -> ProgressBar {
-    if !show || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
+/// Play `plan` with its records to `record` (if given).
+fn play(plan: &Plan, record: Option<&Path>, label: &str) -> Result<oh7_sim::Outcome> {
+    let mut sinks: Vec<Box<dyn Sink>> = Vec::new();
+    if let Some(p) = record {
+        sinks.push(Box::new(JsonLines::create(p, plan.header().as_ref())?));
     }
-    let pb = ProgressBar::new(games);
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{spinner} {elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games, {rate}, {eta} left",
-        )
-        .expect("a valid template")
-        .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = write!(w, "{:.0} games/s", s.per_sec());
-        })
-        .progress_chars("=> "),
-    );
-    pb.enable_steady_tick(Duration::from_millis(200));
-    pb
-}
-
-/// Play the games of `plan` on `plan.threads` threads, writing records to `record` (in game
-/// order) if given; `label` names the run on the progress bar.
-pub fn run(plan: &Plan, record: Option<&Path>, label: &str) -> Result<Outcome> {
-    let out = match record {
-        Some(p) => Some(BufWriter::with_capacity(
-            1 << 20,
-            File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
-        )),
-        None => None,
-    };
-    let write = out.is_some();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(plan.threads).build().context("cannot start the threads")?;
-    // Chunks of up to 64 games; at most `window` chunks are being played or waiting to be
-    // written at any time (a token is taken to start a chunk and given back once it is written).
-    let chunk = (plan.games / (plan.threads as u64 * 64)).clamp(1, 64);
-    let chunks = plan.games.div_ceil(chunk);
-    let window = plan.threads * 8;
-    let pb = progress_bar(plan.games, true);
-    if !label.is_empty() {
-        pb.set_message(label.to_string());
-    }
-    let start = Instant::now();
-    let (tx, rx) = channel::<(u64, Result<ChunkOut>)>();
-    let (tok_tx, tok_rx) = sync_channel::<()>(window);
-    for _ in 0..window {
-        tok_tx.send(()).expect("the receiver is alive");
-    }
-    let pbw = pb.clone();
-    let writer = std::thread::spawn(move || -> Result<(Stats, u64)> {
-        let mut out = out;
-        let mut stats = Stats::new();
-        let mut decisions = 0;
-        let mut waiting = BTreeMap::new();
-        let mut next = 0u64;
-        for (i, res) in rx {
-            waiting.insert(i, res);
-            while let Some(res) = waiting.remove(&next) {
-                let c = res?;
-                if let Some(f) = out.as_mut() {
-                    f.write_all(&c.lines)?;
-                }
-                stats.merge(&c.stats);
-                decisions += c.decisions;
-                pbw.inc(c.games);
-                next += 1;
-                let _ = tok_tx.send(());
-            }
-        }
-        if let Some(mut f) = out {
-            f.flush()?;
-        }
-        Ok((stats, decisions))
-    });
-    let shared = Arc::new(plan.clone());
-    for i in 0..chunks {
-        if tok_rx.recv().is_err() {
-            break; // the writer stopped on an error, reported below
-        }
-        let (tx, plan) = (tx.clone(), Arc::clone(&shared));
-        pool.spawn(move || {
-            let (a, b) = (i * chunk, ((i + 1) * chunk).min(plan.games));
-            let mut w = Worker { oh7: None, legal: Vec::new() };
-            let _ = tx.send((i, play_chunk(&plan, &mut w, a, b, write)));
-        });
-    }
-    drop(tx);
-    let written = writer.join().map_err(|_| anyhow!("the record writer panicked"))?;
-    pb.finish_and_clear();
-    let (stats, decisions) = written?;
-    Ok(Outcome { stats, decisions, elapsed: start.elapsed() })
+    let (from, to) = plan.range();
+    let progress = Progress::new(to - from, "games", label);
+    let o = oh7_sim::run(plan, &mut sinks, &|n| progress.set(n));
+    progress.finish();
+    Ok(o?)
 }
 
 /// Run `oh7 simulate`.
 pub fn simulate(a: &SimulateArgs) -> Result<()> {
-    let plan = a.run.plan(a.rules.spec(a.game)?)?;
-    let o = run(&plan, a.record.as_deref(), "")?;
+    let plan = a.run.plan(a.rules.spec(a.game)?)?.with_shard(a.shard)?;
+    let o = play(&plan, a.record.as_deref(), "")?;
     let secs = o.elapsed.as_secs_f64();
+    let (from, to) = plan.range();
     let mut head = String::new();
+    if let Some(s) = plan.shard {
+        head.push_str(&format!("shard {} of {}: games {from} to {} of {}\n", s.index, s.count, to - 1, plan.games));
+    }
     head.push_str(&format!(
         "{} games of {}, seed {}, {}, {} thread(s), in {:.2} s ({:.0} games/s, {} decisions)\n",
-        plan.games,
+        to - from,
         plan.title(),
         plan.seed,
         plan.bots_text(),
         plan.threads,
         secs,
-        plan.games as f64 / secs,
+        (to - from) as f64 / secs,
         o.decisions
     ));
     if let Some(p) = &a.record {
@@ -403,48 +214,22 @@ pub fn simulate(a: &SimulateArgs) -> Result<()> {
     Ok(())
 }
 
-/// Read a file of records and return their statistics (`oh7 stats`).
-pub fn stats_of_file(path: &Path) -> Result<Stats> {
-    use std::io::BufRead;
-    let f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let reader = std::io::BufReader::with_capacity(1 << 20, f);
-    let mut stats = Stats::new();
-    // Parse in parallel batches of lines (line number, text); merging is order-independent.
-    let flush = |batch: &mut Vec<(usize, Vec<u8>)>, stats: &mut Stats| -> Result<()> {
-        let part = batch
-            .par_iter()
-            .try_fold(Stats::new, |mut s, (no, l)| {
-                let l = std::str::from_utf8(l).map_err(|_| anyhow!("{}:{no}: not UTF-8 text", path.display()))?;
-                s.add_checked_line(l).map_err(|e| anyhow!("{}:{no}: {e}", path.display()))?;
-                Ok::<_, anyhow::Error>(s)
-            })
-            .try_reduce(Stats::new, |mut a, b| {
-                a.merge(&b);
-                Ok(a)
-            })?;
-        stats.merge(&part);
-        batch.clear();
-        Ok(())
-    };
-    let mut batch = Vec::with_capacity(4096);
-    for (i, line) in reader.split(b'\n').enumerate() {
-        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
-        if !line.trim_ascii().is_empty() {
-            batch.push((i + 1, line));
-        }
-        if batch.len() == 4096 {
-            flush(&mut batch, &mut stats)?;
-        }
+/// Run `oh7 stats FILE...`: the statistics of every record in the files (the shards of one
+/// run are checked to be all there, once, from the same run).
+pub fn stats_command(files: &[PathBuf], json: bool, csv: bool, plot: Option<&Path>) -> Result<()> {
+    let mut bytes = 0u64;
+    for f in files {
+        bytes += std::fs::metadata(f).with_context(|| format!("cannot read {}", f.display()))?.len();
     }
-    flush(&mut batch, &mut stats)?;
-    Ok(stats)
-}
-
-/// Run `oh7 stats FILE`.
-pub fn stats_command(file: &Path, json: bool, csv: bool, plot: Option<&Path>) -> Result<()> {
-    let stats = stats_of_file(file)?;
+    // About 2 KB a record: the bar's total is a guess until the end.
+    let progress = Progress::new((bytes / 2048).max(1), "records", "");
+    let read = oh7_sim::stats_of_files(files, &|n| progress.set(n));
+    progress.finish();
+    let read = read?;
+    let stats = read.stats;
+    let names = files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ");
     if stats.games() == 0 {
-        bail!("{} holds no records", file.display());
+        bail!("{names} hold(s) no records");
     }
     let report = stats.report();
     if json {
@@ -452,7 +237,16 @@ pub fn stats_command(file: &Path, json: bool, csv: bool, plot: Option<&Path>) ->
     } else if csv {
         print!("{}", report.to_csv());
     } else {
-        println!("{} records read from {}", stats.games(), file.display());
+        match &read.run {
+            Some(run) => println!(
+                "{} records read from the {} shards of one run (seed {}, {} games)",
+                stats.games(),
+                run.of,
+                run.seed,
+                run.games
+            ),
+            None => println!("{} records read from {names}", stats.games()),
+        }
         println!();
         print!("{}", report.to_text());
     }
@@ -484,8 +278,8 @@ pub fn compare(a: &CompareArgs) -> Result<()> {
         a.run.plan(GameSpec::Oh7 { ruleset: rules_of(&a.a)? }).with_context(|| format!("rules A ({})", a.a))?;
     let plan_b =
         a.run.plan(GameSpec::Oh7 { ruleset: rules_of(&a.b)? }).with_context(|| format!("rules B ({})", a.b))?;
-    let oa = run(&plan_a, None, &format!("A: {}", a.a))?;
-    let ob = run(&plan_b, None, &format!("B: {}", a.b))?;
+    let oa = play(&plan_a, None, &format!("A: {}", a.a))?;
+    let ob = play(&plan_b, None, &format!("B: {}", a.b))?;
     let (ra, rb) = (oa.stats.report(), ob.stats.report());
     let diffs = oh7_stats::compare(&ra, &rb);
     let head = format!(

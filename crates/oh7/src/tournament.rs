@@ -2,9 +2,11 @@
 //! rotated through the seats), on every core, with paired 95% confidence intervals; and the
 //! bot benchmarks `oh7 bench solver` and `oh7 bench bot`.
 
+use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use oh7_bots::pi::{Position, Scorer, Solver};
@@ -13,8 +15,10 @@ use oh7_bots::{GameSpec, oh7_bot};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, Oh7Game, PhaseView};
 use oh7_core::ruleset::{Preset, Ruleset};
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::sim::Progress;
 use crate::{GameKind, RulesArgs};
 
 /// Arguments of `oh7 tournament`.
@@ -55,6 +59,17 @@ pub struct TournamentArgs {
     /// Seed of the deals.
     #[arg(long, default_value = "1", value_parser = crate::parse_seed)]
     pub seed: u64,
+    /// Play only shard I of N of the deals (0 <= I < N), the same deals as the one-process run,
+    /// and write their results to --out; put the shards together with --merge.
+    #[arg(long, value_name = "I/N", requires = "out", conflicts_with = "ratings")]
+    pub shard: Option<oh7_sim::Shard>,
+    /// The file a shard's results go to (JSON Lines: a header, then one line per deal).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub out: Option<std::path::PathBuf>,
+    /// Put shard files together (every shard of one tournament, once) and report as the
+    /// one-process run does: the same figures (decision times aside, and `seconds`: 0).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["shard", "ratings"])]
+    pub merge: Vec<std::path::PathBuf>,
 }
 
 /// The game of a tournament; for Oh 7 the ruleset must seat `--players`.
@@ -68,6 +83,9 @@ fn game_spec(args: &TournamentArgs) -> Result<GameSpec> {
 
 /// Run `oh7 tournament`.
 pub fn run(args: &TournamentArgs) -> Result<()> {
+    if !args.merge.is_empty() {
+        return merge(args);
+    }
     if args.ratings {
         return ratings(args);
     }
@@ -99,44 +117,89 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
             bail!("bot `{b}`: {e}");
         }
     }
+    let rots = tournament::rotations(args.bots.len(), args.players).len();
+    let start = Instant::now();
+    let clock = move || start.elapsed().as_secs_f64();
+    if let Some(shard) = args.shard {
+        // One part of the tournament: its deals' results to a file, merged later.
+        let out = args.out.as_ref().expect("clap requires --out with --shard");
+        let (from, to) = shard.range(args.deals);
+        let progress = Progress::new(to - from, "deals", "");
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let tick = || progress.set(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+        let deals = tournament::play_deals(&game, args.players, from..to, &args.bots, args.seed, &tick, Some(&clock))
+            .map_err(anyhow::Error::msg)?;
+        progress.finish();
+        let header = ShardHeader {
+            oh7_tournament_shard: 1,
+            spec: game.clone(),
+            players: args.players,
+            bots: args.bots.clone(),
+            seed: args.seed,
+            deals: args.deals,
+            shard: shard.index,
+            of: shard.count,
+            from,
+            to,
+        };
+        write_shard(out, &header, from, &deals)?;
+        println!(
+            "shard {} of {}: deals {from} to {} of {} ({rots} rotations each) in {:.1} s, written to {}",
+            shard.index,
+            shard.count,
+            to - 1,
+            args.deals,
+            start.elapsed().as_secs_f64(),
+            out.display()
+        );
+        return Ok(());
+    }
+    let progress = Progress::new(args.deals, "deals", "");
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let tick = || progress.set(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+    let summary = tournament::run(&game, args.players, args.deals, &args.bots, args.seed, &tick, Some(&clock))
+        .map_err(anyhow::Error::msg)?;
+    progress.finish();
+    report(&summary, &game, args.players, &args.bots, args.seed, args, rots, start.elapsed().as_secs_f64())
+}
+
+/// Print a tournament's summary (text or JSON), with the gap share if `--gap` asks for it.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    summary: &Summary,
+    game: &GameSpec,
+    players: usize,
+    bots: &[String],
+    seed: u64,
+    args: &TournamentArgs,
+    rots: usize,
+    secs: f64,
+) -> Result<()> {
     let gap = match args.gap.as_slice() {
         [] => None,
         [l, m, h] => {
             let find = |b: &String| {
-                args.bots.iter().position(|x| x == b).ok_or_else(|| {
-                    anyhow::anyhow!("--gap names `{b}`, which is not among --bots {}", args.bots.join(","))
-                })
+                bots.iter()
+                    .position(|x| x == b)
+                    .ok_or_else(|| anyhow::anyhow!("--gap names `{b}`, which is not among the bots {}", bots.join(",")))
             };
             Some((find(l)?, find(m)?, find(h)?))
         }
         _ => bail!("--gap takes three bots from --bots, LOW,MID,HIGH, e.g. --gap heuristic,expert,oracle"),
     };
-    let rots = tournament::rotations(args.bots.len(), args.players).len();
-    let bar = ProgressBar::new(args.deals);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} deals ({per_sec}, eta {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let start = Instant::now();
-    let tick = || bar.inc(1);
-    let clock = move || start.elapsed().as_secs_f64();
-    let summary = tournament::run(&game, args.players, args.deals, &args.bots, args.seed, &tick, Some(&clock))
-        .map_err(anyhow::Error::msg)?;
-    bar.finish_and_clear();
-    let secs = start.elapsed().as_secs_f64();
-    let what = format!("{} with {} players", game.label(), args.players);
-    let closed = gap.map(|(l, m, h)| (l, m, h, tournament::gap_closed(&summary, l, m, h)));
+    let what = format!("{} with {} players", game.label(), players);
+    let closed = gap.map(|(l, m, h)| (l, m, h, tournament::gap_closed(summary, l, m, h)));
     if args.json {
-        let mut v = to_json(&summary, &what, args, rots, secs);
+        let mut v = to_json(summary, &what, seed, rots, secs);
         if let Some((l, m, h, r)) = closed {
-            v["gap"] = json!({"low": args.bots[l], "mid": args.bots[m], "high": args.bots[h],
+            v["gap"] = json!({"low": bots[l], "mid": bots[m], "high": bots[h],
                 "closed": r.map(|x| x.0), "ci95": r.map(|x| x.1)});
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print_text(&summary, &what, args, rots, secs, matches!(game, GameSpec::Seven { .. }));
+        print_text(summary, &what, seed, rots, secs, matches!(game, GameSpec::Seven { .. }));
         if let Some((l, m, h, r)) = closed {
-            let (low, mid, high) = (&args.bots[l], &args.bots[m], &args.bots[h]);
+            let (low, mid, high) = (&bots[l], &bots[m], &bots[h]);
             match r {
                 Some((x, ci)) => {
                     let d = decimals(ci * 100.0);
@@ -153,12 +216,121 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     Ok(())
 }
 
-fn to_json(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs: f64) -> serde_json::Value {
+/// The first line of a tournament shard's file: which tournament and which deals.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShardHeader {
+    oh7_tournament_shard: u32,
+    spec: GameSpec,
+    players: usize,
+    bots: Vec<String>,
+    seed: u64,
+    deals: u64,
+    shard: u64,
+    of: u64,
+    from: u64,
+    to: u64,
+}
+
+/// One deal's results, a line of a shard's file.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DealRow {
+    deal: u64,
+    results: Vec<tournament::SeatResult>,
+}
+
+fn write_shard(path: &Path, header: &ShardHeader, from: u64, deals: &[Vec<tournament::SeatResult>]) -> Result<()> {
+    let f = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut out = std::io::BufWriter::new(f);
+    serde_json::to_writer(&mut out, header)?;
+    out.write_all(b"\n")?;
+    for (i, results) in deals.iter().enumerate() {
+        serde_json::to_writer(&mut out, &DealRow { deal: from + i as u64, results: results.clone() })?;
+        out.write_all(b"\n")?;
+    }
+    out.flush().with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// `oh7 tournament --merge FILES...`: the shards of one tournament put back together in deal
+/// order and summarised, exactly as the one-process run summarises them.
+fn merge(args: &TournamentArgs) -> Result<()> {
+    use std::io::BufRead;
+    let mut headers = Vec::new();
+    let mut deals: std::collections::BTreeMap<u64, (Vec<tournament::SeatResult>, &Path)> = Default::default();
+    for path in &args.merge {
+        let f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let mut lines = std::io::BufReader::new(f).lines();
+        let first = lines.next().transpose().with_context(|| format!("cannot read {}", path.display()))?;
+        let header: ShardHeader = first.as_deref().and_then(|l| serde_json::from_str(l).ok()).with_context(|| {
+            format!("{}: not a tournament shard (its first line is not a shard header)", path.display())
+        })?;
+        let mut rows = 0;
+        for (i, line) in lines.enumerate() {
+            let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let row: DealRow = serde_json::from_str(&line)
+                .with_context(|| format!("{}:{}: not a deal's results", path.display(), i + 2))?;
+            if !(header.from..header.to).contains(&row.deal) {
+                bail!(
+                    "{}:{}: deal {} is not in this shard's deals {} to {}",
+                    path.display(),
+                    i + 2,
+                    row.deal,
+                    header.from,
+                    header.to - 1
+                );
+            }
+            if let Some((_, other)) = deals.insert(row.deal, (row.results, path)) {
+                bail!("deal {} is in {} and in {}", row.deal, other.display(), path.display());
+            }
+            rows += 1;
+        }
+        if rows != header.to - header.from {
+            bail!(
+                "{}: shard {} of {} should hold {} deals but holds {rows}: an unfinished or cut file",
+                path.display(),
+                header.shard,
+                header.of,
+                header.to - header.from
+            );
+        }
+        headers.push(header);
+    }
+    let parts: Vec<oh7_sim::Part<'_>> = args
+        .merge
+        .iter()
+        .zip(&headers)
+        .map(|(path, h)| {
+            let mut run = serde_json::to_value(h).expect("headers serialize");
+            if let Some(o) = run.as_object_mut() {
+                for k in ["shard", "from", "to"] {
+                    o.remove(k);
+                }
+            }
+            oh7_sim::Part { path, run, index: h.shard, count: h.of }
+        })
+        .collect();
+    oh7_sim::check_parts(&parts)?;
+    let h = &headers[0];
+    let all: Vec<Vec<tournament::SeatResult>> = deals.into_values().map(|(r, _)| r).collect();
+    if all.len() as u64 != h.deals {
+        bail!("the shards hold {} deals of the tournament's {}", all.len(), h.deals);
+    }
+    let summary = tournament::summarise(&h.bots, &all);
+    let rots = tournament::rotations(h.bots.len(), h.players).len();
+    report(&summary, &h.spec, h.players, &h.bots, h.seed, args, rots, 0.0)
+}
+
+fn to_json(s: &Summary, what: &str, seed: u64, rots: usize, secs: f64) -> serde_json::Value {
     json!({
         "table": what,
         "deals": s.deals,
         "rotations": rots,
-        "seed": args.seed,
+        "seed": seed,
         "seconds": secs,
         "bots": s.bots.iter().map(|b| json!({
             "bot": b.name, "rounds": b.rounds, "mean": b.mean, "ci95": b.ci95,
@@ -229,8 +401,8 @@ fn ratings(args: &TournamentArgs) -> Result<()> {
     Ok(())
 }
 
-fn print_text(s: &Summary, what: &str, args: &TournamentArgs, rots: usize, secs: f64, seven: bool) {
-    println!("duplicate tournament: {what}, {} deals x {rots} rotations, seed {}, {secs:.1} s", s.deals, args.seed);
+fn print_text(s: &Summary, what: &str, seed: u64, rots: usize, secs: f64, seven: bool) {
+    println!("duplicate tournament: {what}, {} deals x {rots} rotations, seed {seed}, {secs:.1} s", s.deals);
     let unit = if seven { "rounds won" } else { "points/round" };
     let ms = |x: f64| if x.is_finite() { format!("{x:.1}") } else { "-".into() };
     if seven {
