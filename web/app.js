@@ -51,9 +51,18 @@ function rules() {
   return symbols(S.table?.ruleset || { preset: S.table?.preset });
 }
 
+/** The address of the server the table is played on now (`""`: this page's own). */
+function serverBase() {
+  return sock ? sock.base() : "";
+}
+
 const ctx = {
   get S() {
     return S;
+  },
+  // Where the table's records, replays and reviews are read (the server it is played on).
+  get base() {
+    return serverBase();
   },
   // The code the table page was opened with (invite or watch), for the replay link.
   get code() {
@@ -102,7 +111,12 @@ function act(action) {
   const id = sendCommand("act", { action });
   if (!id) return;
   dispatch({ type: "local/sent", id, action });
-  setTimeout(() => dispatch({ type: "local/pending-timeout", id }), PENDING_MS);
+  setTimeout(() => {
+    // No answer in time: the server may be paused or gone with the connection still open.
+    // Let the person try again, and connect again (to whichever server plays the table now).
+    if (S.pending && S.pending.id === id && S.pending.acked === undefined) sock?.reconnect();
+    dispatch({ type: "local/pending-timeout", id });
+  }, PENDING_MS);
   // The button pressed is gone: the keyboard goes back to the hand, not to the page's top.
   if (fromActions && !document.activeElement?.closest?.(".actions")) document.querySelector('.hand [tabindex="0"]')?.focus();
 }
@@ -449,7 +463,8 @@ function fetchStats() {
   statsFor = key;
   stats = null;
   const c = S.links?.watch || code;
-  fetch(`/api/tables/${c}/stats`)
+  // From the server that plays the table (this page's own server may be the one that stopped).
+  fetch(`${serverBase()}/api/tables/${c}/stats`)
     .then((r) => (r.ok ? r.json() : null))
     .then((v) => {
       if (statsFor === key && v) {

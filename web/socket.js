@@ -60,12 +60,15 @@ export function connect(code, access, onMessage, onDown) {
   let learnt = false;
   // Connections lost or refused in a row (not capped, unlike the backoff).
   let downs = 0;
+  // The server this page is connected to now (its address; null: the page's own).
+  let current = null;
   const open = () => {
     ws = new WebSocket(socketUrl(elsewhere));
     redirected = false;
     ws.onopen = () => {
       retry = 0;
       downs = 0;
+      current = elsewhere;
       if (!learnt) {
         learnt = true;
         fetch(new URL("/api/lobby", elsewhere || location.href))
@@ -128,6 +131,16 @@ export function connect(code, access, onMessage, onDown) {
     },
     sync() {
       if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "sync" }));
+    },
+    /** The address of the server this page is connected to (`""`: the page's own), for the
+     * table's reads and the links that need the table's server (records, replays, reviews). */
+    base() {
+      return current ? current.replace(/\/+$/, "") : "";
+    },
+    /** A connection that stopped answering (a command with no answer in time: the server may be
+     * paused): drop it and connect again, through the page's own server. */
+    reconnect() {
+      if (ws && ws.readyState === 1) ws.close();
     },
     close() {
       closed = true;

@@ -648,8 +648,8 @@ function endPanel(ctx, v) {
       { class: "end-actions" },
       S.you === 0 ? h("button", { type: "button", id: "rematch-btn", class: "primary", "data-k": "rematch", onclick: () => ctx.send("rematch") }, t.rematch) : null,
       S.you !== null && S.you !== 0 ? h("p", {}, t.waitingRematch) : null,
-      ctx.code ? h("a", { id: "replay-link", class: "button", href: `/replay/${encodeURIComponent(ctx.code)}` }, t.replay) : null,
-      watch ? h("a", { id: "download", href: `/api/tables/${watch}/record`, download: "oh7-game.json" }, t.download) : null,
+      ctx.code ? h("a", { id: "replay-link", class: "button", href: `${ctx.base}/replay/${encodeURIComponent(ctx.code)}` }, t.replay) : null,
+      watch ? h("a", { id: "download", href: `${ctx.base}/api/tables/${watch}/record`, download: "oh7-game.json" }, t.download) : null,
     ),
   );
 }
@@ -684,7 +684,7 @@ function reviewEl(ctx) {
       ),
     );
   } else if (r.state === "done") {
-    const url = `${location.origin}/review/${encodeURIComponent(r.share)}`;
+    const url = `${ctx.base || location.origin}/review/${encodeURIComponent(r.share)}`;
     const copy = h(
       "button",
       {
@@ -709,7 +709,7 @@ function reviewEl(ctx) {
     );
     parts.push(
       h("p", { class: "review-state", id: "review-state" }, t.reviewDone),
-      h("div", { class: "review-links" }, h("a", { id: "review-open", class: "button primary", href: `/review/${encodeURIComponent(r.share)}`, "data-k": "review" }, t.reviewOpen), copy),
+      h("div", { class: "review-links" }, h("a", { id: "review-open", class: "button primary", href: `${ctx.base}/review/${encodeURIComponent(r.share)}`, "data-k": "review" }, t.reviewOpen), copy),
       h("small", { class: "help" }, t.reviewShareHelp),
     );
   } else if (r.state === "failed") {
