@@ -1,0 +1,23 @@
+#!/bin/sh
+# An oh7 study as a Slurm array job: one array task per shard, then one merge job.
+#
+#   sbatch scale-out/slurm-array.sh                 # 4 shards (the --array line below)
+#   sbatch --array=0-31 scale-out/slurm-array.sh    # 32 shards: SHARDS follows the array
+#
+# When every task is done, merge (the job prints this command with its job id):
+#   sbatch --dependency=afterok:JOBID --wrap 'oh7 stats study/shard-*.jsonl --json > study/stats.json'
+#
+# OUT must be on a file system every node sees (the default ./study is under the directory
+# sbatch was run from). OH7, STUDY and THREADS: see study.sh.
+#SBATCH --job-name=oh7-study
+#SBATCH --array=0-3
+#SBATCH --cpus-per-task=1
+#SBATCH --output=oh7-study-%A_%a.log
+set -eu
+export SHARD="$SLURM_ARRAY_TASK_ID"
+export SHARDS="${SLURM_ARRAY_TASK_COUNT:-$((SLURM_ARRAY_TASK_MAX + 1))}"
+export THREADS="${THREADS:-${SLURM_CPUS_PER_TASK:-1}}"
+echo "oh7 study: shard $SHARD of $SHARDS on $(hostname)"
+# Slurm runs a copy of this script: study.sh is found from where sbatch was run (the checkout)
+# unless STUDY_SH says where it is.
+exec "${STUDY_SH:-${SLURM_SUBMIT_DIR:-.}/scale-out/study.sh}"
