@@ -19,6 +19,8 @@
 //! starts only when fewer than 8 per thread are in flight or waiting, so memory does not grow
 //! with the number of games.
 
+pub mod parquet;
+
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufWriter, Write};

@@ -60,6 +60,16 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         plot: Option<PathBuf>,
     },
+    /// Write records (JSON Lines) as Parquet rows for analysts: one row per seat per round
+    /// (schema: docs/records.md, "Parquet rows").
+    Export {
+        /// Files of records, one game per line (a shard's header line is skipped).
+        #[arg(required = true, value_name = "RECORDS.jsonl")]
+        files: Vec<PathBuf>,
+        /// The Parquet file to write (replaced only once complete).
+        #[arg(long, value_name = "OUT", required = true)]
+        parquet: PathBuf,
+    },
     /// Compare two rulesets (presets or files): same bots, same seeds, differences with 95% intervals.
     Compare(sim::CompareArgs),
     /// Check that every record of a JSON Lines file replays through the engine.
@@ -188,6 +198,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Serve(args) => serve::run(&args),
         Command::Simulate(args) => sim::simulate(&args),
         Command::Stats { files, json, csv, plot } => sim::stats_command(&files, json, csv, plot.as_deref()),
+        Command::Export { files, parquet } => sim::export_command(&files, &parquet),
         Command::Compare(args) => sim::compare(&args),
         Command::Replay { file, show } => replay::replay_file(&file, show),
         Command::Bench { what } => bench::run(&what),

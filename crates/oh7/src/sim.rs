@@ -12,6 +12,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use oh7_bots::GameSpec;
 use oh7_core::ruleset::Ruleset;
+use oh7_sim::parquet::ParquetSink;
 use oh7_sim::{JsonLines, Plan, Shard, Sink};
 
 use crate::{GameKind, RulesArgs, parse_seed};
@@ -30,6 +31,10 @@ pub struct SimulateArgs {
     /// a shard's file starts with a line naming its run and part).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Also write one row per seat per round to this Parquet file (schema: docs/records.md,
+    /// "Parquet rows"); game ids are the games' indices in the run.
+    #[arg(long, value_name = "FILE")]
+    parquet: Option<PathBuf>,
     /// Play only shard I of N of the run (0 <= I < N): exactly the games, with the same seeds,
     /// that the one-process run gives that part. Needs --record; merge the shards' files with
     /// `oh7 stats FILES...` (docs/scale-out.md).
@@ -157,11 +162,14 @@ impl Progress {
     }
 }
 
-/// Play `plan` with its records to `record` (if given).
-fn play(plan: &Plan, record: Option<&Path>, label: &str) -> Result<oh7_sim::Outcome> {
+/// Play `plan` with its records to `record` and its rows to `parquet` (if given).
+fn play(plan: &Plan, record: Option<&Path>, parquet: Option<&Path>, label: &str) -> Result<oh7_sim::Outcome> {
     let mut sinks: Vec<Box<dyn Sink>> = Vec::new();
     if let Some(p) = record {
         sinks.push(Box::new(JsonLines::create(p, plan.header().as_ref())?));
+    }
+    if let Some(p) = parquet {
+        sinks.push(Box::new(ParquetSink::create(p)?));
     }
     let (from, to) = plan.range();
     let progress = Progress::new(to - from, "games", label);
@@ -173,7 +181,7 @@ fn play(plan: &Plan, record: Option<&Path>, label: &str) -> Result<oh7_sim::Outc
 /// Run `oh7 simulate`.
 pub fn simulate(a: &SimulateArgs) -> Result<()> {
     let plan = a.run.plan(a.rules.spec(a.game)?)?.with_shard(a.shard)?;
-    let o = play(&plan, a.record.as_deref(), "")?;
+    let o = play(&plan, a.record.as_deref(), a.parquet.as_deref(), "")?;
     let secs = o.elapsed.as_secs_f64();
     let (from, to) = plan.range();
     let mut head = String::new();
@@ -193,6 +201,9 @@ pub fn simulate(a: &SimulateArgs) -> Result<()> {
     ));
     if let Some(p) = &a.record {
         head.push_str(&format!("records written to {}\n", p.display()));
+    }
+    if let Some(p) = &a.parquet {
+        head.push_str(&format!("Parquet rows written to {}\n", p.display()));
     }
     if let Some(dir) = &a.plot {
         let files = oh7_stats::plot::write_charts(&o.stats, dir).map_err(|e| anyhow!(e))?;
@@ -257,6 +268,21 @@ pub fn stats_command(files: &[PathBuf], json: bool, csv: bool, plot: Option<&Pat
     Ok(())
 }
 
+/// Run `oh7 export FILE... --parquet OUT`: the Parquet rows of records files (each record must
+/// replay; a shard's header line is skipped).
+pub fn export_command(files: &[PathBuf], parquet: &Path) -> Result<()> {
+    let mut bytes = 0u64;
+    for f in files {
+        bytes += std::fs::metadata(f).with_context(|| format!("cannot read {}", f.display()))?.len();
+    }
+    let progress = Progress::new((bytes / 2048).max(1), "records", "");
+    let done = oh7_sim::parquet::export_files(files, parquet, &|n| progress.set(n));
+    progress.finish();
+    let done = done?;
+    println!("{} rows from {} records written to {}", done.rows, done.records, parquet.display());
+    Ok(())
+}
+
 /// A rules argument of `compare`: a preset name or a TOML file.
 fn rules_of(spec: &str) -> Result<Ruleset> {
     if let Ok(p) = spec.parse::<oh7_core::ruleset::Preset>() {
@@ -278,8 +304,8 @@ pub fn compare(a: &CompareArgs) -> Result<()> {
         a.run.plan(GameSpec::Oh7 { ruleset: rules_of(&a.a)? }).with_context(|| format!("rules A ({})", a.a))?;
     let plan_b =
         a.run.plan(GameSpec::Oh7 { ruleset: rules_of(&a.b)? }).with_context(|| format!("rules B ({})", a.b))?;
-    let oa = play(&plan_a, None, &format!("A: {}", a.a))?;
-    let ob = play(&plan_b, None, &format!("B: {}", a.b))?;
+    let oa = play(&plan_a, None, None, &format!("A: {}", a.a))?;
+    let ob = play(&plan_b, None, None, &format!("B: {}", a.b))?;
     let (ra, rb) = (oa.stats.report(), ob.stats.report());
     let diffs = oh7_stats::compare(&ra, &rb);
     let head = format!(

@@ -91,7 +91,19 @@ fn wrong_sets_of_shards_are_refused_naming_the_files() {
     // One of another run (another seed).
     let other = dir.path().join("other.jsonl");
     ok(oh7(
-        &["simulate", "--games", "40", "--seed", "4", "--bots", "random", "--shard", "2/4", "--record", other.to_str().unwrap()],
+        &[
+            "simulate",
+            "--games",
+            "40",
+            "--seed",
+            "4",
+            "--bots",
+            "random",
+            "--shard",
+            "2/4",
+            "--record",
+            other.to_str().unwrap(),
+        ],
         dir.path(),
     ));
     let e = fails(oh7(&["stats", f[0], f[1], other.to_str().unwrap(), f[3]], dir.path()));
@@ -147,8 +159,19 @@ fn four_tournament_shards_merge_to_the_one_process_results() {
     let other = dir.path().join("other.jsonl");
     ok(oh7(
         &[
-            "tournament", "--players", "4", "--deals", "30", "--bots", "random,heuristic", "--seed", "9", "--shard", "3/4",
-            "--out", other.to_str().unwrap(),
+            "tournament",
+            "--players",
+            "4",
+            "--deals",
+            "30",
+            "--bots",
+            "random,heuristic",
+            "--seed",
+            "9",
+            "--shard",
+            "3/4",
+            "--out",
+            other.to_str().unwrap(),
         ],
         dir.path(),
     ));

@@ -1,0 +1,612 @@
+//! Parquet rows for analysts: one row per seat per scored round (`oh7 simulate --parquet`,
+//! `oh7 export`). The schema is documented in `docs/records.md` ("Parquet rows").
+//!
+//! What it is for: [`ParquetSink`] takes a run's games in game order; [`export_files`] reads
+//! JSON Lines records files (each record must replay through the engine, as for `oh7 stats`).
+//! Both go through the same row builder ([`Rows`]), so a run's file and the export of its
+//! records hold the same rows.
+//!
+//! The file is written with the `parquet` crate's low-level column writer (no Arrow), Snappy
+//! pages, in row groups of [`ROW_GROUP_ROWS`] rows at most, so memory stays flat however many
+//! games. It is written under a temporary name next to the output and renamed when complete: an
+//! error (or a run that stops) leaves no partial output file.
+
+use std::fs::File;
+use std::io::{BufRead, BufWriter};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use oh7_core::oh7::Record;
+use parquet::basic::Compression;
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, Int32Type, Int64Type};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::parser::parse_message_type;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::{Chunk, Rec, SimError, Sink};
+
+/// Rows per row group (at most): about 10 MB of buffered columns, and enough row groups in a
+/// large file for readers to work in parallel.
+pub const ROW_GROUP_ROWS: usize = 1 << 17;
+
+/// The schema's name, also written in the file's key-value metadata under `oh7.schema`.
+pub const SCHEMA: &str = "oh7-parquet-rows/1";
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    I32,
+    I64,
+    Bool,
+    Str,
+}
+
+/// The columns, in file order: name, type, nullable. The `rule_` columns come from the
+/// record's `ruleset` object (knob name without the prefix); a knob the game does not have is
+/// null.
+const COLUMNS: &[(&str, Kind, bool)] = &[
+    ("game", Kind::Str, false),
+    ("game_id", Kind::I64, false),
+    ("seed", Kind::Str, false),
+    ("preset", Kind::Str, false),
+    ("players", Kind::I32, false),
+    ("dummy", Kind::Bool, false),
+    ("round", Kind::I32, false),
+    ("seat", Kind::I32, false),
+    ("bot", Kind::Str, false),
+    ("bet", Kind::I32, true),
+    ("tricks", Kind::I32, true),
+    ("score_delta", Kind::I64, false),
+    ("total", Kind::I64, false),
+    ("winner", Kind::Bool, false),
+    ("finished", Kind::Bool, false),
+    // Oh 7 family knobs (null in Seven rows).
+    ("rule_min_players", Kind::I32, true),
+    ("rule_max_players", Kind::I32, true),
+    ("rule_dummy", Kind::Bool, true),
+    ("rule_deck", Kind::Str, true),
+    ("rule_decks", Kind::I32, true),
+    ("rule_passing", Kind::Bool, true),
+    ("rule_bet_attempts", Kind::I32, true),
+    ("rule_after_last_attempt", Kind::Str, true),
+    ("rule_rebid_bonus", Kind::Bool, true),
+    ("rule_leader", Kind::Str, true),
+    ("rule_scoring", Kind::Str, true),
+    ("rule_end", Kind::Str, true),
+    ("rule_rounds", Kind::I32, true),
+    ("rule_target", Kind::I32, true),
+    ("rule_every_tie_replays", Kind::Bool, true),
+    ("rule_dummy_follower", Kind::Str, true),
+    // Seven knobs (null in Oh 7 rows).
+    ("rule_limit", Kind::I32, true),
+    ("rule_hand_size", Kind::I32, true),
+    ("rule_ten_skips_with_two", Kind::Bool, true),
+    ("rule_round_turn_limit", Kind::I32, true),
+];
+
+/// Index of the first knob column.
+const FIRST_KNOB: usize = 15;
+
+/// The Parquet message type of [`COLUMNS`].
+fn schema_text() -> String {
+    let mut s = String::from("message oh7_round_seat {\n");
+    for &(name, kind, nullable) in COLUMNS {
+        let rep = if nullable { "optional" } else { "required" };
+        let ty = match kind {
+            Kind::I32 => "int32",
+            Kind::I64 => "int64",
+            Kind::Bool => "boolean",
+            Kind::Str => "binary",
+        };
+        let ann = if kind == Kind::Str { " (STRING)" } else { "" };
+        s.push_str(&format!("  {rep} {ty} {name}{ann};\n"));
+    }
+    s.push('}');
+    s
+}
+
+/// One cell.
+#[derive(Clone, Debug)]
+enum Val {
+    Null,
+    I32(i32),
+    I64(i64),
+    Bool(bool),
+    Str(ByteArray),
+}
+
+/// One column's buffered values (non-null only) and definition levels (nullable columns).
+#[derive(Default)]
+struct Col {
+    i32s: Vec<i32>,
+    i64s: Vec<i64>,
+    bools: Vec<bool>,
+    strs: Vec<ByteArray>,
+    defs: Vec<i16>,
+}
+
+impl Col {
+    fn clear(&mut self) {
+        self.i32s.clear();
+        self.i64s.clear();
+        self.bools.clear();
+        self.strs.clear();
+        self.defs.clear();
+    }
+}
+
+/// Why a record gives no rows.
+type Why = String;
+
+/// The fields every row of one game shares.
+struct GameFields {
+    game: &'static str,
+    id: i64,
+    seed: ByteArray,
+    preset: ByteArray,
+    players: i32,
+    dummy: bool,
+    winners: Vec<usize>,
+    finished: bool,
+    knobs: Vec<Val>,
+    seats: Vec<ByteArray>,
+}
+
+/// The knob columns of a game from its `ruleset` object.
+fn knobs(ruleset: &Value) -> Result<Vec<Val>, Why> {
+    COLUMNS[FIRST_KNOB..]
+        .iter()
+        .map(|&(name, kind, _)| {
+            let knob = name.strip_prefix("rule_").expect("knob columns start with rule_");
+            let v = ruleset.get(knob).unwrap_or(&Value::Null);
+            if v.is_null() {
+                return Ok(Val::Null);
+            }
+            let bad = || format!("ruleset knob `{knob}` is not {kind:?}: {v}");
+            Ok(match kind {
+                Kind::I32 => Val::I32(v.as_i64().and_then(|x| i32::try_from(x).ok()).ok_or_else(bad)?),
+                Kind::I64 => Val::I64(v.as_i64().ok_or_else(bad)?),
+                Kind::Bool => Val::Bool(v.as_bool().ok_or_else(bad)?),
+                Kind::Str => Val::Str(v.as_str().ok_or_else(bad)?.into()),
+            })
+        })
+        .collect()
+}
+
+/// Rows being built, flushed to the file a row group at a time.
+pub struct Rows {
+    cols: Vec<Col>,
+    /// Rows buffered (not yet in a row group).
+    len: usize,
+    /// Rows in all.
+    total: u64,
+}
+
+impl Default for Rows {
+    fn default() -> Rows {
+        Rows::new()
+    }
+}
+
+impl Rows {
+    /// No rows yet.
+    pub fn new() -> Rows {
+        Rows { cols: COLUMNS.iter().map(|_| Col::default()).collect(), len: 0, total: 0 }
+    }
+
+    /// Rows added so far.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    fn push(&mut self, row: &[Val]) {
+        debug_assert_eq!(row.len(), COLUMNS.len());
+        for ((col, v), &(_, _, nullable)) in self.cols.iter_mut().zip(row).zip(COLUMNS) {
+            match v {
+                Val::Null => {}
+                Val::I32(x) => col.i32s.push(*x),
+                Val::I64(x) => col.i64s.push(*x),
+                Val::Bool(x) => col.bools.push(*x),
+                Val::Str(x) => col.strs.push(x.clone()),
+            }
+            if nullable {
+                col.defs.push(i16::from(!matches!(v, Val::Null)));
+            }
+        }
+        self.len += 1;
+        self.total += 1;
+    }
+
+    /// One row of game `g`: round `round`, seat `seat`.
+    #[allow(clippy::too_many_arguments)]
+    fn push_seat(
+        &mut self,
+        g: &GameFields,
+        round: u32,
+        seat: usize,
+        bet: Option<i64>,
+        tricks: Option<i64>,
+        delta: i64,
+        total: i64,
+    ) {
+        let opt = |x: Option<i64>| x.map_or(Val::Null, |x| Val::I32(x as i32));
+        let mut row = Vec::with_capacity(COLUMNS.len());
+        row.extend([
+            Val::Str(g.game.into()),
+            Val::I64(g.id),
+            Val::Str(g.seed.clone()),
+            Val::Str(g.preset.clone()),
+            Val::I32(g.players),
+            Val::Bool(g.dummy),
+            Val::I32(round as i32),
+            Val::I32(seat as i32),
+            Val::Str(g.seats.get(seat).cloned().unwrap_or_else(|| format!("p{seat}").as_str().into())),
+            opt(bet),
+            opt(tricks),
+            Val::I64(delta),
+            Val::I64(total),
+            Val::Bool(g.winners.contains(&seat)),
+            Val::Bool(g.finished),
+        ]);
+        row.extend(g.knobs.iter().cloned());
+        self.push(&row);
+    }
+
+    /// The rows of an Oh 7 record: one per player (the Dummy has none) per scored round, the
+    /// rounds `oh7 stats` counts (points, bets and tricks known for every player).
+    pub fn add_oh7(&mut self, id: u64, r: &Record) -> Result<(), Why> {
+        let ruleset = serde_json::to_value(r.ruleset).map_err(|e| e.to_string())?;
+        let np = r.players;
+        let g = GameFields {
+            game: "oh7",
+            id: id as i64,
+            seed: r.seed.as_str().into(),
+            preset: r.preset.to_string().as_str().into(),
+            players: np as i32,
+            dummy: r.dummy,
+            winners: r.winners.clone(),
+            finished: r.finished,
+            knobs: knobs(&ruleset)?,
+            seats: r.seats.iter().map(|s| s.as_str().into()).collect(),
+        };
+        for round in &r.rounds {
+            if round.points.len() < np || round.bets.len() < np || round.won.len() < np {
+                continue;
+            }
+            for s in 0..np {
+                let total = round.totals.get(s).copied().unwrap_or(0);
+                self.push_seat(
+                    &g,
+                    round.number,
+                    s,
+                    Some(round.bets[s].into()),
+                    Some(round.won[s].into()),
+                    round.points[s].into(),
+                    total.into(),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The rows of a Seven record: one per seat in the round per finished round (`bet` and
+    /// `tricks` null).
+    pub fn add_seven(&mut self, id: u64, v: &Value) -> Result<(), Why> {
+        #[derive(Deserialize)]
+        struct Round {
+            number: u32,
+            seats_in: Vec<usize>,
+            points: Option<Vec<i64>>,
+            totals: Option<Vec<i64>>,
+        }
+        #[derive(Deserialize)]
+        struct Seven {
+            players: usize,
+            #[serde(default)]
+            seats: Vec<String>,
+            seed: String,
+            #[serde(default)]
+            ruleset: Value,
+            rounds: Vec<Round>,
+            #[serde(default)]
+            winners: Vec<usize>,
+            finished: bool,
+        }
+        let r = Seven::deserialize(v).map_err(|e| format!("not a Seven record: {e}"))?;
+        let g = GameFields {
+            game: "seven",
+            id: id as i64,
+            seed: r.seed.as_str().into(),
+            preset: "seven".into(),
+            players: r.players as i32,
+            dummy: false,
+            winners: r.winners,
+            finished: r.finished,
+            knobs: knobs(&r.ruleset)?,
+            seats: r.seats.iter().map(|s| s.as_str().into()).collect(),
+        };
+        for round in &r.rounds {
+            let Some(points) = &round.points else { continue };
+            for &s in &round.seats_in {
+                if s >= r.players {
+                    continue;
+                }
+                let total = round.totals.as_ref().and_then(|t| t.get(s)).copied().unwrap_or(0);
+                self.push_seat(&g, round.number, s, None, None, points.get(s).copied().unwrap_or(0), total);
+            }
+        }
+        Ok(())
+    }
+
+    /// The rows of a record given as JSON (either game).
+    pub fn add_value(&mut self, id: u64, v: &Value) -> Result<(), Why> {
+        match v.get("game").and_then(Value::as_str) {
+            Some("oh7") => {
+                let r = Record::deserialize(v).map_err(|e| format!("not an Oh 7 record: {e}"))?;
+                self.add_oh7(id, &r)
+            }
+            Some("seven") => self.add_seven(id, v),
+            other => Err(format!("unknown game `{}` (expected oh7 or seven)", other.unwrap_or("(none)"))),
+        }
+    }
+}
+
+/// A Parquet file being written under a temporary name; [`ParquetFile::finish`] renames it.
+/// Dropped unfinished, it removes the temporary file.
+pub struct ParquetFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    writer: Option<SerializedFileWriter<BufWriter<File>>>,
+    rows: Rows,
+    /// Renamed into place.
+    done: bool,
+}
+
+fn pq_err(path: &Path) -> impl FnOnce(parquet::errors::ParquetError) -> SimError + '_ {
+    move |e| SimError::Io { path: path.to_path_buf(), source: std::io::Error::other(e) }
+}
+
+impl ParquetFile {
+    /// Start writing `path` (replaced only once the file is complete).
+    pub fn create(path: &Path) -> Result<ParquetFile, SimError> {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if name.is_empty() {
+            return Err(SimError::Plan(format!("{}: not a file name", path.display())));
+        }
+        let tmp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+        let f = File::create(&tmp).map_err(|source| SimError::Io { path: path.to_path_buf(), source })?;
+        let schema = Arc::new(parse_message_type(&schema_text()).expect("the schema parses"));
+        let props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+            .set_created_by(format!("oh7 {}", env!("CARGO_PKG_VERSION")))
+            .set_key_value_metadata(Some(vec![KeyValue::new("oh7.schema".to_string(), SCHEMA.to_string())]))
+            .build();
+        let writer = SerializedFileWriter::new(BufWriter::with_capacity(1 << 20, f), schema, Arc::new(props));
+        let mut out = ParquetFile { path: path.to_path_buf(), tmp, writer: None, rows: Rows::new(), done: false };
+        out.writer = Some(writer.map_err(pq_err(path))?);
+        Ok(out)
+    }
+
+    /// The rows added so far.
+    pub fn rows(&mut self) -> &mut Rows {
+        &mut self.rows
+    }
+
+    /// Write a row group if enough rows are buffered.
+    pub fn maybe_flush(&mut self) -> Result<(), SimError> {
+        if self.rows.len >= ROW_GROUP_ROWS { self.flush() } else { Ok(()) }
+    }
+
+    /// Write the buffered rows as one row group.
+    fn flush(&mut self) -> Result<(), SimError> {
+        if self.rows.len == 0 {
+            return Ok(());
+        }
+        let path = self.path.clone();
+        let w = self.writer.as_mut().ok_or_else(|| SimError::Plan("the Parquet file is already finished".into()))?;
+        let mut rg = w.next_row_group().map_err(pq_err(&path))?;
+        let mut i = 0;
+        while let Some(mut c) = rg.next_column().map_err(pq_err(&path))? {
+            let col = &self.rows.cols[i];
+            let defs = COLUMNS[i].2.then_some(col.defs.as_slice());
+            let written = match COLUMNS[i].1 {
+                Kind::I32 => c.typed::<Int32Type>().write_batch(&col.i32s, defs, None),
+                Kind::I64 => c.typed::<Int64Type>().write_batch(&col.i64s, defs, None),
+                Kind::Bool => c.typed::<BoolType>().write_batch(&col.bools, defs, None),
+                Kind::Str => c.typed::<ByteArrayType>().write_batch(&col.strs, defs, None),
+            };
+            written.map_err(pq_err(&path))?;
+            c.close().map_err(pq_err(&path))?;
+            i += 1;
+        }
+        rg.close().map_err(pq_err(&path))?;
+        for c in &mut self.rows.cols {
+            c.clear();
+        }
+        self.rows.len = 0;
+        Ok(())
+    }
+
+    /// Write the last rows and the footer, and put the file in place. Returns the rows written.
+    pub fn finish(&mut self) -> Result<u64, SimError> {
+        self.flush()?;
+        let w = self.writer.take().ok_or_else(|| SimError::Plan("the Parquet file is already finished".into()))?;
+        let path = self.path.clone();
+        let mut inner = w.into_inner().map_err(pq_err(&path))?;
+        std::io::Write::flush(&mut inner).map_err(|source| SimError::Io { path: path.clone(), source })?;
+        drop(inner);
+        std::fs::rename(&self.tmp, &self.path).map_err(|source| SimError::Io { path: path.clone(), source })?;
+        self.done = true;
+        Ok(self.rows.total)
+    }
+}
+
+impl Drop for ParquetFile {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// A run's games as Parquet rows; game id = the game's index in the run.
+pub struct ParquetSink {
+    file: ParquetFile,
+}
+
+impl ParquetSink {
+    /// Start writing `path`.
+    pub fn create(path: &Path) -> Result<ParquetSink, SimError> {
+        Ok(ParquetSink { file: ParquetFile::create(path)? })
+    }
+}
+
+impl Sink for ParquetSink {
+    fn wants_records(&self) -> bool {
+        true
+    }
+    fn chunk(&mut self, c: &Chunk) -> Result<(), SimError> {
+        for (i, rec) in c.records.iter().enumerate() {
+            let game = c.first + i as u64;
+            let res = match rec {
+                Rec::Oh7(r) => self.file.rows().add_oh7(game, r),
+                Rec::Seven(v) => self.file.rows().add_seven(game, v),
+            };
+            res.map_err(|why| SimError::Game { game, why })?;
+            self.file.maybe_flush()?;
+        }
+        Ok(())
+    }
+    fn finish(&mut self) -> Result<(), SimError> {
+        self.file.finish().map(|_| ())
+    }
+}
+
+/// What [`export_files`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exported {
+    /// Records read.
+    pub records: u64,
+    /// Rows written.
+    pub rows: u64,
+}
+
+/// Write the Parquet rows of JSON Lines records files to `out`. Each record must replay
+/// through the engine (as for `oh7 stats`); a shard's header line is skipped, and its records
+/// get their game's index in the run as game id (`from` of the header onwards); records of
+/// other files are numbered in order across the files, from 0. An error names the file and
+/// line and leaves no output file. `progress` gets records read.
+pub fn export_files(paths: &[PathBuf], out: &Path, progress: &(dyn Fn(u64) + Sync)) -> Result<Exported, SimError> {
+    let mut file = ParquetFile::create(out)?;
+    let mut records = 0u64;
+    let mut next_id = 0u64;
+    for path in paths {
+        let f = File::open(path).map_err(|source| SimError::Io { path: path.clone(), source })?;
+        let reader = std::io::BufReader::with_capacity(1 << 20, f);
+        for (i, line) in reader.split(b'\n').enumerate() {
+            let line = line.map_err(|source| SimError::Io { path: path.clone(), source })?;
+            let line_err = |why: String| SimError::Line { path: path.clone(), line: i + 1, why };
+            if line.trim_ascii().is_empty() {
+                continue;
+            }
+            let text = std::str::from_utf8(&line).map_err(|_| line_err("not UTF-8 text".into()))?;
+            let v: Value = serde_json::from_str(text).map_err(|e| line_err(format!("not JSON: {e}")))?;
+            if i == 0 && v.get("oh7_shard").is_some() {
+                let h: crate::RunHeader =
+                    serde_json::from_value(v).map_err(|e| line_err(format!("not a shard header: {e}")))?;
+                next_id = h.from;
+                continue;
+            }
+            oh7_core::replay_record(&v).map_err(|e| line_err(format!("the record does not replay: {e}")))?;
+            file.rows().add_value(next_id, &v).map_err(line_err)?;
+            file.maybe_flush()?;
+            next_id += 1;
+            records += 1;
+            if records.is_multiple_of(1024) {
+                progress(records);
+            }
+        }
+    }
+    progress(records);
+    let rows = file.finish()?;
+    Ok(Exported { records, rows })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{JsonLines, Plan};
+    use oh7_bots::GameSpec;
+    use oh7_core::ruleset::{Preset, Ruleset};
+    use oh7_core::seven::SevenRules;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::RowAccessor;
+
+    /// Rows and the sum of `score_delta`, read back with the crate's reader.
+    fn read_back(path: &Path) -> (i64, i64) {
+        let r = SerializedFileReader::new(File::open(path).unwrap()).unwrap();
+        let rows = r.metadata().file_metadata().num_rows();
+        let at = COLUMNS.iter().position(|c| c.0 == "score_delta").unwrap();
+        let sum = r.get_row_iter(None).unwrap().map(|row| row.unwrap().get_long(at).unwrap()).sum();
+        (rows, sum)
+    }
+
+    fn simulate(spec: GameSpec, players: usize, games: u64, dir: &Path) -> (PathBuf, PathBuf, crate::Outcome) {
+        let plan = Plan::new(spec, players, games, 7, Some("random"), Some(2)).unwrap();
+        let (pq, jl) = (dir.join("run.parquet"), dir.join("run.jsonl"));
+        let mut sinks: Vec<Box<dyn Sink>> =
+            vec![Box::new(JsonLines::create(&jl, None).unwrap()), Box::new(ParquetSink::create(&pq).unwrap())];
+        let o = crate::run(&plan, &mut sinks, &|_| {}).unwrap();
+        (pq, jl, o)
+    }
+
+    #[test]
+    fn oh7_rows_match_the_statistics_and_the_export() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = GameSpec::Oh7 { ruleset: Ruleset::preset(Preset::En) };
+        let (pq, jl, o) = simulate(spec, 4, 12, dir.path());
+        let s = &o.stats.oh7;
+        let (rows, sum) = read_back(&pq);
+        assert_eq!(rows as u64, s.rounds * 4);
+        let points: i64 = s.by_seat.iter().map(|p| p.points.sum).sum();
+        assert_eq!(sum, points);
+        let e = dir.path().join("export.parquet");
+        let x = export_files(&[jl], &e, &|_| {}).unwrap();
+        assert_eq!(x, Exported { records: 12, rows: rows as u64 });
+        assert_eq!(read_back(&e), (rows, sum));
+        // Only the two outputs: no temporary file left.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+    }
+
+    #[test]
+    fn seven_rows_have_no_bets() {
+        let dir = tempfile::tempdir().unwrap();
+        let (pq, _, o) = simulate(GameSpec::Seven { rules: SevenRules::default() }, 3, 3, dir.path());
+        let (rows, sum) = read_back(&pq);
+        assert_eq!(rows as u64, o.stats.seven.points_hist.0.values().sum::<u64>());
+        assert_eq!(sum, o.stats.seven.points_hist.0.iter().map(|(k, c)| k * *c as i64).sum::<i64>());
+        let r = SerializedFileReader::new(File::open(&pq).unwrap()).unwrap();
+        let bet = COLUMNS.iter().position(|c| c.0 == "bet").unwrap();
+        let row = r.get_row_iter(None).unwrap().next().unwrap().unwrap();
+        assert!(row.get_int(bet).is_err(), "bet is null in Seven rows");
+    }
+
+    #[test]
+    fn a_bad_line_names_file_and_line_and_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = GameSpec::Oh7 { ruleset: Ruleset::preset(Preset::En) };
+        let (_, jl, _) = simulate(spec, 4, 2, dir.path());
+        let mut text = std::fs::read_to_string(&jl).unwrap();
+        text.push_str("{\"game\": \"oh7\"}\n");
+        let bad = dir.path().join("bad.jsonl");
+        std::fs::write(&bad, text).unwrap();
+        let out = dir.path().join("out.parquet");
+        let err = export_files(&[bad], &out, &|_| {}).unwrap_err().to_string();
+        assert!(err.contains("bad.jsonl:3:"), "{err}");
+        assert!(!out.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3, "no temporary file left");
+    }
+}
