@@ -32,7 +32,7 @@ struct Cli {
 enum Command {
     /// Play in the terminal against bots (full screen, or line by line with --plain).
     Play(play::PlayArgs),
-    /// Serve online tables (browser and WebSocket) with an embedded SQLite database.
+    /// Serve online tables (browser and WebSocket) on an embedded SQLite database, or on PostgreSQL (several instances).
     Serve(serve::ServeArgs),
     /// Print a readable summary of a preset's rules (deck, bets, leader, scoring, end).
     Rules {
@@ -44,7 +44,7 @@ enum Command {
     },
     /// Play whole games between bots on every core (Oh 7 family or Seven), with statistics.
     Simulate(sim::SimulateArgs),
-    /// Statistics of a file of records (either game): tables, --json or --csv, --plot DIR.
+    /// Statistics of files of records (either game; the shards of one run merge exactly): tables, --json or --csv, --plot DIR.
     Stats {
         /// Files of records, one game per line (the shards of one run are checked to be all
         /// there, once).

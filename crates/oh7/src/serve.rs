@@ -1,4 +1,5 @@
-//! `oh7 serve`: the game server (`oh7-server`) with its embedded SQLite database.
+//! `oh7 serve`: the game server (`oh7-server`) on its embedded SQLite database, or on PostgreSQL
+//! (several instances on one database: `--public-url`, `--lease-s`).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
