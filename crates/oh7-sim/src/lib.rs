@@ -531,12 +531,14 @@ pub struct Read {
 /// The header of a records file, if its first line is one.
 fn header_of(path: &Path) -> Result<Option<RunHeader>, SimError> {
     let f = File::open(path).map_err(io(path))?;
-    let mut first = String::new();
-    std::io::BufReader::new(f).read_line(&mut first).map_err(io(path))?;
-    if !first.contains("\"oh7_shard\"") {
+    // Bytes, not text: a first line that is not UTF-8 is the record reader's to report (with its
+    // line number), not a header.
+    let mut first = Vec::new();
+    std::io::BufReader::new(f).read_until(b'\n', &mut first).map_err(io(path))?;
+    if !first.windows(11).any(|w| w == b"\"oh7_shard\"") {
         return Ok(None);
     }
-    serde_json::from_str(first.trim()).map(Some).map_err(|e| SimError::Line {
+    serde_json::from_slice(first.trim_ascii()).map(Some).map_err(|e| SimError::Line {
         path: path.into(),
         line: 1,
         why: format!("not a shard header: {e}"),
