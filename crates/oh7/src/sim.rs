@@ -230,7 +230,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<()> {
 pub fn stats_command(files: &[PathBuf], json: bool, csv: bool, plot: Option<&Path>) -> Result<()> {
     let mut bytes = 0u64;
     for f in files {
-        bytes += std::fs::metadata(f).with_context(|| format!("cannot read {}", f.display()))?.len();
+        bytes += std::fs::metadata(f).with_context(|| format!("cannot open {}", f.display()))?.len();
     }
     // About 2 KB a record: the bar's total is a guess until the end.
     let progress = Progress::new((bytes / 2048).max(1), "records", "");
@@ -273,7 +273,7 @@ pub fn stats_command(files: &[PathBuf], json: bool, csv: bool, plot: Option<&Pat
 pub fn export_command(files: &[PathBuf], parquet: &Path) -> Result<()> {
     let mut bytes = 0u64;
     for f in files {
-        bytes += std::fs::metadata(f).with_context(|| format!("cannot read {}", f.display()))?.len();
+        bytes += std::fs::metadata(f).with_context(|| format!("cannot open {}", f.display()))?.len();
     }
     let progress = Progress::new((bytes / 2048).max(1), "records", "");
     let done = oh7_sim::parquet::export_files(files, parquet, &|n| progress.set(n));
