@@ -16,6 +16,7 @@ pub mod game;
 pub mod glossary;
 pub mod oh7;
 pub mod refusal;
+pub mod rl;
 pub mod ruleset;
 pub mod seven;
 pub mod wording;
