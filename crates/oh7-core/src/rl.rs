@@ -194,6 +194,185 @@ impl Stepper {
     }
 }
 
+// ---- observations ----
+
+/// The Oh 7 observation of one seat, field by field: `(name, length)` in order. Seats are
+/// relative: slot `k` of a per-seat field is the seat `k` places after the observer (slot 0:
+/// the observer), up to the table's seats (the Dummy included); unused slots are zero. Card
+/// fields have one entry per card id (`0..99`, `card.rs`). Everything comes from the seat's
+/// [`crate::oh7::SeatView`] and its own pass picks: no other seat's hidden card or secret choice.
+pub const OH7_OBS_LAYOUT: &[(&str, usize)] = &[
+    ("preset: one-hot en fr fr-advanced kod7 bga", 5),
+    ("players: one-hot 2..9", 8),
+    ("my seat: one-hot 0..8", MAX_SEATS),
+    ("phase: one-hot passing betting reveal choose-leader choose-trump announce-trump playing over", 8),
+    ("pass: cards to pass / 3, to the left", 2),
+    ("betting: attempt / 7, redeals / 3", 2),
+    ("round number / rounds (at most 2)", 1),
+    ("my hand", CARD_IDS),
+    ("my pass picks so far", CARD_IDS),
+    ("cards I passed this round", CARD_IDS),
+    ("cards passed to me this round", CARD_IDS),
+    ("cards played this round", CARD_IDS),
+    ("the Dummy's face-up cards", CARD_IDS),
+    ("the Dummy's pile left / 10", 1),
+    ("current trick: the card of each relative seat", MAX_SEATS * CARD_IDS),
+    ("trick leader: relative one-hot", MAX_SEATS),
+    ("tricks done this round / 13", 1),
+    ("lead suit: one-hot S H C D F", 5),
+    ("trump: one-hot S H C D F", 5),
+    ("first leader: relative one-hot", MAX_SEATS),
+    ("first leader and trump known", 1),
+    ("final bets known", 1),
+    ("tied seats (reveal, choose-leader, announce-trump): relative", MAX_SEATS),
+    (
+        "per relative seat: present, Dummy, owes a decision, has decided, hand size / 13, final bet / 13, tricks won / 13, total / 100, made bets / 10, bonus / 10, revealed bet cards still in hand (99), announced suit (5), revealed ‽/? (1)",
+        MAX_SEATS * OH7_SEAT_FIELDS,
+    ),
+];
+
+/// Entries per seat in the last field of [`OH7_OBS_LAYOUT`].
+pub const OH7_SEAT_FIELDS: usize = 10 + CARD_IDS + 5 + 1;
+
+/// Entries in an Oh 7 observation.
+pub const OH7_OBS: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < OH7_OBS_LAYOUT.len() {
+        n += OH7_OBS_LAYOUT[i].1;
+        i += 1;
+    }
+    n
+};
+
+fn set_cards(out: &mut [f32], cards: CardSet) {
+    for c in cards.iter() {
+        out[c.id() as usize] = 1.0;
+    }
+}
+
+/// Write seat `me`'s observation into `out` ([`OH7_OBS`] entries) from its view `v` and its pass
+/// picks so far (`Stepper::picks`).
+pub fn encode_oh7(v: &crate::oh7::SeatView<'_>, me: Seat, picks: CardSet, out: &mut [f32]) {
+    assert_eq!(out.len(), OH7_OBS, "an observation has OH7_OBS entries");
+    out.fill(0.0);
+    let seats = v.table_seats();
+    let rel = |s: Seat| (s + seats - me) % seats;
+    let mut at = 0;
+    let mut next = |len: usize| {
+        let r = at..at + len;
+        at += len;
+        r
+    };
+    let rules = v.rules();
+    let f = next(5);
+    if let Some(i) = crate::ruleset::Preset::ALL.iter().position(|p| *p == rules.preset) {
+        out[f.start + i] = 1.0;
+    }
+    let f = next(8);
+    if (2..=9).contains(&v.players()) {
+        out[f.start + v.players() - 2] = 1.0;
+    }
+    let f = next(MAX_SEATS);
+    out[f.start + me] = 1.0;
+    let phase = v.phase();
+    let f = next(8);
+    let (pi, tied) = match phase {
+        PhaseView::Passing { .. } => (0, crate::game::SeatSet::EMPTY),
+        PhaseView::Betting { .. } => (1, crate::game::SeatSet::EMPTY),
+        PhaseView::Reveal { tied } => (2, tied),
+        PhaseView::ChooseLeader { among, .. } => (3, among),
+        PhaseView::ChooseTrump { .. } => (4, crate::game::SeatSet::EMPTY),
+        PhaseView::AnnounceTrump { tied } => (5, tied),
+        PhaseView::Playing => (6, crate::game::SeatSet::EMPTY),
+        PhaseView::Over => (7, crate::game::SeatSet::EMPTY),
+    };
+    out[f.start + pi] = 1.0;
+    let f = next(2);
+    if let PhaseView::Passing { count, to_left } = phase {
+        out[f.start] = count as f32 / 3.0;
+        out[f.start + 1] = f32::from(u8::from(to_left));
+    }
+    let f = next(2);
+    if let PhaseView::Betting { attempt } = phase {
+        out[f.start] = attempt as f32 / 7.0;
+    }
+    out[f.start + 1] = (v.redeals() as f32 / 3.0).min(1.0);
+    let f = next(1);
+    out[f.start] = (v.round_number() as f32 / rules.rounds.max(1) as f32).min(2.0);
+    let f = next(CARD_IDS);
+    set_cards(&mut out[f], v.hand());
+    let f = next(CARD_IDS);
+    set_cards(&mut out[f], picks);
+    let (given, received) = v.my_passes();
+    let f = next(CARD_IDS);
+    set_cards(&mut out[f], given);
+    let f = next(CARD_IDS);
+    set_cards(&mut out[f], received);
+    let f = next(CARD_IDS);
+    set_cards(&mut out[f], v.played());
+    let f = next(CARD_IDS);
+    set_cards(&mut out[f], v.dummy_faceup());
+    let f = next(1);
+    out[f.start] = v.dummy_pile_left() as f32 / 10.0;
+    let f = next(MAX_SEATS * CARD_IDS);
+    let trick = v.trick();
+    for (s, c) in trick.plays() {
+        out[f.start + rel(s) * CARD_IDS + c.id() as usize] = 1.0;
+    }
+    let f = next(MAX_SEATS);
+    if let Some(l) = v.trick_leader() {
+        out[f.start + rel(l)] = 1.0;
+    }
+    let f = next(1);
+    out[f.start] = v.tricks().len() as f32 / 13.0;
+    let f = next(5);
+    if let Some(s) = trick.lead_suit() {
+        out[f.start + s.index()] = 1.0;
+    }
+    let lt = v.leader_and_trump();
+    let f = next(5);
+    if let Some((_, t)) = lt {
+        out[f.start + t.index()] = 1.0;
+    }
+    let f = next(MAX_SEATS);
+    if let Some((l, _)) = lt {
+        out[f.start + rel(l)] = 1.0;
+    }
+    let f = next(1);
+    out[f.start] = f32::from(u8::from(lt.is_some()));
+    let bets = v.bets();
+    let f = next(1);
+    out[f.start] = f32::from(u8::from(bets.is_some()));
+    let f = next(MAX_SEATS);
+    for s in tied.iter() {
+        out[f.start + rel(s)] = 1.0;
+    }
+    let f = next(MAX_SEATS * OH7_SEAT_FIELDS);
+    let sizes = v.hand_sizes();
+    let (to_move, decided, announced) = (v.to_move(), v.decided(), v.announced());
+    for s in 0..seats {
+        let o = f.start + rel(s) * OH7_SEAT_FIELDS;
+        let slot = &mut out[o..o + OH7_SEAT_FIELDS];
+        slot[0] = 1.0;
+        slot[1] = f32::from(u8::from(v.dummy() == Some(s)));
+        slot[2] = f32::from(u8::from(to_move.contains(s)));
+        slot[3] = f32::from(u8::from(decided.contains(s)));
+        slot[4] = sizes.get(s).copied().unwrap_or(0) as f32 / 13.0;
+        slot[5] = bets.and_then(|b| b.get(s)).map_or(0.0, |&b| f32::from(b) / 13.0);
+        slot[6] = v.won().get(s).map_or(0.0, |&w| f32::from(w) / 13.0);
+        slot[7] = v.totals().get(s).map_or(0.0, |&t| t as f32 / 100.0);
+        slot[8] = v.made_bets().get(s).map_or(0.0, |&m| f32::from(m) / 10.0);
+        slot[9] = v.bonus().get(s).map_or(0.0, |&b| b as f32 / 10.0);
+        set_cards(&mut slot[10..10 + CARD_IDS], v.public_bet_cards(s));
+        if let Some(suit) = announced.get(s).copied().flatten() {
+            slot[10 + CARD_IDS + suit.index()] = 1.0;
+        }
+        slot[10 + CARD_IDS + 5] = f32::from(u8::from(v.revealed_interrobang() == Some(s)));
+    }
+    debug_assert_eq!(at, OH7_OBS);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,5 +454,67 @@ mod tests {
             }
         }
         assert!(bga_passes > 0, "bga passes cards");
+    }
+
+    /// The layout adds up; the observation shows the view's own facts where they belong; and
+    /// what one seat sees does not change when the other seats' hidden hands are swapped.
+    #[test]
+    fn observations_follow_the_view_and_hide_the_others_hands() {
+        assert_eq!(OH7_OBS, OH7_OBS_LAYOUT.iter().map(|f| f.1).sum::<usize>());
+        let offset = |name: &str| {
+            let i = OH7_OBS_LAYOUT.iter().position(|f| f.0.starts_with(name)).unwrap();
+            OH7_OBS_LAYOUT[..i].iter().map(|f| f.1).sum::<usize>()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(31);
+        let mut legal = Vec::new();
+        let mut mask = vec![false; OH7_ACTIONS];
+        let mut a = vec![0.0; OH7_OBS];
+        let mut b = vec![0.0; OH7_OBS];
+        for p in Preset::ALL {
+            let rules = Ruleset::preset(p);
+            let players = 4.clamp(rules.min_players as usize, rules.max_players as usize);
+            for seed in 0..3u64 {
+                // Two deals that differ only in seats 1 and 2's hands (hidden from seat 0).
+                let mut g1 = Oh7Game::new(rules, players, seed).unwrap();
+                let hands: Vec<CardSet> = (0..players).map(|s| g1.view(s).hand()).collect();
+                let mut dealt = CardSet::EMPTY;
+                for h in &hands {
+                    dealt = dealt.or(*h);
+                }
+                let rest = CardSet::from_cards(&rules.deck(players)).minus(dealt).to_vec();
+                let mut swapped = hands.clone();
+                swapped.swap(1, 2);
+                let mut g2 = Oh7Game::new(rules, players, seed).unwrap();
+                g2.set_deal(&swapped, &rest).unwrap();
+                encode_oh7(&g1.view(0), 0, CardSet::EMPTY, &mut a);
+                encode_oh7(&g2.view(0), 0, CardSet::EMPTY, &mut b);
+                assert_eq!(a, b, "{p:?}: seat 0 sees the same before anyone acts");
+                // Play on in both with seat 0's choices the same and check the view's facts.
+                let mut st = Stepper::new();
+                for _ in 0..40 {
+                    if g1.is_over() {
+                        break;
+                    }
+                    let seat = g1.to_move().lowest().unwrap();
+                    st.mask(&g1, seat, &mut legal, &mut mask);
+                    let ids: Vec<usize> = (0..OH7_ACTIONS).filter(|&i| mask[i]).collect();
+                    st.step(&mut g1, seat, ids[rng.random_range(0..ids.len())]).unwrap();
+                    for me in 0..players {
+                        let v = g1.view(me);
+                        encode_oh7(&v, me, st.picks(me), &mut a);
+                        let hand = &a[offset("my hand")..offset("my hand") + CARD_IDS];
+                        let want: Vec<f32> = (0..CARD_IDS)
+                            .map(|i| f32::from(u8::from(v.hand().contains(Card::from_id(i as u8).unwrap()))))
+                            .collect();
+                        assert_eq!(hand, &want[..]);
+                        let seatf = offset("per relative seat");
+                        // Slot 0 is me; my hand size matches my hand.
+                        assert_eq!(a[seatf], 1.0);
+                        assert_eq!(a[seatf + 4], v.hand_sizes()[me] as f32 / 13.0);
+                        assert_eq!(a[offset("my seat") + me], 1.0);
+                    }
+                }
+            }
+        }
     }
 }
