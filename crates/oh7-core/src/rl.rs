@@ -461,6 +461,7 @@ mod tests {
     #[test]
     fn observations_follow_the_view_and_hide_the_others_hands() {
         assert_eq!(OH7_OBS, OH7_OBS_LAYOUT.iter().map(|f| f.1).sum::<usize>());
+        assert_eq!(OH7_OBS, 2596, "docs/plans/issue-30-python.md gives this size");
         let offset = |name: &str| {
             let i = OH7_OBS_LAYOUT.iter().position(|f| f.0.starts_with(name)).unwrap();
             OH7_OBS_LAYOUT[..i].iter().map(|f| f.1).sum::<usize>()
