@@ -6,6 +6,8 @@
 // applied twice.
 
 const PREFIX = Math.random().toString(36).slice(2, 10);
+// A connection not open after this long is given up (a paused server accepts and says nothing).
+const CONNECT_MS = 5000;
 let count = 0;
 
 /** The seat token this browser keeps for a table (by its invite code). */
@@ -50,7 +52,6 @@ export function connect(code, access, onMessage, onDown) {
   let timer = null;
   // Where a `redirect` sent this page (null: the page's own server).
   let elsewhere = null;
-  let redirected = false;
   // Redirects in a row with no table between them (two servers that disagree for a moment):
   // past a few, the usual backoff.
   let hops = 0;
@@ -62,10 +63,54 @@ export function connect(code, access, onMessage, onDown) {
   let downs = 0;
   // The server this page is connected to now (its address; null: the page's own).
   let current = null;
+  // A server that was paused (or is cut off) never completes a close: a socket given up on is
+  // dropped at once, its handlers detached, instead of waiting for its `close` event.
+  // Where to avoid on the next attempt (the server a connection was given up on).
+  let avoid = null;
+  const drop = (sock) => {
+    sock.onopen = null;
+    sock.onmessage = null;
+    sock.onclose = null;
+    try {
+      sock.close();
+    } catch {
+      // Already closing.
+    }
+  };
+  const down = () => {
+    if (closed) return;
+    // Back to the page's own server (it knows whether the table moved since), unless this
+    // was a redirect that keeps happening: then to where it says, after the pause.
+    if (hops === 0) elsewhere = null;
+    onDown();
+    retry = Math.min(retry + 1, 6);
+    downs += 1;
+    if (avoid !== null && servers.length > 0) {
+      // A server that stopped answering: another live one at once.
+      const other = servers.find((u) => u.replace(/\/+$/, "") !== avoid);
+      avoid = null;
+      if (other) {
+        elsewhere = other;
+        timer = setTimeout(open, 0);
+        return;
+      }
+    }
+    // Twice down in a row: this page's server may be gone; the other instances in turn.
+    if (downs >= 2 && servers.length > 0) elsewhere = nextServer(servers, downs);
+    timer = setTimeout(open, 250 * 2 ** retry);
+  };
   const open = () => {
-    ws = new WebSocket(socketUrl(elsewhere));
-    redirected = false;
-    ws.onopen = () => {
+    const sock = new WebSocket(socketUrl(elsewhere));
+    ws = sock;
+    // A connection that does not open in time (a paused server accepts it and says nothing).
+    const stuck = setTimeout(() => {
+      if (ws === sock && sock.readyState === 0) {
+        drop(sock);
+        down();
+      }
+    }, CONNECT_MS);
+    sock.onopen = () => {
+      clearTimeout(stuck);
       retry = 0;
       downs = 0;
       current = elsewhere;
@@ -81,9 +126,9 @@ export function connect(code, access, onMessage, onDown) {
           });
       }
       const token = access === "invite" ? tokenFor(code) : null;
-      ws.send(JSON.stringify({ type: "hello", table: code, token }));
+      sock.send(JSON.stringify({ type: "hello", table: code, token }));
     };
-    ws.onmessage = (e) => {
+    sock.onmessage = (e) => {
       let msg;
       try {
         msg = JSON.parse(e.data);
@@ -95,28 +140,17 @@ export function connect(code, access, onMessage, onDown) {
         // happening).
         elsewhere = msg.url;
         hops += 1;
-        redirected = hops <= 3;
-        ws.close();
+        drop(sock);
+        if (hops <= 3) open();
+        else down();
         return;
       }
       hops = 0;
       onMessage(msg);
     };
-    ws.onclose = () => {
-      if (closed) return;
-      if (redirected) {
-        open();
-        return;
-      }
-      // Back to the page's own server (it knows whether the table moved since), unless this
-      // was a redirect that keeps happening: then to where it says, after the pause.
-      if (hops === 0) elsewhere = null;
-      onDown();
-      retry = Math.min(retry + 1, 6);
-      downs += 1;
-      // Twice down in a row: this page's server may be gone; the other instances in turn.
-      if (downs >= 2 && servers.length > 0) elsewhere = nextServer(servers, downs);
-      timer = setTimeout(open, 250 * 2 ** retry);
+    sock.onclose = () => {
+      clearTimeout(stuck);
+      if (ws === sock) down();
     };
   };
   open();
@@ -140,15 +174,17 @@ export function connect(code, access, onMessage, onDown) {
     /** A connection that stopped answering (a command with no answer in time: the server may be
      * paused): drop it and connect again, through the page's own server. */
     reconnect() {
-      if (ws && ws.readyState === 1) ws.close();
+      if (!ws || closed) return;
+      // Not back to the server that stopped answering, when another is known.
+      avoid = (current || location.origin).replace(/\/+$/, "");
+      drop(ws);
+      clearTimeout(timer);
+      down();
     },
     close() {
       closed = true;
       clearTimeout(timer);
-      if (ws) {
-        ws.onclose = null;
-        ws.close();
-      }
+      if (ws) drop(ws);
     },
   };
 }
