@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use oh7_bots::pi::{Position, Scorer, Solver};
 use oh7_bots::tournament::{self, Summary, deal_seed};
 use oh7_bots::{GameSpec, oh7_bot};
@@ -61,13 +60,14 @@ pub struct TournamentArgs {
     pub seed: u64,
     /// Play only shard I of N of the deals (0 <= I < N), the same deals as the one-process run,
     /// and write their results to --out; put the shards together with --merge.
-    #[arg(long, value_name = "I/N", requires = "out", conflicts_with = "ratings")]
+    #[arg(long, value_name = "I/N", requires = "out")]
     pub shard: Option<oh7_sim::Shard>,
     /// The file a shard's results go to (JSON Lines: a header, then one line per deal).
     #[arg(long, value_name = "FILE", requires = "shard")]
     pub out: Option<std::path::PathBuf>,
-    /// Put shard files together (every shard of one tournament, once) and report as the
-    /// one-process run does: the same figures (decision times aside, and `seconds`: 0).
+    /// Put shard files together (every shard of one tournament, or of one --ratings run, once)
+    /// and report as the one-process run does: the same figures (decision times aside, and
+    /// `seconds`: 0).
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["shard", "ratings"])]
     pub merge: Vec<std::path::PathBuf>,
 }
@@ -141,6 +141,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
             of: shard.count,
             from,
             to,
+            ratings: false,
         };
         write_shard(out, &header, from, &deals)?;
         println!(
@@ -230,13 +231,18 @@ struct ShardHeader {
     of: u64,
     from: u64,
     to: u64,
+    /// A `--ratings` round-robin (the bots are every level; rows name their pair).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    ratings: bool,
 }
 
-/// One deal's results, a line of a shard's file.
+/// One deal's results, a line of a shard's file (of one pair of levels, for `--ratings`).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DealRow {
     deal: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pair: Option<[usize; 2]>,
     results: Vec<tournament::SeatResult>,
 }
 
@@ -246,7 +252,7 @@ fn write_shard(path: &Path, header: &ShardHeader, from: u64, deals: &[Vec<tourna
     serde_json::to_writer(&mut out, header)?;
     out.write_all(b"\n")?;
     for (i, results) in deals.iter().enumerate() {
-        serde_json::to_writer(&mut out, &DealRow { deal: from + i as u64, results: results.clone() })?;
+        serde_json::to_writer(&mut out, &DealRow { deal: from + i as u64, pair: None, results: results.clone() })?;
         out.write_all(b"\n")?;
     }
     out.flush().with_context(|| format!("cannot write {}", path.display()))?;
@@ -258,7 +264,9 @@ fn write_shard(path: &Path, header: &ShardHeader, from: u64, deals: &[Vec<tourna
 fn merge(args: &TournamentArgs) -> Result<()> {
     use std::io::BufRead;
     let mut headers = Vec::new();
-    let mut deals: std::collections::BTreeMap<u64, (Vec<tournament::SeatResult>, &Path)> = Default::default();
+    // Keyed by (pair of levels for --ratings, deal).
+    type Key = (Option<[usize; 2]>, u64);
+    let mut deals: std::collections::BTreeMap<Key, (Vec<tournament::SeatResult>, &Path)> = Default::default();
     for path in &args.merge {
         let f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
         let mut lines = std::io::BufReader::new(f).lines();
@@ -284,18 +292,24 @@ fn merge(args: &TournamentArgs) -> Result<()> {
                     header.to - 1
                 );
             }
-            if let Some((_, other)) = deals.insert(row.deal, (row.results, path)) {
+            if row.pair.is_some() != header.ratings {
+                bail!("{}:{}: a row that does not fit its shard's kind of tournament", path.display(), i + 2);
+            }
+            if let Some((_, other)) = deals.insert((row.pair, row.deal), (row.results, path)) {
                 bail!("deal {} is in {} and in {}", row.deal, other.display(), path.display());
             }
             rows += 1;
         }
-        if rows != header.to - header.from {
+        let pairs =
+            if header.ratings { (header.bots.len() * header.bots.len().saturating_sub(1) / 2) as u64 } else { 1 };
+        if rows != (header.to - header.from) * pairs {
             bail!(
-                "{}: shard {} of {} should hold {} deals but holds {rows}: an unfinished or cut file",
+                "{}: shard {} of {} should hold {} deals but holds {}: an unfinished or cut file",
                 path.display(),
                 header.shard,
                 header.of,
-                header.to - header.from
+                (header.to - header.from) * pairs,
+                rows
             );
         }
         headers.push(header);
@@ -316,6 +330,21 @@ fn merge(args: &TournamentArgs) -> Result<()> {
         .collect();
     oh7_sim::check_parts(&parts)?;
     let h = &headers[0];
+    if h.ratings {
+        // Each pair's deals in order; pairs in the order the one-process run plays them.
+        let mut played: Vec<([usize; 2], Vec<Vec<tournament::SeatResult>>)> = Vec::new();
+        for ((pair, _), (results, _)) in deals {
+            let pair = pair.expect("ratings rows name their pair");
+            match played.last_mut() {
+                Some((p, v)) if *p == pair => v.push(results),
+                _ => played.push((pair, vec![results])),
+            }
+        }
+        if played.iter().any(|(_, v)| v.len() as u64 != h.deals) {
+            bail!("the shards do not hold every deal of every pair of levels");
+        }
+        return ratings_report(&h.spec, h.players, &h.bots, h.seed, h.deals, &played, args.json, 0.0);
+    }
     let all: Vec<Vec<tournament::SeatResult>> = deals.into_values().map(|(r, _)| r).collect();
     if all.len() as u64 != h.deals {
         bail!("the shards hold {} deals of the tournament's {}", all.len(), h.deals);
@@ -348,49 +377,113 @@ use oh7_stats::report::decimals;
 /// wins are fitted to Bradley-Terry ratings.
 fn ratings(args: &TournamentArgs) -> Result<()> {
     let game = game_spec(args)?;
-    let levels = game.levels();
-    let names: Vec<String> = levels.iter().map(|s| s.to_string()).collect();
+    let names: Vec<String> = game.levels().iter().map(|s| s.to_string()).collect();
     let k = names.len();
-    let pairs = k * (k - 1) / 2;
-    let bar = ProgressBar::new(args.deals * pairs as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} deals ({per_sec}, eta {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let pairs: Vec<[usize; 2]> = (0..k).flat_map(|a| (a + 1..k).map(move |b| [a, b])).collect();
+    let (from, to) = args.shard.map_or((0, args.deals), |s| s.range(args.deals));
+    let progress = Progress::new((to - from) * pairs.len() as u64, "deals", "");
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let tick = || progress.set(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
     let start = Instant::now();
-    let tick = || bar.inc(1);
+    let mut played = Vec::new();
+    for &[a, b] in &pairs {
+        let two = vec![names[a].clone(), names[b].clone()];
+        let deals = tournament::play_deals(&game, args.players, from..to, &two, args.seed, &tick, None)
+            .map_err(anyhow::Error::msg)?;
+        played.push(([a, b], deals));
+    }
+    progress.finish();
+    if let Some(shard) = args.shard {
+        // One part of every pair's match: a row per pair and deal, merged by --merge.
+        let out = args.out.as_ref().expect("clap requires --out with --shard");
+        let header = ShardHeader {
+            oh7_tournament_shard: 1,
+            spec: game.clone(),
+            players: args.players,
+            bots: names.clone(),
+            seed: args.seed,
+            deals: args.deals,
+            shard: shard.index,
+            of: shard.count,
+            from,
+            to,
+            ratings: true,
+        };
+        let f = std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+        let mut w = std::io::BufWriter::new(f);
+        serde_json::to_writer(&mut w, &header)?;
+        w.write_all(b"\n")?;
+        for (pair, deals) in &played {
+            for (i, results) in deals.iter().enumerate() {
+                let row = DealRow { deal: from + i as u64, pair: Some(*pair), results: results.clone() };
+                serde_json::to_writer(&mut w, &row)?;
+                w.write_all(b"\n")?;
+            }
+        }
+        w.flush().with_context(|| format!("cannot write {}", out.display()))?;
+        println!(
+            "shard {} of {}: deals {from} to {} of {} for each of {} pairs of levels in {:.1} s, written to {}",
+            shard.index,
+            shard.count,
+            to - 1,
+            args.deals,
+            pairs.len(),
+            start.elapsed().as_secs_f64(),
+            out.display()
+        );
+        return Ok(());
+    }
+    ratings_report(
+        &game,
+        args.players,
+        &names,
+        args.seed,
+        args.deals,
+        &played,
+        args.json,
+        start.elapsed().as_secs_f64(),
+    )
+}
+
+/// Print the ratings of a round-robin: each pair's deals (`played`, pairs in order) fitted to
+/// Bradley-Terry ratings.
+#[allow(clippy::too_many_arguments)]
+fn ratings_report(
+    game: &GameSpec,
+    players: usize,
+    names: &[String],
+    seed: u64,
+    deals: u64,
+    played: &[([usize; 2], Vec<Vec<tournament::SeatResult>>)],
+    json_out: bool,
+    secs: f64,
+) -> Result<()> {
+    let k = names.len();
     let mut wins = vec![vec![0.0; k]; k];
     let mut matches = Vec::new();
-    for a in 0..k {
-        for b in a + 1..k {
-            let two = vec![names[a].clone(), names[b].clone()];
-            let s = tournament::run(&game, args.players, args.deals, &two, args.seed, &tick, None)
-                .map_err(anyhow::Error::msg)?;
-            let (wa, wb) = tournament::deal_wins(&s, 0, 1);
-            wins[a][b] += wa;
-            wins[b][a] += wb;
-            matches.push(json!({"a": names[a], "b": names[b], "a_wins": wa, "b_wins": wb,
-                "diff": s.pairs[0].diff, "ci95": s.pairs[0].ci95}));
-        }
+    for ([a, b], results) in played {
+        let (a, b) = (*a, *b);
+        let two = vec![names[a].clone(), names[b].clone()];
+        let s = tournament::summarise(&two, results);
+        let (wa, wb) = tournament::deal_wins(&s, 0, 1);
+        wins[a][b] += wa;
+        wins[b][a] += wb;
+        matches.push(json!({"a": names[a], "b": names[b], "a_wins": wa, "b_wins": wb,
+            "diff": s.pairs[0].diff, "ci95": s.pairs[0].ci95}));
     }
-    bar.finish_and_clear();
-    let mut r = tournament::bradley_terry(&names, &wins);
+    let mut r = tournament::bradley_terry(names, &wins);
     r.sort_by(|x, y| y.elo.total_cmp(&x.elo));
-    let what = format!("{} with {} players", game.label(), args.players);
-    let secs = start.elapsed().as_secs_f64();
-    if args.json {
+    let what = format!("{} with {} players", game.label(), players);
+    if json_out {
         let v = json!({
-            "table": what, "deals_per_pair": args.deals, "seed": args.seed, "seconds": secs,
+            "table": what, "deals_per_pair": deals, "seed": seed, "seconds": secs,
             "ratings": r.iter().map(|x| json!({"bot": x.name, "elo": x.elo, "ci95": x.ci95})).collect::<Vec<_>>(),
             "matches": matches,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
-    println!(
-        "ratings: {what}, round-robin of {k} levels, {} duplicate deals per pair, seed {}, {secs:.0} s",
-        args.deals, args.seed
-    );
+    println!("ratings: {what}, round-robin of {k} levels, {deals} duplicate deals per pair, seed {seed}, {secs:.0} s");
     println!("Bradley-Terry on deals won (a tie counts half), Elo scale, random = 0, 95% interval");
     println!("{:<10} {:>14}", "level", "Elo");
     for x in &r {

@@ -178,3 +178,46 @@ fn four_tournament_shards_merge_to_the_one_process_results() {
     let e = fails(oh7(&["tournament", "--merge", f[0], f[1], f[2], other.to_str().unwrap()], dir.path()));
     assert!(e.contains("other.jsonl is a shard of another run") && e.contains("bots"), "{e}");
 }
+
+#[test]
+fn ratings_in_shards_merge_to_the_one_process_ratings() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["tournament", "--game", "seven", "--players", "3", "--deals", "12", "--ratings", "--seed", "5"];
+    let mut one: Vec<&str> = args.to_vec();
+    one.push("--json");
+    let mut whole: serde_json::Value = serde_json::from_str(&ok(oh7(&one, dir.path()))).unwrap();
+    let files = shards(dir.path(), &args, "--out", "r");
+    let mut merge = vec!["tournament", "--json", "--merge"];
+    merge.extend(strs(&files));
+    let mut merged: serde_json::Value = serde_json::from_str(&ok(oh7(&merge, dir.path()))).unwrap();
+    for v in [&mut whole, &mut merged] {
+        v.as_object_mut().unwrap().remove("seconds");
+    }
+    assert!(whole["ratings"].as_array().unwrap().len() >= 3, "{whole}");
+    assert_eq!(merged, whole, "the merged ratings are the one-process run's");
+    // A ratings shard does not merge with a plain tournament's.
+    let plain = dir.path().join("plain.jsonl");
+    ok(oh7(
+        &[
+            "tournament",
+            "--game",
+            "seven",
+            "--players",
+            "3",
+            "--deals",
+            "12",
+            "--bots",
+            "random,heuristic",
+            "--seed",
+            "5",
+            "--shard",
+            "3/4",
+            "--out",
+            plain.to_str().unwrap(),
+        ],
+        dir.path(),
+    ));
+    let f = strs(&files);
+    let e = fails(oh7(&["tournament", "--merge", f[0], f[1], f[2], plain.to_str().unwrap()], dir.path()));
+    assert!(e.contains("plain.jsonl is a shard of another run"), "{e}");
+}
