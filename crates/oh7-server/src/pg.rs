@@ -30,6 +30,21 @@ pub const LEASE: Duration = Duration::from_secs(15);
 /// Appends slower than this are logged (with where the time went).
 const SLOW_APPEND: Duration = Duration::from_millis(100);
 
+/// Log a commit of `appends` appends slower than [`SLOW_APPEND`], with where the time went:
+/// waiting for a connection (`began`), the statements (to `written`), the commit (to `total`).
+fn log_if_slow(appends: usize, began: Duration, written: Duration, total: Duration) {
+    if total > SLOW_APPEND {
+        tracing::warn!(
+            ms = total.as_millis() as u64,
+            appends,
+            begin_ms = began.as_millis() as u64,
+            rows_ms = (written - began).as_millis() as u64,
+            commit_ms = (total - written).as_millis() as u64,
+            "slow append"
+        );
+    }
+}
+
 /// Writer tasks: each takes the appends waiting when it is free and commits them together.
 const WRITERS: usize = 4;
 /// Most appends one writer commits together.
@@ -147,17 +162,7 @@ impl PgStore {
         }
         let written = t0.elapsed();
         tx.commit().await?;
-        let total = t0.elapsed();
-        if total > SLOW_APPEND {
-            tracing::warn!(
-                ms = total.as_millis() as u64,
-                appends = batches.len(),
-                begin_ms = began.as_millis() as u64,
-                rows_ms = (written - began).as_millis() as u64,
-                commit_ms = (total - written).as_millis() as u64,
-                "slow group of appends"
-            );
-        }
+        log_if_slow(batches.len(), began, written, t0.elapsed());
         Ok(answers)
     }
 
@@ -187,16 +192,7 @@ impl PgStore {
         }
         let written = t0.elapsed();
         tx.commit().await?;
-        let total = t0.elapsed();
-        if total > SLOW_APPEND {
-            tracing::warn!(
-                ms = total.as_millis() as u64,
-                begin_ms = began.as_millis() as u64,
-                rows_ms = (written - began).as_millis() as u64,
-                commit_ms = (total - written).as_millis() as u64,
-                "slow append"
-            );
-        }
+        log_if_slow(1, began, written, t0.elapsed());
         Ok(())
     }
 

@@ -143,7 +143,8 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
             to,
             ratings: false,
         };
-        write_shard(out, &header, from, &deals)?;
+        let rows = deals.into_iter().zip(from..).map(|(results, deal)| DealRow { deal, pair: None, results });
+        write_shard(out, &header, rows)?;
         println!(
             "shard {} of {}: deals {from} to {} of {} ({rots} rotations each) in {:.1} s, written to {}",
             shard.index,
@@ -246,13 +247,14 @@ struct DealRow {
     results: Vec<tournament::SeatResult>,
 }
 
-fn write_shard(path: &Path, header: &ShardHeader, from: u64, deals: &[Vec<tournament::SeatResult>]) -> Result<()> {
+/// A shard's file: its header, then its rows (one per deal, or per pair and deal).
+fn write_shard(path: &Path, header: &ShardHeader, rows: impl Iterator<Item = DealRow>) -> Result<()> {
     let f = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     let mut out = std::io::BufWriter::new(f);
     serde_json::to_writer(&mut out, header)?;
     out.write_all(b"\n")?;
-    for (i, results) in deals.iter().enumerate() {
-        serde_json::to_writer(&mut out, &DealRow { deal: from + i as u64, pair: None, results: results.clone() })?;
+    for row in rows {
+        serde_json::to_writer(&mut out, &row)?;
         out.write_all(b"\n")?;
     }
     out.flush().with_context(|| format!("cannot write {}", path.display()))?;
@@ -409,18 +411,14 @@ fn ratings(args: &TournamentArgs) -> Result<()> {
             to,
             ratings: true,
         };
-        let f = std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
-        let mut w = std::io::BufWriter::new(f);
-        serde_json::to_writer(&mut w, &header)?;
-        w.write_all(b"\n")?;
-        for (pair, deals) in &played {
-            for (i, results) in deals.iter().enumerate() {
-                let row = DealRow { deal: from + i as u64, pair: Some(*pair), results: results.clone() };
-                serde_json::to_writer(&mut w, &row)?;
-                w.write_all(b"\n")?;
-            }
-        }
-        w.flush().with_context(|| format!("cannot write {}", out.display()))?;
+        let rows = played.iter().flat_map(|(pair, deals)| {
+            deals.iter().zip(from..).map(|(results, deal)| DealRow {
+                deal,
+                pair: Some(*pair),
+                results: results.clone(),
+            })
+        });
+        write_shard(out, &header, rows)?;
         println!(
             "shard {} of {}: deals {from} to {} of {} for each of {} pairs of levels in {:.1} s, written to {}",
             shard.index,
