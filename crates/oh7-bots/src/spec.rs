@@ -116,6 +116,20 @@ impl GameSpec {
         }
     }
 
+    /// A new game as a learning environment (fixed action ids, masks, observations).
+    pub fn rl_env(&self, players: usize, seed: u64) -> Result<Box<dyn oh7_core::rl::RlEnv>, String> {
+        match self {
+            GameSpec::Oh7 { ruleset } => match Oh7Game::new(*ruleset, players, seed) {
+                Ok(g) => Ok(Box::new(oh7_core::rl::Oh7Env::new(g))),
+                Err(e) => Err(e.to_string()),
+            },
+            GameSpec::Seven { rules } => match SevenGame::new(rules.clone(), players, seed) {
+                Ok(g) => Ok(Box::new(oh7_core::rl_seven::SevenEnv::new(g))),
+                Err(e) => Err(e.to_string()),
+            },
+        }
+    }
+
     /// A bot of `level` for this game (see [`GameSpec::levels`]).
     pub fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, String> {
         match self {

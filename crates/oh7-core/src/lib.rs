@@ -17,6 +17,7 @@ pub mod glossary;
 pub mod oh7;
 pub mod refusal;
 pub mod rl;
+pub mod rl_seven;
 pub mod ruleset;
 pub mod seven;
 pub mod wording;

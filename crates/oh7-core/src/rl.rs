@@ -194,6 +194,154 @@ impl Stepper {
     }
 }
 
+// ---- one interface for learning code ----
+
+/// Why an id was refused by an [`RlEnv`]; nothing changed. Worded for the person who sent it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EnvError {
+    /// Not an id of this game.
+    #[error("{id} is not an action id of {game} (0..{actions})")]
+    Unknown {
+        /// The id.
+        id: usize,
+        /// The game's name.
+        game: &'static str,
+        /// The number of ids.
+        actions: usize,
+    },
+    /// The seat owes no decision now.
+    #[error("seat {0} has no decision to make now")]
+    NotToAct(Seat),
+    /// Not in the seat's mask now.
+    #[error("action id {id} ({text}) is not legal for seat {seat} now")]
+    Illegal {
+        /// The id.
+        id: usize,
+        /// What the id means.
+        text: String,
+        /// The seat.
+        seat: Seat,
+    },
+}
+
+/// A game seen as a learning environment: fixed action ids with a mask, a fixed-size
+/// observation per seat, steps by id. One interface for every game (the Python environments,
+/// the OpenSpiel game and learned bots hold a `Box<dyn RlEnv>`); the game itself stays
+/// reachable through [`RlEnv::game`] for records, totals and views.
+pub trait RlEnv: Send + Sync {
+    /// The game (records, totals, winners, JSON views).
+    fn game(&self) -> &dyn crate::DynGame;
+    /// Number of action ids (the `Discrete` size).
+    fn actions(&self) -> usize;
+    /// Number of floats in an observation.
+    fn obs_len(&self) -> usize;
+    /// The observation's fields, `(name, length)` in order.
+    fn obs_layout(&self) -> &'static [(&'static str, usize)];
+    /// The seat asked next: the lowest seat that owes a decision (`None` when the game is over).
+    /// Simultaneous decisions are asked one seat at a time, each kept secret until all are in.
+    fn to_act(&self) -> Option<Seat>;
+    /// `seat`'s legal ids now (all false when it owes nothing); `mask` has [`RlEnv::actions`]
+    /// entries.
+    fn mask(&mut self, seat: Seat, mask: &mut [bool]);
+    /// `seat`'s observation ([`RlEnv::obs_len`] floats), from its seat view only.
+    fn observe(&self, seat: Seat, out: &mut [f32]);
+    /// Apply id `id` for `seat`; a refused id changes nothing.
+    fn step(&mut self, seat: Seat, id: usize) -> Result<(), EnvError>;
+    /// What an id means, as the engine's action text (`None`: not an id).
+    fn action_text(&self, id: usize) -> Option<String>;
+    /// The ids that make `seat`'s action written as engine text (a bot's choice): one id, or
+    /// the picks still to make for a pass. Refused if the text is not an action of the game.
+    fn ids_for(&self, seat: Seat, text: &str) -> Result<Vec<usize>, EnvError>;
+    /// A copy.
+    fn box_clone(&self) -> Box<dyn RlEnv>;
+    /// The concrete environment, to downcast.
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// The concrete environment, to downcast mutably.
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+}
+
+/// An Oh 7 game as an [`RlEnv`]: the game, its pass picks and scratch space.
+#[derive(Clone, Debug)]
+pub struct Oh7Env {
+    /// The game.
+    pub game: Oh7Game,
+    /// The pass picks so far.
+    pub stepper: Stepper,
+    legal: Vec<Action>,
+}
+
+impl Oh7Env {
+    /// An environment over `game` (no picks yet).
+    pub fn new(game: Oh7Game) -> Oh7Env {
+        Oh7Env { game, stepper: Stepper::new(), legal: Vec::new() }
+    }
+}
+
+impl RlEnv for Oh7Env {
+    fn game(&self) -> &dyn crate::DynGame {
+        &self.game
+    }
+    fn actions(&self) -> usize {
+        OH7_ACTIONS
+    }
+    fn obs_len(&self) -> usize {
+        OH7_OBS
+    }
+    fn obs_layout(&self) -> &'static [(&'static str, usize)] {
+        OH7_OBS_LAYOUT
+    }
+    fn to_act(&self) -> Option<Seat> {
+        self.game.to_move().lowest()
+    }
+    fn mask(&mut self, seat: Seat, mask: &mut [bool]) {
+        self.stepper.mask(&self.game, seat, &mut self.legal, mask);
+    }
+    fn observe(&self, seat: Seat, out: &mut [f32]) {
+        encode_oh7(&self.game.view(seat), seat, self.stepper.picks(seat), out);
+    }
+    fn step(&mut self, seat: Seat, id: usize) -> Result<(), EnvError> {
+        if !self.game.to_move().contains(seat) {
+            return Err(EnvError::NotToAct(seat));
+        }
+        match self.stepper.step(&mut self.game, seat, id) {
+            Ok(_) => Ok(()),
+            Err(StepError::Unknown(id)) => Err(EnvError::Unknown { id, game: "oh7", actions: OH7_ACTIONS }),
+            Err(_) => Err(EnvError::Illegal { id, text: self.action_text(id).unwrap_or_default(), seat }),
+        }
+    }
+    fn action_text(&self, id: usize) -> Option<String> {
+        Some(match decode(id)? {
+            Decoded::Action(a) => a.to_string(),
+            Decoded::PassPick(c) => format!("pick {c} to pass"),
+        })
+    }
+    fn ids_for(&self, seat: Seat, text: &str) -> Result<Vec<usize>, EnvError> {
+        let bad = || EnvError::Illegal { id: usize::MAX, text: text.to_string(), seat };
+        match self.game.parse_action(seat, text).map_err(|_| bad())? {
+            Action::Pass(set) => {
+                let Some((hand, count)) = Stepper::owed_pass(&self.game, seat) else { return Err(bad()) };
+                let picks = self.stepper.picks(seat);
+                // The chosen cards not picked yet, then (if the picks so far were not the
+                // chooser's) any other card in hand, up to the pass's size.
+                let more = set.minus(picks).iter().chain(hand.minus(set).minus(picks).iter());
+                let ids: Vec<usize> =
+                    more.take(count - picks.len() as usize).map(|c| PASS_PICK + c.id() as usize).collect();
+                Ok(ids)
+            }
+            a => encode(a).map(|id| vec![id]).ok_or_else(bad),
+        }
+    }
+    fn box_clone(&self) -> Box<dyn RlEnv> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
+
 // ---- observations ----
 
 /// The Oh 7 observation of one seat, field by field: `(name, length)` in order. Seats are

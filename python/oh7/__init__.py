@@ -1,0 +1,70 @@
+"""oh7: the Oh 7 family of trick-taking games and Seven, over oh7's exact Rust engine, for
+learning agents: a PettingZoo AEC environment (:func:`env`), the built-in bots as opponents
+(:class:`Bot`) and an OpenSpiel game (``import oh7.spiel``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _core
+from ._core import Core, bot_levels, num_actions, player_range, presets
+from .env import Oh7Env, env, raw_env
+
+__version__ = _core.__version__
+OH7_ACTIONS: int = _core.OH7_ACTIONS
+
+__all__ = [
+    "Bot",
+    "Core",
+    "Oh7Env",
+    "OH7_ACTIONS",
+    "bot_levels",
+    "env",
+    "num_actions",
+    "observation_layout",
+    "player_range",
+    "presets",
+    "raw_env",
+]
+
+
+def observation_layout(game: str = "oh7") -> list[tuple[str, int, int]]:
+    """The observation vector's fields for a game: ``(name, offset, length)``."""
+    return Core(game=game, players=4).observation_layout()
+
+
+class Bot:
+    """A built-in bot (``random``, ``heuristic``, ``ismcts``, ``expert`` for Oh 7; ``random``,
+    ``heuristic``, ``search`` for Seven), deciding from its seat's view only.
+
+    ``bot.act(env)`` gives the action id for the agent to act (``env.agent_selection``).
+    """
+
+    def __init__(self, level: str = "expert", game: str = "oh7", seed: int = 0):
+        self._bot = _core.Bot(level=level, game=game, seed=seed)
+
+    @property
+    def name(self) -> str:
+        return self._bot.name
+
+    def act(self, env: Any, agent: str | None = None) -> int:
+        """The action id for ``agent`` (default: the agent to act) in a PettingZoo env of oh7, an
+        OpenSpiel state of oh7, or an ``oh7.Core``."""
+        core, seat = _core_and_seat(env, agent)
+        return self._bot.act(core, seat)
+
+    __call__ = act
+
+
+def _core_and_seat(target: Any, agent: str | None) -> tuple[Core, int | None]:
+    if isinstance(target, Core):
+        return target, None if agent is None else int(agent)
+    raw = getattr(target, "unwrapped", target)
+    if isinstance(raw, Oh7Env):
+        return raw.core, None if agent is None else raw.seat(agent)
+    core = getattr(target, "core", None)
+    if isinstance(core, Core):
+        return core, None if agent is None else int(agent)
+    if isinstance(core, _core.SpielCore):  # an OpenSpiel state of python_oh7
+        return core.core(), None if agent is None else int(agent)
+    raise TypeError(f"Bot.act needs an oh7 environment, OpenSpiel state or Core, not {type(target).__name__}")

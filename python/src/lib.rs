@@ -1,0 +1,489 @@
+//! `oh7._core`: the engine for Python. A thin layer over `oh7_core::rl::RlEnv` (fixed action
+//! ids, masks, observations) and the built-in bots; the PettingZoo environment and the
+//! OpenSpiel game (`oh7/env.py`, `oh7/spiel.py`) are written over it in Python.
+//!
+//! Observations and masks cross the boundary as `bytes` (native-endian `float32`, `uint8`),
+//! which numpy reads without a copy; one Rust call per step and per observation.
+
+use std::str::FromStr;
+
+mod spiel;
+
+use oh7_bots::{DynBot, GameSpec};
+use oh7_core::card::{Card, CardSet};
+use oh7_core::oh7::Oh7Game;
+use oh7_core::rl::{Oh7Env, RlEnv};
+use oh7_core::ruleset::{Preset, Ruleset};
+use oh7_core::seven::SevenRules;
+use oh7_core::{Game, Seat};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The game and its rules from the constructor's arguments.
+fn game_spec(
+    game: &str,
+    preset: Option<&str>,
+    ruleset: Option<&str>,
+    limit: Option<i64>,
+    hand_size: Option<u32>,
+) -> PyResult<GameSpec> {
+    match game {
+        "oh7" => {
+            if ruleset.is_some() && preset.is_some() {
+                return Err(value_error("give a preset or a ruleset, not both"));
+            }
+            let rules = match (ruleset, preset) {
+                (Some(text), _) => Ruleset::from_toml(text).map_err(value_error)?,
+                (None, p) => Ruleset::preset(Preset::from_str(p.unwrap_or("kod7")).map_err(value_error)?),
+            };
+            if limit.is_some() || hand_size.is_some() {
+                return Err(value_error("limit and hand_size are Seven's rules (game=\"seven\")"));
+            }
+            Ok(GameSpec::Oh7 { ruleset: rules })
+        }
+        "seven" => {
+            if preset.is_some() || ruleset.is_some() {
+                return Err(value_error("Seven has no presets or ruleset files: use limit and hand_size"));
+            }
+            let mut rules = SevenRules::default();
+            match limit {
+                None => {}
+                Some(0) => rules.limit = None,
+                Some(l) if l > 0 => rules.limit = Some(u32::try_from(l).map_err(value_error)?),
+                Some(l) => {
+                    return Err(value_error(format!("limit {l}: give a positive total, or 0 for a single round")));
+                }
+            }
+            if let Some(h) = hand_size {
+                rules.hand_size = h;
+            }
+            Ok(GameSpec::Seven { rules })
+        }
+        other => Err(value_error(format!("unknown game `{other}`: choose oh7 or seven"))),
+    }
+}
+
+/// One game as a learning environment: steps by action id for the seat asked, masks and
+/// observations of any seat, rewards as the change of every seat's total.
+#[pyclass(module = "oh7._core")]
+pub struct Core {
+    spec: GameSpec,
+    players: usize,
+    seed: u64,
+    env: Box<dyn RlEnv>,
+    win_reward: f64,
+    totals: Vec<i64>,
+    mask: Vec<bool>,
+    obs: Vec<f32>,
+}
+
+impl Core {
+    /// A core over an environment made elsewhere (an OpenSpiel state's game).
+    pub(crate) fn from_env(spec: GameSpec, env: Box<dyn RlEnv>, players: usize, seed: u64) -> Core {
+        let mut core =
+            Core { spec, players, seed, env, win_reward: 1.0, totals: Vec::new(), mask: Vec::new(), obs: Vec::new() };
+        core.sync();
+        core
+    }
+
+    fn sync(&mut self) {
+        self.totals = self.env.game().totals();
+        self.mask = vec![false; self.env.actions()];
+        self.obs = vec![0.0; self.env.obs_len()];
+    }
+
+    fn check_seat(&self, seat: Seat) -> PyResult<()> {
+        if seat >= self.players {
+            return Err(PyIndexError::new_err(format!("seat {seat}: this game has seats 0..{}", self.players)));
+        }
+        Ok(())
+    }
+
+    fn oh7(&self) -> PyResult<&Oh7Env> {
+        self.env.as_any().downcast_ref::<Oh7Env>().ok_or_else(|| value_error("only for game=\"oh7\""))
+    }
+}
+
+#[pymethods]
+impl Core {
+    #[new]
+    #[pyo3(signature = (game="oh7", preset=None, players=4, seed=0, ruleset=None, limit=None, hand_size=None, win_reward=1.0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        game: &str,
+        preset: Option<&str>,
+        players: usize,
+        seed: u64,
+        ruleset: Option<&str>,
+        limit: Option<i64>,
+        hand_size: Option<u32>,
+        win_reward: f64,
+    ) -> PyResult<Core> {
+        let spec = game_spec(game, preset, ruleset, limit, hand_size)?;
+        let env = spec.rl_env(players, seed).map_err(value_error)?;
+        let mut core =
+            Core { spec, players, seed, env, win_reward, totals: Vec::new(), mask: Vec::new(), obs: Vec::new() };
+        core.sync();
+        Ok(core)
+    }
+
+    /// Start a new game with the same rules from `seed`.
+    fn reset(&mut self, seed: u64) -> PyResult<()> {
+        self.env = self.spec.rl_env(self.players, seed).map_err(value_error)?;
+        self.seed = seed;
+        self.sync();
+        Ok(())
+    }
+
+    /// The game's name (`oh7`, `seven`).
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.env.game().game_name()
+    }
+
+    /// Players (the Dummy not counted).
+    #[getter]
+    fn players(&self) -> usize {
+        self.players
+    }
+
+    /// The seed of the current game.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Number of action ids.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.env.actions()
+    }
+
+    /// Floats per observation.
+    #[getter]
+    fn obs_len(&self) -> usize {
+        self.env.obs_len()
+    }
+
+    /// The observation's fields: `(name, offset, length)`.
+    fn observation_layout(&self) -> Vec<(&'static str, usize, usize)> {
+        let mut at = 0;
+        self.env
+            .obs_layout()
+            .iter()
+            .map(|&(name, len)| {
+                at += len;
+                (name, at - len, len)
+            })
+            .collect()
+    }
+
+    /// The seat asked next, `None` once the game is over.
+    fn to_act(&self) -> Option<Seat> {
+        self.env.to_act()
+    }
+
+    /// Every seat that owes a decision now (several at a simultaneous step; [`Core::to_act`]
+    /// is the lowest of them).
+    fn owing(&self) -> Vec<Seat> {
+        self.env.game().to_move().iter().collect()
+    }
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.env.game().is_over()
+    }
+
+    /// Apply `id` for `seat` (which must be the seat asked). Returns the rewards of every seat
+    /// for this step when any is not zero (a round scored, the game won), else `None`.
+    fn step(&mut self, seat: Seat, id: usize) -> PyResult<Option<Vec<f64>>> {
+        self.check_seat(seat)?;
+        if self.env.to_act() != Some(seat) {
+            return Err(value_error(format!("seat {seat} is not the seat to act now")));
+        }
+        self.env.step(seat, id).map_err(value_error)?;
+        let totals = self.env.game().totals();
+        let over = self.env.game().is_over();
+        if totals == self.totals && !over {
+            return Ok(None);
+        }
+        // Oh 7 totals are points won; Seven's are penalty points.
+        let sign = if self.env.game().game_name() == "seven" { -1.0 } else { 1.0 };
+        let mut r: Vec<f64> = totals.iter().zip(&self.totals).map(|(a, b)| sign * (a - b) as f64).collect();
+        if over {
+            let winners = self.env.game().winners();
+            for (s, x) in r.iter_mut().enumerate() {
+                *x += if winners.contains(&s) { self.win_reward } else { -self.win_reward };
+            }
+        }
+        self.totals = totals;
+        Ok(Some(r))
+    }
+
+    /// `seat`'s observation: `obs_len` native-endian float32 as bytes.
+    fn observe<'py>(&mut self, py: Python<'py>, seat: Seat) -> PyResult<Bound<'py, PyBytes>> {
+        self.check_seat(seat)?;
+        self.env.observe(seat, &mut self.obs);
+        // SAFETY: f32 has no padding and every bit pattern is a byte; the slice covers the Vec.
+        let bytes = unsafe { std::slice::from_raw_parts(self.obs.as_ptr().cast::<u8>(), self.obs.len() * 4) };
+        Ok(PyBytes::new(py, bytes))
+    }
+
+    /// `seat`'s legal ids as `num_actions` bytes of 0/1 (all 0 when it owes nothing).
+    fn mask<'py>(&mut self, py: Python<'py>, seat: Seat) -> PyResult<Bound<'py, PyBytes>> {
+        self.check_seat(seat)?;
+        self.env.mask(seat, &mut self.mask);
+        // SAFETY: bool is one byte, 0 or 1.
+        let bytes = unsafe { std::slice::from_raw_parts(self.mask.as_ptr().cast::<u8>(), self.mask.len()) };
+        Ok(PyBytes::new(py, bytes))
+    }
+
+    /// `seat`'s legal ids, ascending.
+    fn legal_ids(&mut self, seat: Seat) -> PyResult<Vec<usize>> {
+        self.check_seat(seat)?;
+        self.env.mask(seat, &mut self.mask);
+        Ok(self.mask.iter().enumerate().filter(|(_, m)| **m).map(|(i, _)| i).collect())
+    }
+
+    /// The engine's legal actions of `seat` as text (a pass is one action here).
+    fn legal_text(&self, seat: Seat) -> PyResult<Vec<String>> {
+        self.check_seat(seat)?;
+        Ok(self.env.game().legal_text(seat))
+    }
+
+    /// What an id means.
+    fn action_text(&self, id: usize) -> PyResult<String> {
+        self.env
+            .action_text(id)
+            .ok_or_else(|| value_error(format!("{id} is not an action id (0..{})", self.env.actions())))
+    }
+
+    /// The ids of `seat`'s action written as engine text (a pass: the picks still to make).
+    fn ids_for(&self, seat: Seat, text: &str) -> PyResult<Vec<usize>> {
+        self.check_seat(seat)?;
+        self.env.ids_for(seat, text).map_err(value_error)
+    }
+
+    /// Running totals, one per seat.
+    fn totals(&self) -> Vec<i64> {
+        self.env.game().totals()
+    }
+
+    /// The winners (empty until the game is over).
+    fn winners(&self) -> Vec<Seat> {
+        self.env.game().winners()
+    }
+
+    /// The game record so far (`oh7-record/1` JSON text, readable by `oh7 replay`).
+    fn record_json(&self) -> String {
+        self.env.game().record().to_string()
+    }
+
+    /// What `seat` may know, as JSON text (`None`: a spectator).
+    #[pyo3(signature = (seat=None))]
+    fn view_json(&self, seat: Option<Seat>) -> PyResult<String> {
+        if let Some(s) = seat {
+            self.check_seat(s)?;
+        }
+        Ok(self.env.game().view_json(seat).to_string())
+    }
+
+    /// `seat`'s pass picks so far (Oh 7), as card ids.
+    fn picks(&self, seat: Seat) -> PyResult<Vec<u8>> {
+        self.check_seat(seat)?;
+        Ok(self.oh7()?.stepper.picks(seat).iter().map(|c| c.id()).collect())
+    }
+
+    /// Oh 7 only, before any pass or bet: deal these hands (card ids, one list per seat, the
+    /// Dummy's face-up cards third at two players) and this undealt rest, in place of the
+    /// seeded deal.
+    fn set_deal(&mut self, hands: Vec<Vec<u8>>, rest: Vec<u8>) -> PyResult<()> {
+        let card = |id: u8| Card::from_id(id).ok_or_else(|| value_error(format!("{id} is not a card id")));
+        let hands: Vec<CardSet> = hands
+            .iter()
+            .map(|h| h.iter().map(|&i| card(i)).collect::<PyResult<Vec<Card>>>().map(|v| CardSet::from_cards(&v)))
+            .collect::<PyResult<_>>()?;
+        let rest: Vec<Card> = rest.iter().map(|&i| card(i)).collect::<PyResult<_>>()?;
+        let env = self
+            .env
+            .as_any_mut()
+            .downcast_mut::<Oh7Env>()
+            .ok_or_else(|| value_error("set_deal is only for game=\"oh7\""))?;
+        let mut g: Oh7Game = env.game.clone();
+        g.set_deal(&hands, &rest).map_err(value_error)?;
+        env.game = g;
+        self.sync();
+        Ok(())
+    }
+
+    /// Oh 7: every card id of this table's deck.
+    fn deck(&self) -> PyResult<Vec<u8>> {
+        let g = &self.oh7()?.game;
+        Ok(g.rules().deck(self.players).iter().map(|c| c.id()).collect())
+    }
+
+    /// The current hands (every seat's: for tests and tools, never for an agent).
+    fn hands(&self) -> PyResult<Vec<Vec<u8>>> {
+        let g = &self.oh7()?.game;
+        Ok((0..g.table_seats()).map(|s| g.view(s).hand().iter().map(|c| c.id()).collect()).collect())
+    }
+
+    /// A text picture of the table for `seat` (`None`: a spectator): the view's facts and, for a
+    /// seat, its legal actions.
+    #[pyo3(signature = (seat=None))]
+    fn render(&self, seat: Option<Seat>) -> PyResult<String> {
+        let g = self.env.game();
+        let mut out = format!("{} · {} players · totals {:?}", g.game_name(), self.players, g.totals());
+        match self.env.to_act() {
+            Some(s) => out.push_str(&format!(" · seat {s} to act\n")),
+            None => out.push_str(&format!(" · over, winners {:?}\n", g.winners())),
+        }
+        let view = g.view_json(seat);
+        if let Some(s) = seat {
+            self.check_seat(s)?;
+            if let Some(hand) = view.get("hand") {
+                out.push_str(&format!("seat {s} hand: {hand}\n"));
+            }
+            let legal = g.legal_text(s);
+            if !legal.is_empty() {
+                out.push_str(&format!("legal: {}\n", legal.join(", ")));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A copy of the game (same state, same seed).
+    fn clone(&self) -> Core {
+        Core {
+            spec: self.spec.clone(),
+            players: self.players,
+            seed: self.seed,
+            env: self.env.box_clone(),
+            win_reward: self.win_reward,
+            totals: self.totals.clone(),
+            mask: self.mask.clone(),
+            obs: self.obs.clone(),
+        }
+    }
+
+    fn __copy__(&self) -> Core {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Core {
+        self.clone()
+    }
+}
+
+/// A built-in bot, choosing for a seat from that seat's view only.
+#[pyclass(module = "oh7._core", unsendable)]
+struct Bot {
+    level: String,
+    game: String,
+    bot: Box<dyn DynBot>,
+    /// Ids still to give for a multi-id decision (a pass), and for which seat and game.
+    queue: Vec<usize>,
+    queue_seat: Option<Seat>,
+}
+
+#[pymethods]
+impl Bot {
+    #[new]
+    #[pyo3(signature = (level="expert", game="oh7", seed=0))]
+    fn new(level: &str, game: &str, seed: u64) -> PyResult<Bot> {
+        let spec = game_spec(game, None, None, None, None)?;
+        let bot = spec.bot(level, seed).map_err(value_error)?;
+        Ok(Bot { level: level.to_string(), game: game.to_string(), bot, queue: Vec::new(), queue_seat: None })
+    }
+
+    #[getter]
+    fn level(&self) -> &str {
+        &self.level
+    }
+
+    #[getter]
+    fn name(&self) -> String {
+        self.bot.name()
+    }
+
+    /// The id the bot plays for `seat` (default: the seat asked) in `core`'s game.
+    #[pyo3(signature = (core, seat=None))]
+    fn act(&mut self, core: &mut Core, seat: Option<Seat>) -> PyResult<usize> {
+        if core.env.game().game_name() != self.game {
+            return Err(value_error(format!("this bot plays {}, not {}", self.game, core.env.game().game_name())));
+        }
+        let seat = match seat.or(core.env.to_act()) {
+            Some(s) => s,
+            None => return Err(value_error("the game is over")),
+        };
+        core.check_seat(seat)?;
+        core.env.mask(seat, &mut core.mask);
+        if self.queue_seat == Some(seat) {
+            while let Some(id) = self.queue.first().copied() {
+                self.queue.remove(0);
+                if core.mask[id] {
+                    return Ok(id);
+                }
+            }
+        }
+        let text = self
+            .bot
+            .decide(core.env.game(), seat)
+            .ok_or_else(|| value_error(format!("seat {seat} has no decision to make now")))?;
+        let mut ids = core.env.ids_for(seat, &text).map_err(value_error)?;
+        if ids.is_empty() {
+            return Err(value_error(format!("the bot chose `{text}`, which maps to no action id")));
+        }
+        let first = ids.remove(0);
+        self.queue = ids;
+        self.queue_seat = Some(seat);
+        Ok(first)
+    }
+}
+
+/// The number of action ids of a game.
+#[pyfunction]
+fn num_actions(game: &str) -> PyResult<usize> {
+    Ok(game_spec(game, None, None, None, None)?.rl_env(4, 0).map_err(value_error)?.actions())
+}
+
+/// The bot levels of a game, weakest first.
+#[pyfunction]
+#[pyo3(signature = (game="oh7"))]
+fn bot_levels(game: &str) -> PyResult<Vec<&'static str>> {
+    Ok(game_spec(game, None, None, None, None)?.levels().to_vec())
+}
+
+/// The presets of the Oh 7 family.
+#[pyfunction]
+fn presets() -> Vec<&'static str> {
+    Preset::ALL.iter().map(|p| p.name()).collect()
+}
+
+/// The player counts a game with these rules allows: `(fewest, most)`.
+#[pyfunction]
+#[pyo3(signature = (game="oh7", preset=None, ruleset=None))]
+fn player_range(game: &str, preset: Option<&str>, ruleset: Option<&str>) -> PyResult<(usize, usize)> {
+    game_spec(game, preset, ruleset, None, None)?
+        .player_range()
+        .ok_or_else(|| value_error("no player count fits these rules"))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Core>()?;
+    m.add_class::<Bot>()?;
+    m.add_class::<spiel::SpielCore>()?;
+    m.add_function(wrap_pyfunction!(num_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(bot_levels, m)?)?;
+    m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(player_range, m)?)?;
+    m.add("OH7_ACTIONS", oh7_core::rl::OH7_ACTIONS)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

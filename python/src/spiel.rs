@@ -1,0 +1,303 @@
+//! The state of the OpenSpiel game `python_oh7` (`oh7/spiel.py`): one deal of an Oh 7 game,
+//! the deal itself made by explicit chance nodes (one card at a time), then the players'
+//! decisions by the same action ids as the PettingZoo environment, until the deal is scored.
+//!
+//! `resample` gives ISMCTS its worlds: a state its player cannot tell from this one (the same
+//! seat view), with the hidden cards dealt anew consistently with all it saw, and the other
+//! seats' secret choices not yet revealed chosen anew.
+
+use oh7_bots::sample::Knowledge;
+use oh7_core::card::{Card, CardSet};
+use oh7_core::oh7::{HAND, Oh7Game};
+use oh7_core::rl::{OH7_ACTIONS, OH7_OBS, Oh7Env, PLAY, RlEnv};
+use oh7_core::ruleset::Ruleset;
+use oh7_core::{DynGame, Game, Seat};
+use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// One deal of Oh 7 for OpenSpiel.
+#[pyclass(module = "oh7._core", skip_from_py_object)]
+#[derive(Clone)]
+pub struct SpielCore {
+    players: usize,
+    /// The table's deck, in card order.
+    deck: Vec<Card>,
+    /// Chance outcomes so far: the cards dealt, seat 0's first, then seat 1's, ...; with the
+    /// Dummy, then the Dummy's pile, top first.
+    dealt: Vec<Card>,
+    /// How many cards the chance nodes deal.
+    deal_len: usize,
+    env: Oh7Env,
+    /// The game when the deal was set (resampling replays from here).
+    start: Option<Oh7Env>,
+    /// The decisions since the deal: `(seat, id)`.
+    history: Vec<(Seat, usize)>,
+    round: u32,
+    base_totals: Vec<i64>,
+    done: bool,
+    scale: f64,
+    mask: Vec<bool>,
+    obs: Vec<f32>,
+}
+
+impl SpielCore {
+    fn dealing(&self) -> bool {
+        self.dealt.len() < self.deal_len
+    }
+
+    fn finish_deal(&mut self) -> PyResult<()> {
+        let hands: Vec<CardSet> =
+            (0..self.players).map(|s| CardSet::from_cards(&self.dealt[s * HAND..(s + 1) * HAND])).collect();
+        let dealt = CardSet::from_cards(&self.dealt);
+        let mut rest: Vec<Card> = self.dealt[self.players * HAND..].to_vec();
+        rest.extend(self.deck.iter().filter(|c| !dealt.contains(**c)));
+        self.env.game.set_deal(&hands, &rest).map_err(value_error)?;
+        self.start = Some(self.env.clone());
+        self.round = self.env.game.round_number();
+        self.base_totals = Game::totals(&self.env.game);
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl SpielCore {
+    /// A new deal: `ruleset` is the TOML text of the rules (or a preset's), `seed` seeds only
+    /// the engine's own rare draws inside a deal (a lot, a redeal after failed bets).
+    #[new]
+    #[pyo3(signature = (ruleset, players, seed=0, scale=1.0))]
+    fn new(ruleset: &str, players: usize, seed: u64, scale: f64) -> PyResult<SpielCore> {
+        let rules = match ruleset.parse() {
+            Ok(p) => Ruleset::preset(p),
+            Err(_) => Ruleset::from_toml(ruleset).map_err(value_error)?,
+        };
+        let game = Oh7Game::new(rules, players, seed).map_err(value_error)?;
+        let deck = rules.deck(players);
+        let deal_len = if game.table_seats() > players { deck.len() } else { players * HAND };
+        let totals = Game::totals(&game);
+        Ok(SpielCore {
+            players,
+            deck,
+            dealt: Vec::new(),
+            deal_len,
+            env: Oh7Env::new(game),
+            start: None,
+            history: Vec::new(),
+            round: 1,
+            base_totals: totals,
+            done: false,
+            scale,
+            mask: vec![false; OH7_ACTIONS],
+            obs: vec![0.0; OH7_OBS],
+        })
+    }
+
+    /// The player to act: a seat, `-1` for chance, `-4` once the deal is scored (OpenSpiel's
+    /// `CHANCE` and `TERMINAL`).
+    fn current_player(&self) -> i64 {
+        if self.done {
+            -4
+        } else if self.dealing() {
+            -1
+        } else {
+            self.env.to_act().map_or(-4, |s| s as i64)
+        }
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.done
+    }
+
+    /// The cards the next chance node may deal (each equally likely).
+    fn chance_outcomes(&self) -> Vec<u8> {
+        if !self.dealing() {
+            return Vec::new();
+        }
+        let dealt = CardSet::from_cards(&self.dealt);
+        self.deck.iter().filter(|c| !dealt.contains(**c)).map(|c| c.id()).collect()
+    }
+
+    /// The legal ids of `seat` now, ascending.
+    fn legal_actions(&mut self, seat: Seat) -> Vec<usize> {
+        if self.done || self.dealing() || seat >= self.players {
+            return Vec::new();
+        }
+        self.env.mask(seat, &mut self.mask);
+        self.mask.iter().enumerate().filter(|(_, m)| **m).map(|(i, _)| i).collect()
+    }
+
+    /// Apply a chance outcome (a card id) or the acting seat's action id.
+    fn apply(&mut self, action: usize) -> PyResult<()> {
+        if self.done {
+            return Err(value_error("the deal is over"));
+        }
+        if self.dealing() {
+            let card = u8::try_from(action).ok().and_then(Card::from_id).ok_or_else(|| value_error("not a card"))?;
+            if !self.deck.contains(&card) || self.dealt.contains(&card) {
+                return Err(value_error(format!("{card} is not left to deal")));
+            }
+            self.dealt.push(card);
+            if !self.dealing() {
+                self.finish_deal()?;
+            }
+            return Ok(());
+        }
+        let seat = self.env.to_act().ok_or_else(|| value_error("nobody is to act"))?;
+        let redeals = self.env.game.redeals();
+        self.env.step(seat, action).map_err(value_error)?;
+        self.history.push((seat, action));
+        let g = &self.env.game;
+        if Game::is_over(g) || g.round_number() != self.round {
+            self.done = true;
+        } else if g.redeals() != redeals {
+            // The engine dealt again (failed bets): resampling replays from the new deal.
+            self.start = Some(self.env.clone());
+            self.history.clear();
+        }
+        Ok(())
+    }
+
+    /// Points of the deal per seat, times `scale` (zeros until it is scored).
+    fn returns(&self) -> Vec<f64> {
+        if !self.done {
+            return vec![0.0; self.players];
+        }
+        let t = Game::totals(&self.env.game);
+        t.iter().zip(&self.base_totals).map(|(a, b)| (a - b) as f64 * self.scale).collect()
+    }
+
+    /// What `seat` knows, as text: its seat view (the whole public history of the deal and its
+    /// own cards and choices), or during the deal the cards it has been dealt so far.
+    fn information_state(&self, seat: Seat) -> String {
+        if self.dealing() {
+            let mine: Vec<String> = self
+                .dealt
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i < self.players * HAND && i / HAND == seat)
+                .map(|(_, c)| c.to_string())
+                .collect();
+            return format!("p{seat} dealing {}", mine.join(" "));
+        }
+        let picks: Vec<String> = self.env.stepper.picks(seat).iter().map(|c| c.to_string()).collect();
+        format!("p{seat} picks[{}] {}", picks.join(" "), self.env.game.view_json(Some(seat)))
+    }
+
+    /// `seat`'s observation tensor (the PettingZoo observation) as float32 bytes.
+    fn observe<'py>(&mut self, py: Python<'py>, seat: Seat) -> Bound<'py, PyBytes> {
+        if self.dealing() {
+            self.obs.fill(0.0);
+        } else {
+            self.env.observe(seat, &mut self.obs);
+        }
+        // SAFETY: f32 has no padding; the slice covers the Vec.
+        let bytes = unsafe { std::slice::from_raw_parts(self.obs.as_ptr().cast::<u8>(), self.obs.len() * 4) };
+        PyBytes::new(py, bytes)
+    }
+
+    fn action_text(&self, id: usize) -> String {
+        self.env.action_text(id).unwrap_or_else(|| format!("?{id}"))
+    }
+
+    fn render(&self) -> String {
+        if self.dealing() {
+            return format!("dealing: {} of {} cards", self.dealt.len(), self.deal_len);
+        }
+        self.env.game.view_json(None).to_string()
+    }
+
+    /// The id a built-in bot would play for the acting seat (as `oh7.Bot`).
+    fn core(&self) -> PyResult<crate::Core> {
+        let spec = oh7_bots::GameSpec::Oh7 { ruleset: *self.env.game.rules() };
+        Ok(crate::Core::from_env(spec, Box::new(self.env.clone()), self.players, self.env.game.seed()))
+    }
+
+    /// A state `seat` cannot tell from this one: the cards hidden from it dealt anew (from
+    /// its view: the cards played, voids shown, revealed bet cards), the others' unrevealed
+    /// choices of the current step chosen anew, the same decisions otherwise.
+    #[pyo3(signature = (seat, seed))]
+    fn resample(&self, seat: Seat, seed: u64) -> PyResult<SpielCore> {
+        if self.dealing() || self.done {
+            return Err(value_error("resample a state where a player is to act"));
+        }
+        let g = &self.env.game;
+        if g.rules().passing || g.table_seats() > self.players {
+            return Err(PyNotImplementedError::new_err(
+                "resampling is implemented for rules without passing, at three players or more",
+            ));
+        }
+        let start = self.start.as_ref().ok_or_else(|| value_error("no deal yet"))?;
+        let view = g.view(seat);
+        let know = Knowledge::from_view(&view);
+        let want = g.view_json(Some(seat));
+        let want_to_act = self.env.to_act();
+        // Cards each seat played since the deal, and the decisions not yet revealed to `seat`.
+        let mut played = vec![CardSet::EMPTY; self.players];
+        for &(s, id) in &self.history {
+            if id < PLAY + oh7_core::card::CARD_IDS {
+                played[s].insert(Card::from_id(id as u8).expect("a play id is a card"));
+            }
+        }
+        let decided = view.decided();
+        let pending: Vec<usize> = (0..self.players)
+            .filter(|&s| s != seat && decided.contains(s))
+            .filter_map(|s| self.history.iter().rposition(|&(h, _)| h == s))
+            .collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut mask = vec![false; OH7_ACTIONS];
+        'attempt: for _ in 0..200 {
+            let (hands, _) = know.sample(&mut rng);
+            let deal: Vec<CardSet> = (0..self.players).map(|s| hands[s].or(played[s])).collect();
+            let mut all = CardSet::EMPTY;
+            for h in &deal {
+                all = all.or(*h);
+            }
+            let rest: Vec<Card> = self.deck.iter().copied().filter(|c| !all.contains(*c)).collect();
+            let mut env = start.clone();
+            if env.game.set_deal(&deal, &rest).is_err() {
+                continue;
+            }
+            for (i, &(s, id)) in self.history.iter().enumerate() {
+                let id = if pending.contains(&i) {
+                    env.mask(s, &mut mask);
+                    let legal: Vec<usize> = (0..OH7_ACTIONS).filter(|&j| mask[j]).collect();
+                    if legal.is_empty() {
+                        continue 'attempt;
+                    }
+                    legal[rng.random_range(0..legal.len())]
+                } else {
+                    id
+                };
+                if env.to_act() != Some(s) || env.step(s, id).is_err() {
+                    continue 'attempt;
+                }
+            }
+            if env.to_act() != want_to_act || env.game.view_json(Some(seat)) != want {
+                continue;
+            }
+            let mut out = self.clone();
+            out.dealt = (0..self.players).flat_map(|s| deal[s].iter()).chain(rest.iter().copied()).collect();
+            out.env = env;
+            return Ok(out);
+        }
+        Err(value_error("no deal consistent with this seat's view was found in 200 tries"))
+    }
+
+    fn clone_state(&self) -> SpielCore {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> SpielCore {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> SpielCore {
+        self.clone()
+    }
+}

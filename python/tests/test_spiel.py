@@ -1,0 +1,97 @@
+"""The OpenSpiel game: random playouts, resampling keeps the information state, and
+OpenSpiel's own ISMCTS plays a deal against oh7's bot."""
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+import oh7  # noqa: E402
+import oh7.spiel  # noqa: E402,F401  (registers python_oh7)
+
+
+def deal(state, rng):
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        assert abs(sum(probs) - 1) < 1e-9
+        state.apply_action(int(rng.choice(outcomes)))
+
+
+@pytest.mark.parametrize("preset,players", [("kod7", 4), ("en", 3), ("fr-advanced", 5), ("bga", 4), ("en", 2)])
+def test_random_playouts(preset, players):
+    game = pyspiel.load_game("python_oh7", {"preset": preset, "players": players})
+    assert game.num_players() == players
+    rng = np.random.default_rng(1)
+    scored = 0
+    for _ in range(5):
+        state = game.new_initial_state()
+        assert state.is_chance_node()
+        deal(state, rng)
+        while not state.is_terminal():
+            p = state.current_player()
+            legal = state.legal_actions()
+            assert legal and p >= 0
+            state.information_state_string(p)
+            assert len(state.observation_tensor(p)) == oh7.observation_layout()[-1][1] + oh7.observation_layout()[-1][2]
+            state.apply_action(int(rng.choice(legal)))
+            deal(state, rng)  # a new deal after failed bets is dealt by the engine, not here
+        r = state.returns()
+        assert len(r) == players
+        scored += any(x != 0 for x in r)
+    assert scored > 0, "some deal scores points"
+
+
+def test_resample_keeps_the_information_state():
+    game = pyspiel.load_game("python_oh7", {"preset": "kod7", "players": 4})
+    rng = np.random.default_rng(2)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    checked = differ = 0
+    for _ in range(20):
+        state = game.new_initial_state()
+        deal(state, rng)
+        while not state.is_terminal():
+            p = state.current_player()
+            key = state.information_state_string(p)
+            other = state.resample_from_infostate(p, sampler)
+            assert other.current_player() == p
+            assert other.information_state_string(p) == key
+            assert other.legal_actions() == state.legal_actions()
+            checked += 1
+            # The hidden hands are dealt anew (not a copy of the truth).
+            differ += other.core.core().hands() != state.core.core().hands()
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked > 200 and differ > checked // 2
+
+
+def test_clone_and_serialization_free_copy():
+    game = pyspiel.load_game("python_oh7")
+    state = game.new_initial_state()
+    deal(state, np.random.default_rng(3))
+    twin = state.clone()
+    a = state.legal_actions()[0]
+    state.apply_action(a)
+    assert twin.information_state_string(0) != state.information_state_string(0) or twin.current_player() != state.current_player()
+
+
+def test_openspiel_ismcts_plays_a_deal_against_the_expert():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_oh7", {"preset": "kod7", "players": 4, "scale": 0.1})
+    rs = np.random.RandomState(4)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs), uct_c=2.0, max_simulations=20,
+        max_world_samples=ismcts.UNLIMITED_NUM_WORLD_SAMPLES, random_state=rs,
+        final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        use_observation_string=False, allow_inconsistent_action_sets=False,
+        child_selection_policy=ismcts.ChildSelectionPolicy.UCT,
+    )
+    expert = oh7.Bot("heuristic")
+    state = game.new_initial_state()
+    deal(state, np.random.default_rng(5))
+    moves = 0
+    while not state.is_terminal():
+        p = state.current_player()
+        a = bot.step(state) if p % 2 == 0 else expert.act(state)
+        assert a in state.legal_actions()
+        state.apply_action(int(a))
+        moves += 1
+    assert moves >= 4 * 7 and len(state.returns()) == 4
