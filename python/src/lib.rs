@@ -234,6 +234,24 @@ impl Core {
         Ok(PyBytes::new(py, bytes))
     }
 
+    /// `seat`'s observation and mask in one call: `obs_len` float32 then `num_actions` bytes of
+    /// 0/1 (the environment's `observe`).
+    fn observe_and_mask<'py>(&mut self, py: Python<'py>, seat: Seat) -> PyResult<Bound<'py, PyBytes>> {
+        self.check_seat(seat)?;
+        self.env.observe(seat, &mut self.obs);
+        self.env.mask(seat, &mut self.mask);
+        let (n, m) = (self.obs.len() * 4, self.mask.len());
+        PyBytes::new_with(py, n + m, |buf| {
+            for (chunk, x) in buf[..n].chunks_exact_mut(4).zip(&self.obs) {
+                chunk.copy_from_slice(&x.to_ne_bytes());
+            }
+            for (b, &x) in buf[n..].iter_mut().zip(&self.mask) {
+                *b = u8::from(x);
+            }
+            Ok(())
+        })
+    }
+
     /// `seat`'s legal ids as `num_actions` bytes of 0/1 (all 0 when it owes nothing).
     fn mask<'py>(&mut self, py: Python<'py>, seat: Seat) -> PyResult<Bound<'py, PyBytes>> {
         self.check_seat(seat)?;
