@@ -9,6 +9,7 @@ from typing import Any
 from . import _core
 from ._core import Core, bot_levels, num_actions, player_range, presets
 from .env import Oh7Env, env, raw_env
+from .rating import MatchResult, duplicate_match
 
 __version__ = _core.__version__
 OH7_ACTIONS: int = _core.OH7_ACTIONS
@@ -16,6 +17,8 @@ OH7_ACTIONS: int = _core.OH7_ACTIONS
 __all__ = [
     "Bot",
     "Core",
+    "MatchResult",
+    "duplicate_match",
     "Oh7Env",
     "OH7_ACTIONS",
     "bot_levels",

@@ -8,6 +8,8 @@ from ._core import presets as presets
 from .env import Oh7Env as Oh7Env
 from .env import env as env
 from .env import raw_env as raw_env
+from .rating import MatchResult as MatchResult
+from .rating import duplicate_match as duplicate_match
 
 __version__: str
 OH7_ACTIONS: int

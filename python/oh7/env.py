@@ -208,6 +208,14 @@ class Oh7Env(AECEnv):
             f.write(self.core.record_json())
             f.write("\n")
 
+    def totals(self) -> list[int]:
+        """Every seat's running total (Oh 7: points; Seven: penalty points)."""
+        return self.core.totals()
+
+    def winners(self) -> list[str]:
+        """The agents who won (empty until the game is over)."""
+        return [self.possible_agents[s] for s in self.core.winners()]
+
     def observation_layout(self) -> list[tuple[str, int, int]]:
         """The observation vector's fields: ``(name, offset, length)``."""
         return self.core.observation_layout()

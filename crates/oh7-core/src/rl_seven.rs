@@ -213,7 +213,7 @@ impl crate::rl::RlEnv for SevenEnv {
 /// fixed 100.)
 pub const SEVEN_OBS_LAYOUT: &[(&str, usize)] = &[
     ("players: one-hot 2..8", MAX_PLAYERS - 1),
-    ("my seat: one-hot 0..8", MAX_PLAYERS),
+    ("my seat: one-hot 0..7", MAX_PLAYERS),
     ("my hand", DECK_SIZE),
     ("top card", DECK_SIZE),
     ("active suit: one-hot S H C D", 4),

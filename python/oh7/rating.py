@@ -1,0 +1,85 @@
+"""Rate an agent against the built-in bots on duplicate deals."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _core
+from .env import Oh7Env
+
+Policy = Callable[[dict[str, np.ndarray], Oh7Env], int]
+
+
+@dataclass
+class MatchResult:
+    """Points per round of the agent minus the bot's in the same seat with the same cards."""
+
+    deals: int
+    mean: float
+    ci95: tuple[float, float]
+    per_deal: list[float]
+
+    def __str__(self) -> str:
+        lo, hi = self.ci95
+        return f"{self.mean:+.2f} points per round against the bot (95% CI {lo:+.2f} .. {hi:+.2f}, {self.deals} deals)"
+
+
+def _play_round(env: Oh7Env, seed: int, policies: dict[int, Any]) -> list[float]:
+    """Play the first round of the game of `seed`; each seat's points."""
+    env.reset(seed=seed)
+    core = env.core
+    while (seat := core.to_act()) is not None:
+        agent = env.possible_agents[seat]
+        p = policies[seat]
+        a = p.act(env, agent) if hasattr(p, "act") else p(env.observe(agent), env)
+        rewards = core.step(seat, int(a))
+        if rewards is not None:
+            return list(rewards)
+    return [0.0] * core.players
+
+
+def duplicate_match(
+    policy: Policy,
+    opponent: str = "heuristic",
+    deals: int = 100,
+    seed: int = 0,
+    **env_args: Any,
+) -> MatchResult:
+    """Play `deals` deals (the first round of the games of seeds `seed`, `seed + 1`, ...) once
+    with the bot `opponent` in every seat, then once per seat with `policy` in that seat and the
+    bot in the others. A deal's score is the mean over seats of the policy's points minus the
+    bot's points in that seat with the same cards; the result is the mean over deals with a 95%
+    confidence interval.
+
+    `policy(observation, env)` returns an action id for `env.agent_selection`; any
+    :class:`oh7.Bot` works too. `env_args` are :func:`oh7.env`'s (``preset``, ``players``,
+    ``game``, ...); win rewards are left out.
+    """
+    env = Oh7Env(**{**env_args, "win_reward": 0.0})
+    game = env.core.game
+    n = env.core.players
+    scores = []
+    for d in range(seed, seed + deals):
+        bots = {s: _core_bot(opponent, game, d * 64 + s) for s in range(n)}
+        base = _play_round(env, d, bots)
+        diffs = []
+        for s in range(n):
+            bots = {t: _core_bot(opponent, game, d * 64 + t) for t in range(n)}
+            bots[s] = policy
+            got = _play_round(env, d, bots)
+            diffs.append(got[s] - base[s])
+        scores.append(float(np.mean(diffs)))
+    arr = np.array(scores)
+    mean = float(arr.mean())
+    half = 1.96 * float(arr.std(ddof=1)) / math.sqrt(len(arr)) if len(arr) > 1 else float("nan")
+    return MatchResult(len(arr), mean, (mean - half, mean + half), scores)
+
+
+def _core_bot(level: str, game: str, seed: int):
+    from . import Bot
+
+    return Bot(level, game=game, seed=seed)
