@@ -101,7 +101,7 @@ class NoOpEnv(AECEnv):
 
 
 def noop_wrapped():
-    e = NoOpEnv(2596, 318)
+    e = NoOpEnv(oh7.Core().obs_len, oh7.OH7_ACTIONS)
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(e))
 
 
@@ -151,7 +151,7 @@ def main():
         ("oh7 kod7 4p, oh7.env", lambda: oh7.env(preset="kod7", players=4)),
         ("oh7 bga 6p, oh7.env", lambda: oh7.env(preset="bga", players=6)),
         ("oh7 seven 4p, oh7.env", lambda: oh7.env(game="seven", players=4)),
-        ("no-op env, same spaces, unwrapped", lambda: NoOpEnv(2596, 318)),
+        ("no-op env, same spaces, unwrapped", lambda: NoOpEnv(oh7.Core().obs_len, oh7.OH7_ACTIONS)),
         ("no-op env, same spaces, PettingZoo wrappers", noop_wrapped),
         ("pettingzoo texas_holdem_v4", texas_holdem_v4.env),
         ("pettingzoo leduc_holdem_v4", leduc_holdem_v4.env),

@@ -26,7 +26,7 @@ def test_observation_tables_are_the_layout():
 
 
 def test_the_sizes_the_page_gives():
-    for game, (n_obs, n_act) in {"oh7": (2596, 318), "seven": (448, 276)}.items():
+    for game, (n_obs, n_act) in {"oh7": (2786, 318), "seven": (448, 276)}.items():
         e = oh7.env(game=game, players=4)
         assert e.observation_space("player_0")["observation"].shape == (n_obs,)
         assert e.action_space("player_0").n == n_act

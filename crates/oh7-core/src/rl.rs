@@ -359,6 +359,8 @@ pub const OH7_OBS_LAYOUT: &[(&str, usize)] = &[
     ("round number / rounds (at most 2)", 1),
     ("my hand", CARD_IDS),
     ("my pass picks so far", CARD_IDS),
+    ("my bet card this attempt, while the bets are secret", CARD_IDS),
+    ("bet attempts revealed this deal / 3", 1),
     ("cards I passed this round", CARD_IDS),
     ("cards passed to me this round", CARD_IDS),
     ("cards played this round", CARD_IDS),
@@ -374,13 +376,13 @@ pub const OH7_OBS_LAYOUT: &[(&str, usize)] = &[
     ("final bets known", 1),
     ("tied seats (reveal, choose-leader, announce-trump): relative", MAX_SEATS),
     (
-        "per relative seat: present, Dummy, owes a decision, has decided, hand size / 13, final bet / 13, tricks won / 13, total / 100, made bets / 10, bonus / 10, revealed bet cards still in hand (99), announced suit (5), revealed ‽/? (1)",
+        "per relative seat: present, Dummy, owes a decision, has decided, hand size / 13, final bet / 13, tricks won / 13, total / 100, made bets / 10, bonus / 10, revealed bet cards still in hand (99), announced suit (5), revealed ‽/? (1), card of the last revealed bet attempt: value / 7, kind one-hot regular ★ Ø ‽ (4), suit one-hot (5)",
         MAX_SEATS * OH7_SEAT_FIELDS,
     ),
 ];
 
 /// Entries per seat in the last field of [`OH7_OBS_LAYOUT`].
-pub const OH7_SEAT_FIELDS: usize = 10 + CARD_IDS + 5 + 1;
+pub const OH7_SEAT_FIELDS: usize = 10 + CARD_IDS + 5 + 1 + 10;
 
 /// Entries in an Oh 7 observation.
 pub const OH7_OBS: usize = {
@@ -452,6 +454,13 @@ pub fn encode_oh7(v: &crate::oh7::SeatView<'_>, me: Seat, picks: CardSet, out: &
     set_cards(&mut out[f], v.hand());
     let f = next(CARD_IDS);
     set_cards(&mut out[f], picks);
+    let f = next(CARD_IDS);
+    if let Some(c) = v.my_pending_bet() {
+        out[f.start + c.id() as usize] = 1.0;
+    }
+    let attempts = v.bet_attempts();
+    let f = next(1);
+    out[f.start] = attempts.len() as f32 / 3.0;
     let (given, received) = v.my_passes();
     let f = next(CARD_IDS);
     set_cards(&mut out[f], given);
@@ -517,6 +526,20 @@ pub fn encode_oh7(v: &crate::oh7::SeatView<'_>, me: Seat, picks: CardSet, out: &
             slot[10 + CARD_IDS + suit.index()] = 1.0;
         }
         slot[10 + CARD_IDS + 5] = f32::from(u8::from(v.revealed_interrobang() == Some(s)));
+        if let Some(c) = attempts.last().and_then(|a| a.get(s)) {
+            let last = &mut slot[10 + CARD_IDS + 6..];
+            last[0] = f32::from(c.value()) / 7.0;
+            let (kind, suit) = match c.kind() {
+                crate::card::Kind::Regular(suit) => (0, Some(suit)),
+                crate::card::Kind::Star => (1, None),
+                crate::card::Kind::Void => (2, None),
+                crate::card::Kind::Interrobang => (3, None),
+            };
+            last[1 + kind] = 1.0;
+            if let Some(suit) = suit {
+                last[5 + suit.index()] = 1.0;
+            }
+        }
     }
     debug_assert_eq!(at, OH7_OBS);
 }
@@ -609,7 +632,7 @@ mod tests {
     #[test]
     fn observations_follow_the_view_and_hide_the_others_hands() {
         assert_eq!(OH7_OBS, OH7_OBS_LAYOUT.iter().map(|f| f.1).sum::<usize>());
-        assert_eq!(OH7_OBS, 2596, "docs/plans/issue-30-python.md gives this size");
+        assert_eq!(OH7_OBS, 2786, "docs/python.md gives this size");
         let offset = |name: &str| {
             let i = OH7_OBS_LAYOUT.iter().position(|f| f.0.starts_with(name)).unwrap();
             OH7_OBS_LAYOUT[..i].iter().map(|f| f.1).sum::<usize>()
@@ -619,6 +642,7 @@ mod tests {
         let mut mask = vec![false; OH7_ACTIONS];
         let mut a = vec![0.0; OH7_OBS];
         let mut b = vec![0.0; OH7_OBS];
+        let mut pending_seen = 0;
         for p in Preset::ALL {
             let rules = Ruleset::preset(p);
             let players = 4.clamp(rules.min_players as usize, rules.max_players as usize);
@@ -661,9 +685,20 @@ mod tests {
                         assert_eq!(a[seatf], 1.0);
                         assert_eq!(a[seatf + 4], v.hand_sizes()[me] as f32 / 13.0);
                         assert_eq!(a[offset("my seat") + me], 1.0);
+                        // My secret bet is in my observation only while it is secret.
+                        let bet = &a[offset("my bet card")..offset("my bet card") + CARD_IDS];
+                        match v.my_pending_bet() {
+                            Some(c) => {
+                                assert_eq!(bet.iter().sum::<f32>(), 1.0);
+                                assert_eq!(bet[c.id() as usize], 1.0);
+                                pending_seen += 1;
+                            }
+                            None => assert_eq!(bet.iter().sum::<f32>(), 0.0),
+                        }
                     }
                 }
             }
         }
+        assert!(pending_seen > 0, "some seat had a secret bet in these games");
     }
 }

@@ -154,6 +154,13 @@ impl<'a> SeatView<'a> {
             _ => None,
         }
     }
+    /// This seat's bet card of the current attempt, once chosen and until the bets are revealed
+    /// (the structured form of [`SeatView::my_pending`] for a bet).
+    pub fn my_pending_bet(&self) -> Option<Card> {
+        let s = self.seat?;
+        let r = &self.g.round;
+        (matches!(self.g.phase, Phase::Betting) && r.submitted.contains(s)).then(|| r.pending[s])
+    }
     /// Seats that have made their secret choice of the current step (not what they chose).
     pub fn decided(&self) -> SeatSet {
         match self.g.phase {
