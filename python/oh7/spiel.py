@@ -2,15 +2,15 @@
 
 One deal of an Oh 7 game (``pyspiel.load_game("python_oh7", {"preset": "kod7", "players":
 4})``): imperfect information, explicit chance (the deal is dealt one card per chance node,
-each remaining card equally likely), then the players' decisions with the same action ids as
-the PettingZoo environment, until the deal is scored. Returns are the deal's points times
+each remaining card equally likely; a new deal after failed bets the same way; a lot to break a
+tie for the first leader is a chance node among the tied seats), and the players' decisions with
+the same action ids as the PettingZoo environment, until the deal is scored. Returns are the deal's points times
 ``scale``. ``information_state_string(p)`` is the seat's view (the whole public history of the
 deal with its own cards and choices); ``resample_from_infostate`` deals the hidden cards anew
 consistently with it, so OpenSpiel's ``ISMCTSBot`` runs unchanged.
 
 Parameters: ``preset`` (default ``kod7``), ``ruleset`` (TOML text, replaces the preset),
-``players`` (default 4), ``seed`` (the engine's own rare draws inside a deal: a lot to break
-a tie for the first leader, a new deal after failed bets), ``scale`` (default 1.0).
+``players`` (default 4), ``scale`` (default 1.0).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pyspiel
 
 from . import _core
 
-_DEFAULTS = {"preset": "kod7", "ruleset": "", "players": 4, "seed": 0, "scale": 1.0}
+_DEFAULTS = {"preset": "kod7", "ruleset": "", "players": 4, "scale": 1.0}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_oh7",
@@ -47,9 +47,8 @@ class Oh7SpielGame(pyspiel.Game):
         p = {**_DEFAULTS, **(params or {})}
         self.rules_text = p["ruleset"] or p["preset"]
         self.n_players = int(p["players"])
-        self.engine_seed = int(p["seed"])
         self.scale = float(p["scale"])
-        probe = _core.SpielCore(self.rules_text, self.n_players, self.engine_seed, self.scale)
+        probe = _core.SpielCore(self.rules_text, self.n_players, 0, self.scale)
         self.obs_len = len(probe.observe(0)) // 4
         bound = 100.0 * self.scale  # a bound on one deal's points, not the exact extremes
         info = pyspiel.GameInfo(
@@ -74,7 +73,7 @@ class Oh7SpielState(pyspiel.State):
 
     def __init__(self, game, core=None):
         super().__init__(game)
-        self.core = core or _core.SpielCore(game.rules_text, game.n_players, game.engine_seed, game.scale)
+        self.core = core or _core.SpielCore(game.rules_text, game.n_players, 0, game.scale)
 
     def current_player(self):
         p = self.core.current_player()
@@ -97,7 +96,7 @@ class Oh7SpielState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal card {action}"
+            return self.core.chance_text(int(action))
         return self.core.action_text(int(action))
 
     def is_terminal(self):

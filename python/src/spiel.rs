@@ -1,6 +1,7 @@
 //! The state of the OpenSpiel game `python_oh7` (`oh7/spiel.py`): one deal of an Oh 7 game,
-//! the deal itself made by explicit chance nodes (one card at a time), then the players'
-//! decisions by the same action ids as the PettingZoo environment, until the deal is scored.
+//! every chance event an explicit chance node (the deal one card at a time, a new deal after
+//! failed bets the same way, a lot to break a tie), the players' decisions by the same action ids
+//! as the PettingZoo environment, until the deal is scored.
 //!
 //! `resample` gives ISMCTS its worlds: a state its player cannot tell from this one (the same
 //! seat view), with the hidden cards dealt anew consistently with all it saw, and the other
@@ -37,8 +38,11 @@ pub struct SpielCore {
     env: Oh7Env,
     /// The game when the deal was set (resampling replays from here).
     start: Option<Oh7Env>,
-    /// The decisions since the deal: `(seat, id)`.
-    history: Vec<(Seat, usize)>,
+    /// The decisions since the deal: `(seat, id, the lot it drew)`.
+    history: Vec<(Seat, usize, Option<usize>)>,
+    /// A decision that draws a lot, waiting for the chance node that draws it: `(seat, id,
+    /// the seats among whom)`.
+    pending_lot: Option<(Seat, usize, oh7_core::SeatSet)>,
     round: u32,
     base_totals: Vec<i64>,
     done: bool,
@@ -50,6 +54,21 @@ pub struct SpielCore {
 impl SpielCore {
     fn dealing(&self) -> bool {
         self.dealt.len() < self.deal_len
+    }
+
+    /// What follows a decision applied to the game: the end of the deal, or a new deal by
+    /// chance after failed bets.
+    fn after_step(&mut self, seat: Seat, id: usize, lot: Option<usize>, redeals: usize) {
+        self.history.push((seat, id, lot));
+        let g = &self.env.game;
+        if Game::is_over(g) || g.round_number() != self.round {
+            self.done = true;
+        } else if g.redeals() != redeals {
+            // The engine dealt again (failed bets): the new deal is made by chance nodes too.
+            self.dealt.clear();
+            self.start = None;
+            self.history.clear();
+        }
     }
 
     fn finish_deal(&mut self) -> PyResult<()> {
@@ -68,8 +87,9 @@ impl SpielCore {
 
 #[pymethods]
 impl SpielCore {
-    /// A new deal: `ruleset` is the TOML text of the rules (or a preset's), `seed` seeds only
-    /// the engine's own rare draws inside a deal (a lot, a redeal after failed bets).
+    /// A new deal: `ruleset` is the TOML text of the rules (or a preset's name). Every chance
+    /// event is a chance node (the deal card by card, a new deal after failed bets, a lot), so
+    /// `seed` changes nothing in play; it is the seed the game's record shows.
     #[new]
     #[pyo3(signature = (ruleset, players, seed=0, scale=1.0))]
     fn new(ruleset: &str, players: usize, seed: u64, scale: f64) -> PyResult<SpielCore> {
@@ -89,6 +109,7 @@ impl SpielCore {
             env: Oh7Env::new(game),
             start: None,
             history: Vec::new(),
+            pending_lot: None,
             round: 1,
             base_totals: totals,
             done: false,
@@ -103,7 +124,7 @@ impl SpielCore {
     fn current_player(&self) -> i64 {
         if self.done {
             -4
-        } else if self.dealing() {
+        } else if self.dealing() || self.pending_lot.is_some() {
             -1
         } else {
             self.env.to_act().map_or(-4, |s| s as i64)
@@ -114,8 +135,12 @@ impl SpielCore {
         self.done
     }
 
-    /// The cards the next chance node may deal (each equally likely).
+    /// The outcomes of the chance node, each equally likely: the cards it may deal, or for a
+    /// lot `0..k`, the place of the seat it falls on among the `k` tied (in seat order).
     fn chance_outcomes(&self) -> Vec<u8> {
+        if let Some((_, _, among)) = self.pending_lot {
+            return (0..among.len() as u8).collect();
+        }
         if !self.dealing() {
             return Vec::new();
         }
@@ -125,7 +150,7 @@ impl SpielCore {
 
     /// The legal ids of `seat` now, ascending.
     fn legal_actions(&mut self, seat: Seat) -> Vec<usize> {
-        if self.done || self.dealing() || seat >= self.players {
+        if self.done || self.dealing() || self.pending_lot.is_some() || seat >= self.players {
             return Vec::new();
         }
         self.env.mask(seat, &mut self.mask);
@@ -148,18 +173,29 @@ impl SpielCore {
             }
             return Ok(());
         }
-        let seat = self.env.to_act().ok_or_else(|| value_error("nobody is to act"))?;
         let redeals = self.env.game.redeals();
-        self.env.step(seat, action).map_err(value_error)?;
-        self.history.push((seat, action));
-        let g = &self.env.game;
-        if Game::is_over(g) || g.round_number() != self.round {
-            self.done = true;
-        } else if g.redeals() != redeals {
-            // The engine dealt again (failed bets): resampling replays from the new deal.
-            self.start = Some(self.env.clone());
-            self.history.clear();
+        if let Some((seat, id, among)) = self.pending_lot {
+            let k = action;
+            if k >= among.len() {
+                return Err(value_error(format!("a lot among {} seats has outcomes 0..{}", among.len(), among.len())));
+            }
+            self.pending_lot = None;
+            self.env.game.force_next_lot(k);
+            self.env.step(seat, id).map_err(value_error)?;
+            self.after_step(seat, id, Some(k), redeals);
+            return Ok(());
         }
+        let seat = self.env.to_act().ok_or_else(|| value_error("nobody is to act"))?;
+        // Try the decision on a copy: if it draws a lot, the lot is a chance node first.
+        let mut probe = self.env.clone();
+        probe.step(seat, action).map_err(value_error)?;
+        let (lots, among) = probe.game.lots();
+        if lots != self.env.game.lots().0 {
+            self.pending_lot = Some((seat, action, among));
+            return Ok(());
+        }
+        self.env = probe;
+        self.after_step(seat, action, None, redeals);
         Ok(())
     }
 
@@ -201,6 +237,20 @@ impl SpielCore {
         PyBytes::new(py, bytes)
     }
 
+    /// What a chance outcome means.
+    fn chance_text(&self, outcome: usize) -> String {
+        match self.pending_lot {
+            Some((_, _, among)) => match among.iter().nth(outcome) {
+                Some(s) => format!("the lot falls on seat {s}"),
+                None => format!("?{outcome}"),
+            },
+            None => match u8::try_from(outcome).ok().and_then(Card::from_id) {
+                Some(c) => format!("deal {c}"),
+                None => format!("?{outcome}"),
+            },
+        }
+    }
+
     fn action_text(&self, id: usize) -> String {
         self.env.action_text(id).unwrap_or_else(|| format!("?{id}"))
     }
@@ -223,7 +273,7 @@ impl SpielCore {
     /// choices of the current step chosen anew, the same decisions otherwise.
     #[pyo3(signature = (seat, seed))]
     fn resample(&self, seat: Seat, seed: u64) -> PyResult<SpielCore> {
-        if self.dealing() || self.done {
+        if self.dealing() || self.done || self.pending_lot.is_some() {
             return Err(value_error("resample a state where a player is to act"));
         }
         let g = &self.env.game;
@@ -239,7 +289,7 @@ impl SpielCore {
         let want_to_act = self.env.to_act();
         // Cards each seat played since the deal, and the decisions not yet revealed to `seat`.
         let mut played = vec![CardSet::EMPTY; self.players];
-        for &(s, id) in &self.history {
+        for &(s, id, _) in &self.history {
             if id < PLAY + oh7_core::card::CARD_IDS {
                 played[s].insert(Card::from_id(id as u8).expect("a play id is a card"));
             }
@@ -247,7 +297,7 @@ impl SpielCore {
         let decided = view.decided();
         let pending: Vec<usize> = (0..self.players)
             .filter(|&s| s != seat && decided.contains(s))
-            .filter_map(|s| self.history.iter().rposition(|&(h, _)| h == s))
+            .filter_map(|s| self.history.iter().rposition(|&(h, _, _)| h == s))
             .collect();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut mask = vec![false; OH7_ACTIONS];
@@ -263,7 +313,7 @@ impl SpielCore {
             if env.game.set_deal(&deal, &rest).is_err() {
                 continue;
             }
-            for (i, &(s, id)) in self.history.iter().enumerate() {
+            for (i, &(s, id, lot)) in self.history.iter().enumerate() {
                 let id = if pending.contains(&i) {
                     env.mask(s, &mut mask);
                     let legal: Vec<usize> = (0..OH7_ACTIONS).filter(|&j| mask[j]).collect();
@@ -274,6 +324,9 @@ impl SpielCore {
                 } else {
                     id
                 };
+                if let Some(k) = lot {
+                    env.game.force_next_lot(k);
+                }
                 if env.to_act() != Some(s) || env.step(s, id).is_err() {
                     continue 'attempt;
                 }

@@ -33,11 +33,71 @@ def test_random_playouts(preset, players):
             state.information_state_string(p)
             assert len(state.observation_tensor(p)) == oh7.observation_layout()[-1][1] + oh7.observation_layout()[-1][2]
             state.apply_action(int(rng.choice(legal)))
-            deal(state, rng)  # a new deal after failed bets is dealt by the engine, not here
+            deal(state, rng)  # chance again: a lot, or a new deal after failed bets
         r = state.returns()
         assert len(r) == players
         scored += any(x != 0 for x in r)
     assert scored > 0, "some deal scores points"
+
+
+def bet_value(card_id):
+    if card_id < 80:
+        return (card_id % 16) // 2
+    if card_id < 96:
+        return (card_id - 80) // 2
+    return 0
+
+
+def test_lots_are_chance_nodes():
+    """A tie for the first leader broken by lot (kod7, ‽ held by nobody) is a chance node among
+    the tied seats."""
+    rng = np.random.default_rng(6)
+    game = pyspiel.load_game("python_oh7", {"preset": "kod7", "players": 5})
+    lots = 0
+    for _ in range(300):
+        state = game.new_initial_state()
+        deal(state, rng)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert state.action_to_string(pyspiel.PlayerId.CHANCE, outcomes[0][0]).startswith("the lot falls")
+                assert 2 <= len(outcomes) <= 5
+                lots += 1
+                state.apply_action(int(rng.choice([o for o, _ in outcomes])))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    assert lots > 0
+
+
+def test_a_new_deal_after_failed_bets_is_dealt_by_chance():
+    """`en`: after three attempts whose bets sum to 7 the round is dealt again, card by card by
+    chance nodes. The last bettor of each attempt makes the sum 7 on purpose."""
+    rng = np.random.default_rng(7)
+    game = pyspiel.load_game("python_oh7", {"preset": "en", "players": 3})
+    redeals = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        deal(state, rng)
+        attempt = []
+        while not state.is_terminal() and redeals < 5:
+            if state.is_chance_node():
+                assert state.action_to_string(pyspiel.PlayerId.CHANCE, state.chance_outcomes()[0][0]).startswith("deal")
+                redeals += 1
+                deal(state, rng)
+                attempt = []
+                continue
+            legal = state.legal_actions()
+            if all(99 <= a < 198 for a in legal):  # a bet
+                if len(attempt) < 2:  # low bets first, so the last can make 7
+                    fits = [a for a in legal if bet_value(a - 99) <= 3]
+                else:
+                    fits = [a for a in legal if bet_value(a - 99) == 7 - sum(attempt)]
+                a = int(rng.choice(fits or legal))
+                attempt = attempt + [bet_value(a - 99)] if len(attempt) < 2 else []
+            else:
+                a = int(rng.choice(legal))
+            state.apply_action(a)
+    assert redeals > 0
 
 
 def test_resample_keeps_the_information_state():

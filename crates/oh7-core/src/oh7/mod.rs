@@ -320,6 +320,11 @@ pub struct Oh7Game {
     phase: Phase,
     to_move: SeatSet,
     winners: SeatSet,
+    /// Lots: how many were drawn, among whom the last was, and the next one's outcome when a
+    /// caller decides it ([`Oh7Game::force_next_lot`]).
+    lots: u32,
+    last_lot_among: SeatSet,
+    forced_lot: Option<usize>,
 }
 
 /// The Dummy's seat when it plays.
@@ -348,6 +353,9 @@ impl Oh7Game {
             totals: [0; MAX_SEATS],
             made: [0; MAX_SEATS],
             history: Vec::new(),
+            lots: 0,
+            last_lot_among: SeatSet::EMPTY,
+            forced_lot: None,
             round: Round::new(1),
             phase: Phase::Betting,
             to_move: SeatSet::EMPTY,
@@ -405,6 +413,20 @@ impl Oh7Game {
     /// The round number (1-based; a redeal does not advance it).
     pub fn round_number(&self) -> u32 {
         self.round.number
+    }
+
+    /// How many lots the game has drawn (ties for the first leader broken by lot), and among which
+    /// seats the last one was.
+    pub fn lots(&self) -> (u32, SeatSet) {
+        (self.lots, self.last_lot_among)
+    }
+
+    /// Decide the next lot instead of the game's generator: it falls on the `k`-th seat (in seat
+    /// order) of those tied. For search and for games whose chance is decided outside (the
+    /// OpenSpiel game); a game set up this way no longer replays from its seed alone. Without
+    /// it, lots come from the seed as always.
+    pub fn force_next_lot(&mut self, k: usize) {
+        self.forced_lot = Some(k);
     }
 
     /// Replace the current deal by a chosen one: `hands` one per player, `rest` the discard (or
@@ -629,7 +651,12 @@ impl Oh7Game {
     }
 
     fn lot(&mut self, among: SeatSet) -> Seat {
-        let k = below(&mut self.rng, among.len() as u32) as usize;
+        let k = match self.forced_lot.take() {
+            Some(k) => k % among.len(),
+            None => below(&mut self.rng, among.len() as u32) as usize,
+        };
+        self.lots += 1;
+        self.last_lot_among = among;
         let s = among.iter().nth(k).expect("non-empty");
         self.round.decisions.push((None, DecisionKind::Lot(s)));
         s
