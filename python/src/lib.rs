@@ -339,6 +339,28 @@ impl Core {
         Ok(())
     }
 
+    /// Swap two players' hands before anyone acts (for tests of what a seat may know; the game
+    /// then no longer replays from its seed).
+    fn swap_hands(&mut self, a: Seat, b: Seat) -> PyResult<()> {
+        self.check_seat(a)?;
+        self.check_seat(b)?;
+        if let Some(env) = self.env.as_any_mut().downcast_mut::<oh7_core::rl_seven::SevenEnv>() {
+            return env.game.swap_hands(a, b).map_err(value_error);
+        }
+        let g = &self.oh7()?.game;
+        let mut hands: Vec<CardSet> = (0..self.players).map(|s| g.view(s).hand()).collect();
+        let mut dealt = CardSet::EMPTY;
+        for h in &hands {
+            dealt = dealt.or(*h);
+        }
+        let rest: Vec<Card> = g.rules().deck(self.players).into_iter().filter(|c| !dealt.contains(*c)).collect();
+        hands.swap(a, b);
+        let env = self.env.as_any_mut().downcast_mut::<Oh7Env>().expect("an Oh 7 game");
+        env.game.set_deal(&hands, &rest).map_err(value_error)?;
+        self.sync();
+        Ok(())
+    }
+
     /// Oh 7: every card id of this table's deck.
     fn deck(&self) -> PyResult<Vec<u8>> {
         let g = &self.oh7()?.game;

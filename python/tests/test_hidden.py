@@ -21,6 +21,31 @@ def swapped_deal(core, a, b):
     return twin
 
 
+@pytest.mark.parametrize("players", [3, 4, 6, 8])
+def test_seven_swapping_other_hands_changes_nothing_for_me(players):
+    """Seven: seats 1 and 2 swap hands before anyone acts; seat 0 (and every other seat) sees
+    the same, and keeps seeing the same while the rules show it nothing of those hands."""
+    rng = np.random.default_rng(8)
+    for seed in range(20):
+        a = oh7.Core(game="seven", players=players, seed=seed)
+        b = a.clone()
+        b.swap_hands(1, 2)
+        assert a.view_json(1) != b.view_json(1)
+        for me in [0] + list(range(3, players)):
+            assert (obs(a, me) == obs(b, me)).all()
+        steps = 0
+        while (seat := a.to_act()) is not None and a.view_json(0) == b.view_json(0) and steps < 50:
+            assert (obs(a, 0) == obs(b, 0)).all()
+            la, lb = a.legal_ids(seat), b.legal_ids(seat)
+            common = sorted(set(la) & set(lb))
+            if not common:
+                break
+            x = int(rng.choice(common))
+            a.step(seat, x)
+            b.step(seat, x)
+            steps += 1
+
+
 CASES = [(p, n) for p in ["en", "fr", "fr-advanced", "kod7", "bga"] for n in (3, 4)]
 
 

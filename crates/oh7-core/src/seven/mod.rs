@@ -135,6 +135,9 @@ pub enum SetupError {
     /// A zero turn limit.
     #[error("round_turn_limit must be at least 1")]
     TurnLimit,
+    /// A deal changed after the round began, or a seat that does not play.
+    #[error("hands can only be swapped between playing seats before anyone acts in the round")]
+    NotFresh,
     /// Seat names of the wrong count.
     #[error("{players} players need {players} seat names; got {got}")]
     SeatNames {
@@ -560,6 +563,21 @@ impl SevenGame {
         };
         game.start_round(lot);
         Ok(game)
+    }
+
+    /// Swap two players' hands before anyone acts in the round. For tests of what a seat may
+    /// know and for teaching: the record shows the swapped hands, so the game no longer replays
+    /// from its seed alone.
+    pub fn swap_hands(&mut self, a: Seat, b: Seat) -> Result<(), SetupError> {
+        let fresh = self.turns == 0 && self.window.is_none() && self.log.last().is_some_and(|r| r.turns.is_empty());
+        if !fresh || !self.in_game.contains(a) || !self.in_game.contains(b) {
+            return Err(SetupError::NotFresh);
+        }
+        self.hands.swap(a, b);
+        if let Some(r) = self.log.last_mut() {
+            r.hands.swap(a, b);
+        }
+        Ok(())
     }
 
     /// Name the seats for the record (default `p0`, `p1`, …).
