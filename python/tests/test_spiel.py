@@ -100,6 +100,17 @@ def test_a_new_deal_after_failed_bets_is_dealt_by_chance():
     assert redeals > 0
 
 
+@pytest.mark.parametrize(
+    "params", [{"preset": "kod7", "players": 4}, {"preset": "en", "players": 2}, {"preset": "fr-advanced", "players": 5},
+               {"preset": "bga", "players": 6}, {"preset": "fr", "players": 3}],
+)
+def test_openspiel_own_random_simulation_test(params):
+    """OpenSpiel's own check of a game (legal actions, chance distributions, clones, returns,
+    information states and observations along random playouts)."""
+    game = pyspiel.load_game("python_oh7", params)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+
+
 def test_resample_keeps_the_information_state():
     game = pyspiel.load_game("python_oh7", {"preset": "kod7", "players": 4})
     rng = np.random.default_rng(2)
