@@ -76,13 +76,13 @@ def main():
             print(f"{done}/{args.deals} deals, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     diffs = np.array([r["diff"] for r in rows if "diff" in r])
     mean, sd = float(diffs.mean()), float(diffs.std(ddof=1)) if len(diffs) > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(len(diffs)) if len(diffs) > 1 else float("nan")
+    half = 1.96 * sd / math.sqrt(len(diffs)) if len(diffs) > 1 else None
     summary = {
         "deals": len(diffs),
         "simulations": args.simulations,
         "expert": args.expert,
         "ismcts_minus_expert_points_per_seat_per_deal": mean,
-        "ci95": [mean - half, mean + half],
+        "ci95": None if half is None else [mean - half, mean + half],  # needs two deals or more
         "seconds": time.time() - t0,
     }
     print(json.dumps(summary, indent=2))

@@ -2,9 +2,7 @@
 learning agents: a PettingZoo AEC environment (:func:`env`), the built-in bots as opponents
 (:class:`Bot`) and an OpenSpiel game (``import oh7.spiel``)."""
 
-from __future__ import annotations
-
-from typing import Any
+from typing import Any as _Any
 
 from . import _core
 from ._core import Core, bot_levels, num_actions, player_range, presets
@@ -50,7 +48,7 @@ class Bot:
     def name(self) -> str:
         return self._bot.name
 
-    def act(self, env: Any, agent: str | None = None) -> int:
+    def act(self, env: _Any, agent: str | None = None) -> int:
         """The action id for ``agent`` (default: the agent to act) in a PettingZoo env of oh7, an
         OpenSpiel state of oh7, or an ``oh7.Core``."""
         core, seat = _core_and_seat(env, agent)
@@ -59,11 +57,13 @@ class Bot:
     __call__ = act
 
 
-def _core_and_seat(target: Any, agent: str | None) -> tuple[Core, int | None]:
+def _core_and_seat(target: _Any, agent: str | None) -> tuple[Core, int | None]:
     if isinstance(target, Core):
         return target, None if agent is None else int(agent)
     raw = getattr(target, "unwrapped", target)
     if isinstance(raw, Oh7Env):
+        if not raw._has_reset:
+            raise AttributeError("the environment has no game yet: call reset() first")
         return raw.core, None if agent is None else raw.seat(agent)
     core = getattr(target, "core", None)
     if isinstance(core, Core):

@@ -135,6 +135,8 @@ class Oh7Env(AECEnv):
         self._rewards_set = False
         self._has_reset = True
         self.agent_selection = self.possible_agents[self.core.to_act()]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: int | None) -> None:
         if not self._has_reset:
@@ -146,8 +148,10 @@ class Oh7Env(AECEnv):
         if action is None:
             raise ValueError(f"{agent} owes a decision: give an action id, not None")
         seat = self._seat[agent]
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"an action is an int id (0 to {self._n_actions - 1}), not {type(action).__name__} {action!r}")
         if not 0 <= action < self._n_actions:
-            raise ValueError(f"action {action} is out of bounds: ids are 0..{self._n_actions - 1}")
+            raise ValueError(f"{action} is not an action id of {self.game}: ids are 0 to {self._n_actions - 1}")
         rewards = self.core.step(seat, int(action))
         self._steps += 1
         self._cumulative_rewards[agent] = 0.0
@@ -225,16 +229,16 @@ class Oh7Env(AECEnv):
         return self.core.action_text(int(action))
 
 
-def raw_env(**kwargs: Any) -> Oh7Env:
+def raw_env(*args: Any, **kwargs: Any) -> Oh7Env:
     """The environment (the same object as :func:`env`; the name PettingZoo's games use for
     the unwrapped one)."""
-    return Oh7Env(**kwargs)
+    return Oh7Env(*args, **kwargs)
 
 
-def env(**kwargs: Any) -> Oh7Env:
+def env(*args: Any, **kwargs: Any) -> Oh7Env:
     """The environment. It checks what PettingZoo's ``OrderEnforcingWrapper`` and
     ``AssertOutOfBoundsWrapper`` check (no ``step``, ``observe`` or ``render`` before ``reset``;
     action ids in range) itself, because those wrapper classes cost about 7 microseconds a step,
     more than the game. An illegal id raises ``ValueError`` and changes nothing (PettingZoo's
     classic games end the game instead)."""
-    return Oh7Env(**kwargs)
+    return Oh7Env(*args, **kwargs)

@@ -39,7 +39,6 @@ class Oh7Env(AECEnv):
     def action_text(self, action: int) -> str: ...
 
 def raw_env(
-    *,
     game: str = ...,
     preset: str | None = ...,
     players: int = ...,
@@ -51,7 +50,6 @@ def raw_env(
     render_mode: str | None = ...,
 ) -> Oh7Env: ...
 def env(
-    *,
     game: str = ...,
     preset: str | None = ...,
     players: int = ...,

@@ -9,7 +9,8 @@ the same action ids as the PettingZoo environment, until the deal is scored. Ret
 deal with its own cards and choices); ``resample_from_infostate`` deals the hidden cards anew
 consistently with it, so OpenSpiel's ``ISMCTSBot`` runs unchanged.
 
-Parameters: ``preset`` (default ``kod7``), ``ruleset`` (TOML text, replaces the preset),
+Parameters: ``preset`` (default ``kod7``), ``ruleset`` (a ruleset file's path or its TOML text,
+replaces the preset),
 ``players`` (default 4), ``scale`` (default 1.0).
 """
 
@@ -19,6 +20,7 @@ import numpy as np
 import pyspiel
 
 from . import _core
+from .env import _ruleset_text
 
 _DEFAULTS = {"preset": "kod7", "ruleset": "", "players": 4, "scale": 1.0}
 
@@ -45,7 +47,12 @@ class Oh7SpielGame(pyspiel.Game):
 
     def __init__(self, params=None):
         p = {**_DEFAULTS, **(params or {})}
-        self.rules_text = p["ruleset"] or p["preset"]
+        if p["ruleset"]:
+            self.rules_text = _ruleset_text(p["ruleset"])  # a file's path or its TOML text
+        elif p["preset"] in _core.presets():
+            self.rules_text = p["preset"]
+        else:
+            raise ValueError(f"unknown preset {p['preset']!r}: choose one of {', '.join(_core.presets())}")
         self.n_players = int(p["players"])
         self.scale = float(p["scale"])
         probe = _core.SpielCore(self.rules_text, self.n_players, 0, self.scale)

@@ -76,6 +76,9 @@ pub struct Core {
     players: usize,
     seed: u64,
     env: Box<dyn RlEnv>,
+    /// Every step since the seeded deal, so a copy can be rebuilt (pickle); `None` once the deal
+    /// was set by hand (`set_deal`, `swap_hands`) and the seed no longer rebuilds the game.
+    steps: Option<Vec<(Seat, usize)>>,
     win_reward: f64,
     totals: Vec<i64>,
     mask: Vec<bool>,
@@ -85,8 +88,17 @@ pub struct Core {
 impl Core {
     /// A core over an environment made elsewhere (an OpenSpiel state's game).
     pub(crate) fn from_env(spec: GameSpec, env: Box<dyn RlEnv>, players: usize, seed: u64) -> Core {
-        let mut core =
-            Core { spec, players, seed, env, win_reward: 1.0, totals: Vec::new(), mask: Vec::new(), obs: Vec::new() };
+        let mut core = Core {
+            spec,
+            players,
+            seed,
+            env,
+            steps: None,
+            win_reward: 1.0,
+            totals: Vec::new(),
+            mask: Vec::new(),
+            obs: Vec::new(),
+        };
         core.sync();
         core
     }
@@ -126,8 +138,17 @@ impl Core {
     ) -> PyResult<Core> {
         let spec = game_spec(game, preset, ruleset, limit, hand_size)?;
         let env = spec.rl_env(players, seed).map_err(value_error)?;
-        let mut core =
-            Core { spec, players, seed, env, win_reward, totals: Vec::new(), mask: Vec::new(), obs: Vec::new() };
+        let mut core = Core {
+            spec,
+            players,
+            seed,
+            env,
+            steps: Some(Vec::new()),
+            win_reward,
+            totals: Vec::new(),
+            mask: Vec::new(),
+            obs: Vec::new(),
+        };
         core.sync();
         Ok(core)
     }
@@ -136,6 +157,7 @@ impl Core {
     fn reset(&mut self, seed: u64) -> PyResult<()> {
         self.env = self.spec.rl_env(self.players, seed).map_err(value_error)?;
         self.seed = seed;
+        self.steps = Some(Vec::new());
         self.sync();
         Ok(())
     }
@@ -201,12 +223,22 @@ impl Core {
 
     /// Apply `id` for `seat` (which must be the seat asked). Returns the rewards of every seat
     /// for this step when any is not zero (a round scored, the game won), else `None`.
-    fn step(&mut self, seat: Seat, id: usize) -> PyResult<Option<Vec<f64>>> {
+    fn step(&mut self, seat: Seat, id: i64) -> PyResult<Option<Vec<f64>>> {
         self.check_seat(seat)?;
+        let id = usize::try_from(id).map_err(|_| {
+            value_error(format!(
+                "{id} is not an action id of {}: ids are 0 to {}",
+                self.env.game().game_name(),
+                self.env.actions() - 1
+            ))
+        })?;
         if self.env.to_act() != Some(seat) {
             return Err(value_error(format!("seat {seat} is not the seat to act now")));
         }
         self.env.step(seat, id).map_err(value_error)?;
+        if let Some(steps) = &mut self.steps {
+            steps.push((seat, id));
+        }
         let totals = self.env.game().totals();
         let over = self.env.game().is_over();
         if totals == self.totals && !over {
@@ -275,10 +307,11 @@ impl Core {
     }
 
     /// What an id means.
-    fn action_text(&self, id: usize) -> PyResult<String> {
-        self.env
-            .action_text(id)
-            .ok_or_else(|| value_error(format!("{id} is not an action id (0..{})", self.env.actions())))
+    fn action_text(&self, id: i64) -> PyResult<String> {
+        usize::try_from(id).ok().and_then(|i| self.env.action_text(i)).ok_or_else(|| {
+            let game = self.env.game().game_name();
+            value_error(format!("{id} is not an action id of {game}: ids are 0 to {}", self.env.actions() - 1))
+        })
     }
 
     /// The ids of `seat`'s action written as engine text (a pass: the picks still to make).
@@ -335,6 +368,7 @@ impl Core {
         let mut g: Oh7Game = env.game.clone();
         g.set_deal(&hands, &rest).map_err(value_error)?;
         env.game = g;
+        self.steps = None;
         self.sync();
         Ok(())
     }
@@ -345,7 +379,9 @@ impl Core {
         self.check_seat(a)?;
         self.check_seat(b)?;
         if let Some(env) = self.env.as_any_mut().downcast_mut::<oh7_core::rl_seven::SevenEnv>() {
-            return env.game.swap_hands(a, b).map_err(value_error);
+            env.game.swap_hands(a, b).map_err(value_error)?;
+            self.steps = None;
+            return Ok(());
         }
         let g = &self.oh7()?.game;
         let mut hands: Vec<CardSet> = (0..self.players).map(|s| g.view(s).hand()).collect();
@@ -357,6 +393,7 @@ impl Core {
         hands.swap(a, b);
         let env = self.env.as_any_mut().downcast_mut::<Oh7Env>().expect("an Oh 7 game");
         env.game.set_deal(&hands, &rest).map_err(value_error)?;
+        self.steps = None;
         self.sync();
         Ok(())
     }
@@ -404,6 +441,7 @@ impl Core {
             players: self.players,
             seed: self.seed,
             env: self.env.box_clone(),
+            steps: self.steps.clone(),
             win_reward: self.win_reward,
             totals: self.totals.clone(),
             mask: self.mask.clone(),
@@ -413,6 +451,45 @@ impl Core {
 
     fn __copy__(&self) -> Core {
         self.clone()
+    }
+
+    /// Pickle support: the rules, the seed and the steps, replayed on load.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, usize, u64, f64, Vec<(Seat, usize)>))> {
+        let steps = self.steps.clone().ok_or_else(|| {
+            value_error("a game whose deal was set by hand (set_deal, swap_hands) cannot be pickled: its seed does not rebuild it")
+        })?;
+        let spec = serde_json::to_string(&self.spec).map_err(value_error)?;
+        let restore = py.get_type::<Core>().getattr("_restore")?;
+        Ok((restore, (spec, self.players, self.seed, self.win_reward, steps)))
+    }
+
+    /// Rebuild a pickled game.
+    #[staticmethod]
+    fn _restore(spec: &str, players: usize, seed: u64, win_reward: f64, steps: Vec<(Seat, usize)>) -> PyResult<Core> {
+        let spec: GameSpec = serde_json::from_str(spec).map_err(value_error)?;
+        let env = spec.rl_env(players, seed).map_err(value_error)?;
+        let mut core = Core {
+            spec,
+            players,
+            seed,
+            env,
+            steps: Some(Vec::new()),
+            win_reward,
+            totals: Vec::new(),
+            mask: Vec::new(),
+            obs: Vec::new(),
+        };
+        core.sync();
+        for (seat, id) in steps {
+            core.env.step(seat, id).map_err(value_error)?;
+            core.steps.as_mut().expect("a seeded game").push((seat, id));
+        }
+        core.totals = core.env.game().totals();
+        Ok(core)
     }
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Core {

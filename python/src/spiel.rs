@@ -40,6 +40,10 @@ pub struct SpielCore {
     start: Option<Oh7Env>,
     /// The decisions since the deal: `(seat, id, the lot it drew)`.
     history: Vec<(Seat, usize, Option<usize>)>,
+    /// Every outcome and decision applied since the start (a copy is rebuilt from it: pickle),
+    /// and where in it the current deal began.
+    actions: Vec<usize>,
+    deal_start: usize,
     /// A decision that draws a lot, waiting for the chance node that draws it: `(seat, id,
     /// the seats among whom)`.
     pending_lot: Option<(Seat, usize, oh7_core::SeatSet)>,
@@ -66,6 +70,7 @@ impl SpielCore {
         } else if g.redeals() != redeals {
             // The engine dealt again (failed bets): the new deal is made by chance nodes too.
             self.dealt.clear();
+            self.deal_start = self.actions.len();
             self.start = None;
             self.history.clear();
         }
@@ -93,9 +98,11 @@ impl SpielCore {
     #[new]
     #[pyo3(signature = (ruleset, players, seed=0, scale=1.0))]
     fn new(ruleset: &str, players: usize, seed: u64, scale: f64) -> PyResult<SpielCore> {
-        let rules = match ruleset.parse() {
-            Ok(p) => Ruleset::preset(p),
-            Err(_) => Ruleset::from_toml(ruleset).map_err(value_error)?,
+        // A preset's name, or the TOML text of a ruleset (which has at least one `key = value`).
+        let rules = if ruleset.contains('=') {
+            Ruleset::from_toml(ruleset).map_err(value_error)?
+        } else {
+            Ruleset::preset(ruleset.parse().map_err(value_error)?)
         };
         let game = Oh7Game::new(rules, players, seed).map_err(value_error)?;
         let deck = rules.deck(players);
@@ -110,6 +117,8 @@ impl SpielCore {
             start: None,
             history: Vec::new(),
             pending_lot: None,
+            actions: Vec::new(),
+            deal_start: 0,
             round: 1,
             base_totals: totals,
             done: false,
@@ -169,8 +178,10 @@ impl SpielCore {
             }
             self.dealt.push(card);
             if !self.dealing() {
+                // Cannot fail: the cards are this deck's, each dealt once.
                 self.finish_deal()?;
             }
+            self.actions.push(action);
             return Ok(());
         }
         let redeals = self.env.game.redeals();
@@ -182,6 +193,7 @@ impl SpielCore {
             self.pending_lot = None;
             self.env.game.force_next_lot(k);
             self.env.step(seat, id).map_err(value_error)?;
+            self.actions.push(action);
             self.after_step(seat, id, Some(k), redeals);
             return Ok(());
         }
@@ -190,6 +202,7 @@ impl SpielCore {
         let mut probe = self.env.clone();
         probe.step(seat, action).map_err(value_error)?;
         let (lots, among) = probe.game.lots();
+        self.actions.push(action);
         if lots != self.env.game.lots().0 {
             self.pending_lot = Some((seat, action, among));
             return Ok(());
@@ -313,6 +326,7 @@ impl SpielCore {
             if env.game.set_deal(&deal, &rest).is_err() {
                 continue;
             }
+            let mut history = Vec::with_capacity(self.history.len());
             for (i, &(s, id, lot)) in self.history.iter().enumerate() {
                 let id = if pending.contains(&i) {
                     env.mask(s, &mut mask);
@@ -330,12 +344,21 @@ impl SpielCore {
                 if env.to_act() != Some(s) || env.step(s, id).is_err() {
                     continue 'attempt;
                 }
+                history.push((s, id, lot));
             }
             if env.to_act() != want_to_act || env.game.view_json(Some(seat)) != want {
                 continue;
             }
             let mut out = self.clone();
             out.dealt = (0..self.players).flat_map(|s| deal[s].iter()).chain(rest.iter().copied()).collect();
+            out.dealt.truncate(self.deal_len);
+            out.actions.truncate(self.deal_start);
+            out.actions.extend(out.dealt.iter().map(|c| c.id() as usize));
+            for &(_, id, lot) in &history {
+                out.actions.push(id);
+                out.actions.extend(lot);
+            }
+            out.history = history;
             out.env = env;
             return Ok(out);
         }
@@ -348,6 +371,25 @@ impl SpielCore {
 
     fn __copy__(&self) -> SpielCore {
         self.clone()
+    }
+
+    /// Pickle support (and OpenSpiel's `serialize`): the rules and every outcome and decision,
+    /// replayed on load.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, usize, f64, Vec<usize>))> {
+        let rules = self.env.game.rules().to_toml();
+        let restore = py.get_type::<SpielCore>().getattr("_restore")?;
+        Ok((restore, (rules, self.players, self.scale, self.actions.clone())))
+    }
+
+    /// Rebuild a pickled state.
+    #[staticmethod]
+    fn _restore(ruleset: &str, players: usize, scale: f64, actions: Vec<usize>) -> PyResult<SpielCore> {
+        let mut core = SpielCore::new(ruleset, players, 0, scale)?;
+        for a in actions {
+            core.apply(a)?;
+        }
+        Ok(core)
     }
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> SpielCore {

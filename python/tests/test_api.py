@@ -66,3 +66,51 @@ def test_render_ansi():
     e.reset(seed=0)
     text = e.render()
     assert "oh7" in text and "legal:" in text
+
+
+def test_action_types_and_ranges_are_refused_clearly():
+    e = oh7.env(preset="kod7", players=4)
+    e.reset(seed=2)
+    before = e.record()
+    for bad, err, words in [
+        (1.5, TypeError, "int id"),
+        ("3", TypeError, "int id"),
+        (True, TypeError, "int id"),
+        (-1, ValueError, "ids are 0 to 317"),
+        (318, ValueError, "ids are 0 to 317"),
+    ]:
+        with pytest.raises(err, match=words):
+            e.step(bad)
+    assert e.record() == before
+    with pytest.raises(ValueError, match="ids are 0 to 317"):
+        e.core.action_text(-1)
+    s = oh7.env(game="seven", players=3)
+    with pytest.raises(ValueError, match="ids are 0 to 275"):
+        s.core.action_text(276)
+
+
+def test_positional_arguments_and_bots_before_reset():
+    e = oh7.env("oh7", "en", 3)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"]
+    with pytest.raises(AttributeError, match="reset"):
+        oh7.Bot("random").act(e)
+
+
+def test_pickling_rebuilds_the_same_game():
+    import pickle
+
+    for kw in [dict(preset="bga", players=5), dict(game="seven", players=4)]:
+        e = oh7.env(**kw)
+        e.reset(seed=4)
+        for _ in range(37):
+            obs, *_ = e.last()
+            e.step(int(obs["action_mask"].nonzero()[0][-1]))
+        twin = pickle.loads(pickle.dumps(e))
+        assert twin.record() == e.record()
+        assert twin.agent_selection == e.agent_selection
+        a, b = twin.observe(twin.agent_selection), e.observe(e.agent_selection)
+        assert (a["observation"] == b["observation"]).all()
+    c = oh7.Core(preset="kod7", players=4, seed=1)
+    c.swap_hands(1, 2)
+    with pytest.raises(ValueError, match="cannot be pickled"):
+        pickle.dumps(c)

@@ -108,7 +108,34 @@ def test_openspiel_own_random_simulation_test(params):
     """OpenSpiel's own check of a game (legal actions, chance distributions, clones, returns,
     information states and observations along random playouts)."""
     game = pyspiel.load_game("python_oh7", params)
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
+def test_parameters_are_checked_clearly(tmp_path):
+    with pytest.raises(Exception, match="unknown preset 'nope'"):
+        pyspiel.load_game("python_oh7", {"preset": "nope"})
+    rules = tmp_path / "r.toml"
+    rules.write_text('preset = "bga"\nscoring = "basket"\n')
+    game = pyspiel.load_game("python_oh7", {"ruleset": str(rules), "players": 4})
+    assert game.new_initial_state().is_chance_node()
+
+
+def test_a_resampled_state_pickles_to_itself():
+    import pickle
+
+    game = pyspiel.load_game("python_oh7", {"preset": "kod7", "players": 4})
+    rng = np.random.default_rng(9)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = game.new_initial_state()
+    deal(state, rng)
+    for _ in range(10):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        deal(state, rng)
+    p = state.current_player()
+    other = state.resample_from_infostate(p, sampler)
+    back = pickle.loads(pickle.dumps(other))
+    for s in range(4):
+        assert back.information_state_string(s) == other.information_state_string(s)
 
 
 def test_resample_keeps_the_information_state():

@@ -200,7 +200,7 @@ impl Stepper {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EnvError {
     /// Not an id of this game.
-    #[error("{id} is not an action id of {game} (0..{actions})")]
+    #[error("{id} is not an action id of {game}: ids are 0 to {last}", last = actions - 1)]
     Unknown {
         /// The id.
         id: usize,

@@ -125,7 +125,9 @@ pub enum SetupError {
     #[error("Seven is played by 2 to 8 players; got {0}")]
     Players(usize),
     /// The hands do not fit in the deck.
-    #[error("hand_size must be at least 1 and leave a leading card: {players} players × {hand_size} cards > 103")]
+    #[error(
+        "hand_size {hand_size} does not fit: it must be at least 1, and {players} players × hand_size must leave at least one of the 104 cards to lead"
+    )]
     HandSize {
         /// Players.
         players: usize,
