@@ -16,6 +16,10 @@ DOC = (REPO / "docs" / "python.md").read_text()
 EXAMPLES = REPO / "python" / "examples"
 
 
+def test_no_placeholder_is_left():
+    assert "PLACEHOLDER" not in DOC
+
+
 def test_observation_tables_are_the_layout():
     tables = re.findall(r"\| offset \| length \| field \|\n\|---:\|---:\|---\|\n((?:\|.*\|\n)+)", DOC)
     assert len(tables) == 2
