@@ -88,17 +88,19 @@ pub struct Core {
 impl Core {
     /// A core over an environment made elsewhere (an OpenSpiel state's game).
     pub(crate) fn from_env(spec: GameSpec, env: Box<dyn RlEnv>, players: usize, seed: u64) -> Core {
-        let mut core = Core {
-            spec,
-            players,
-            seed,
-            env,
-            steps: None,
-            win_reward: 1.0,
-            totals: Vec::new(),
-            mask: Vec::new(),
-            obs: Vec::new(),
-        };
+        Core::build(spec, env, players, seed, None, 1.0)
+    }
+
+    fn build(
+        spec: GameSpec,
+        env: Box<dyn RlEnv>,
+        players: usize,
+        seed: u64,
+        steps: Option<Vec<(Seat, usize)>>,
+        win_reward: f64,
+    ) -> Core {
+        let mut core =
+            Core { spec, players, seed, env, steps, win_reward, totals: Vec::new(), mask: Vec::new(), obs: Vec::new() };
         core.sync();
         core
     }
@@ -138,19 +140,7 @@ impl Core {
     ) -> PyResult<Core> {
         let spec = game_spec(game, preset, ruleset, limit, hand_size)?;
         let env = spec.rl_env(players, seed).map_err(value_error)?;
-        let mut core = Core {
-            spec,
-            players,
-            seed,
-            env,
-            steps: Some(Vec::new()),
-            win_reward,
-            totals: Vec::new(),
-            mask: Vec::new(),
-            obs: Vec::new(),
-        };
-        core.sync();
-        Ok(core)
+        Ok(Core::build(spec, env, players, seed, Some(Vec::new()), win_reward))
     }
 
     /// Start a new game with the same rules from `seed`.
@@ -472,18 +462,7 @@ impl Core {
     fn _restore(spec: &str, players: usize, seed: u64, win_reward: f64, steps: Vec<(Seat, usize)>) -> PyResult<Core> {
         let spec: GameSpec = serde_json::from_str(spec).map_err(value_error)?;
         let env = spec.rl_env(players, seed).map_err(value_error)?;
-        let mut core = Core {
-            spec,
-            players,
-            seed,
-            env,
-            steps: Some(Vec::new()),
-            win_reward,
-            totals: Vec::new(),
-            mask: Vec::new(),
-            obs: Vec::new(),
-        };
-        core.sync();
+        let mut core = Core::build(spec, env, players, seed, Some(Vec::new()), win_reward);
         for (seat, id) in steps {
             core.env.step(seat, id).map_err(value_error)?;
             core.steps.as_mut().expect("a seeded game").push((seat, id));
