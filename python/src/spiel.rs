@@ -275,7 +275,8 @@ impl SpielCore {
         self.env.game.view_json(None).to_string()
     }
 
-    /// The id a built-in bot would play for the acting seat (as `oh7.Bot`).
+    /// A copy of the game as an `oh7.Core` (what `oh7.Bot.act` plays on; its deal was set by
+    /// chance nodes, so it does not pickle).
     fn core(&self) -> PyResult<crate::Core> {
         let spec = oh7_bots::GameSpec::Oh7 { ruleset: *self.env.game.rules() };
         Ok(crate::Core::from_env(spec, Box::new(self.env.clone()), self.players, self.env.game.seed()))
@@ -363,10 +364,6 @@ impl SpielCore {
             return Ok(out);
         }
         Err(value_error("no deal consistent with this seat's view was found in 200 tries"))
-    }
-
-    fn clone_state(&self) -> SpielCore {
-        self.clone()
     }
 
     fn __copy__(&self) -> SpielCore {
