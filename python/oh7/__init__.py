@@ -48,6 +48,10 @@ class Bot:
     def name(self) -> str:
         return self._bot.name
 
+    @property
+    def level(self) -> str:
+        return self._bot.level
+
     def act(self, env: _Any, agent: str | None = None) -> int:
         """The action id for ``agent`` (default: the agent to act) in a PettingZoo env of oh7, an
         OpenSpiel state of oh7, or an ``oh7.Core``."""
@@ -69,5 +73,7 @@ def _core_and_seat(target: _Any, agent: str | None) -> tuple[Core, int | None]:
     if isinstance(core, Core):
         return core, None if agent is None else int(agent)
     if isinstance(core, _core.SpielCore):  # an OpenSpiel state of python_oh7
+        if core.current_player() < 0:
+            raise ValueError("no player is to act in this state (a chance node, or the end)")
         return core.core(), None if agent is None else int(agent)
     raise TypeError(f"Bot.act needs an oh7 environment, OpenSpiel state or Core, not {type(target).__name__}")

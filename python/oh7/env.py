@@ -56,6 +56,9 @@ class Oh7Env(AECEnv):
         render_mode: str | None = None,
     ):
         super().__init__()
+        for name, value, kinds in [("game", game, str), ("preset", preset, (str, type(None))), ("players", players, int)]:
+            if isinstance(value, bool) or not isinstance(value, kinds):
+                raise TypeError(f"{name} {value!r}: see help(oh7.env) (e.g. game=\"oh7\", preset=\"kod7\", players=4)")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: choose one of {self.metadata['render_modes']} or None")
         if game == "oh7" and preset is None and ruleset is None:
@@ -138,9 +141,18 @@ class Oh7Env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _check_id(self, action: Any) -> int:
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"an action is an int id (0 to {self._n_actions - 1}), not {type(action).__name__} {action!r}")
+        if not 0 <= action < self._n_actions:
+            raise ValueError(f"{action} is not an action id of {self.game}: ids are 0 to {self._n_actions - 1}")
+        return int(action)
+
     def step(self, action: int | None) -> None:
         if not self._has_reset:
             raise AttributeError("step() cannot be called before reset()")
+        if not self.agents:
+            raise ValueError("the game is over and every agent has left: call reset() to play another")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -148,11 +160,7 @@ class Oh7Env(AECEnv):
         if action is None:
             raise ValueError(f"{agent} owes a decision: give an action id, not None")
         seat = self._seat[agent]
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"an action is an int id (0 to {self._n_actions - 1}), not {type(action).__name__} {action!r}")
-        if not 0 <= action < self._n_actions:
-            raise ValueError(f"{action} is not an action id of {self.game}: ids are 0 to {self._n_actions - 1}")
-        rewards = self.core.step(seat, int(action))
+        rewards = self.core.step(seat, self._check_id(action))
         self._steps += 1
         self._cumulative_rewards[agent] = 0.0
         if rewards is not None:
@@ -226,19 +234,35 @@ class Oh7Env(AECEnv):
 
     def action_text(self, action: int) -> str:
         """What an action id means, in the engine's words."""
-        return self.core.action_text(int(action))
+        return self.core.action_text(self._check_id(action))
 
 
-def raw_env(*args: Any, **kwargs: Any) -> Oh7Env:
-    """The environment (the same object as :func:`env`; the name PettingZoo's games use for
-    the unwrapped one)."""
-    return Oh7Env(*args, **kwargs)
+def env(
+    game: str = "oh7",
+    preset: str | None = None,
+    players: int = 4,
+    ruleset: str | os.PathLike[str] | None = None,
+    limit: int | None = None,
+    hand_size: int | None = None,
+    win_reward: float = 1.0,
+    max_steps: int | None = None,
+    render_mode: str | None = None,
+) -> Oh7Env:
+    """A game as a PettingZoo AEC environment (see :class:`Oh7Env` and docs/python.md).
 
+    ``game``: ``"oh7"`` or ``"seven"``. ``preset``: ``en``, ``fr``, ``fr-advanced``, ``kod7``
+    (the default), ``bga``; or ``ruleset``: a ruleset TOML file's path or text. ``players``: see
+    ``oh7.player_range``. Seven: ``limit`` (0: one round) and ``hand_size``. ``win_reward``: to
+    each winner at the end (minus it to the others). ``max_steps``: truncate after so many steps.
+    ``render_mode``: ``"ansi"`` or ``"human"``.
 
-def env(*args: Any, **kwargs: Any) -> Oh7Env:
-    """The environment. It checks what PettingZoo's ``OrderEnforcingWrapper`` and
+    The environment checks what PettingZoo's ``OrderEnforcingWrapper`` and
     ``AssertOutOfBoundsWrapper`` check (no ``step``, ``observe`` or ``render`` before ``reset``;
     action ids in range) itself, because those wrapper classes cost about 7 microseconds a step,
     more than the game. An illegal id raises ``ValueError`` and changes nothing (PettingZoo's
     classic games end the game instead)."""
-    return Oh7Env(*args, **kwargs)
+    return Oh7Env(game, preset, players, ruleset, limit, hand_size, win_reward, max_steps, render_mode)
+
+
+#: The same as :func:`env` (the name PettingZoo's games give their unwrapped environment).
+raw_env = env

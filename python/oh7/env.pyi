@@ -38,17 +38,6 @@ class Oh7Env(AECEnv):
     def observation_layout(self) -> list[tuple[str, int, int]]: ...
     def action_text(self, action: int) -> str: ...
 
-def raw_env(
-    game: str = ...,
-    preset: str | None = ...,
-    players: int = ...,
-    ruleset: str | os.PathLike[str] | None = ...,
-    limit: int | None = ...,
-    hand_size: int | None = ...,
-    win_reward: float = ...,
-    max_steps: int | None = ...,
-    render_mode: str | None = ...,
-) -> Oh7Env: ...
 def env(
     game: str = ...,
     preset: str | None = ...,
@@ -60,3 +49,5 @@ def env(
     max_steps: int | None = ...,
     render_mode: str | None = ...,
 ) -> Oh7Env: ...
+
+raw_env = env

@@ -29,17 +29,17 @@ class MatchResult:
 
 
 def _play_round(env: Oh7Env, seed: int, policies: dict[int, Any]) -> list[float]:
-    """Play the first round of the game of `seed`; each seat's points."""
+    """Play the first round of the game of `seed` through the environment; each seat's points
+    (Seven: minus its penalty points)."""
     env.reset(seed=seed)
     core = env.core
-    while (seat := core.to_act()) is not None:
-        agent = env.possible_agents[seat]
-        p = policies[seat]
-        a = p.act(env, agent) if hasattr(p, "act") else p(env.observe(agent), env)
-        rewards = core.step(seat, int(a))
-        if rewards is not None:
-            return list(rewards)
-    return [0.0] * core.players
+    first, before = core.round_number(), core.totals()
+    while core.to_act() is not None and core.round_number() == first:
+        agent = env.agent_selection
+        p = policies[env.seat(agent)]
+        env.step(p.act(env, agent) if hasattr(p, "act") else p(env.observe(agent), env))
+    sign = -1.0 if core.game == "seven" else 1.0
+    return [sign * (a - b) for a, b in zip(core.totals(), before)]
 
 
 def duplicate_match(
@@ -55,10 +55,16 @@ def duplicate_match(
     bot's points in that seat with the same cards; the result is the mean over deals with a 95%
     confidence interval.
 
-    `policy(observation, env)` returns an action id for `env.agent_selection`; any
-    :class:`oh7.Bot` works too. `env_args` are :func:`oh7.env`'s (``preset``, ``players``,
+    `policy(observation, env)` returns an action id for `env.agent_selection` (the environment
+    is stepped through its API, so `env.last()` and the rest are current); any :class:`oh7.Bot`
+    works too. `opponent` is a bot level or an :class:`oh7.Bot` (its level is used, seeded per
+    seat and deal). `env_args` are :func:`oh7.env`'s (``preset``, ``players``,
     ``game``, ...); win rewards are left out.
     """
+    if deals < 2:
+        raise ValueError(f"deals={deals}: a match needs at least 2 deals for its interval")
+    if not isinstance(opponent, str):  # an oh7.Bot: its level
+        opponent = opponent.level
     env = Oh7Env(**{**env_args, "win_reward": 0.0})
     game = env.core.game
     n = env.core.players
@@ -75,7 +81,7 @@ def duplicate_match(
         scores.append(float(np.mean(diffs)))
     arr = np.array(scores)
     mean = float(arr.mean())
-    half = 1.96 * float(arr.std(ddof=1)) / math.sqrt(len(arr)) if len(arr) > 1 else float("nan")
+    half = 1.96 * float(arr.std(ddof=1)) / math.sqrt(len(arr))
     return MatchResult(len(arr), mean, (mean - half, mean + half), scores)
 
 

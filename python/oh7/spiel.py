@@ -47,16 +47,18 @@ class Oh7SpielGame(pyspiel.Game):
 
     def __init__(self, params=None):
         p = {**_DEFAULTS, **(params or {})}
-        if p["ruleset"]:
-            self.rules_text = _ruleset_text(p["ruleset"])  # a file's path or its TOML text
-        elif p["preset"] in _core.presets():
-            self.rules_text = p["preset"]
-        else:
-            raise ValueError(f"unknown preset {p['preset']!r}: choose one of {', '.join(_core.presets())}")
-        self.n_players = int(p["players"])
-        self.scale = float(p["scale"])
-        probe = _core.SpielCore(self.rules_text, self.n_players, 0, self.scale)
-        self.obs_len = len(probe.observe(0)) // 4
+        # A Python exception before pyspiel.Game.__init__ leaves a half-built C++ object that
+        # can crash the interpreter when it is collected: check everything, build the base
+        # object in any case (with harmless figures when the parameters are bad), then raise.
+        error, self.n_players, self.obs_len = None, 2, 0
+        try:
+            self.rules_text = self._rules(p)
+            self.n_players = int(p["players"])
+            self.scale = float(p["scale"])
+            probe = _core.SpielCore(self.rules_text, self.n_players, 0, self.scale)
+            self.obs_len = len(probe.observe(0)) // 4
+        except (ValueError, TypeError, OSError) as e:
+            error, self.n_players, self.scale = e, 2, 1.0
         bound = 100.0 * self.scale  # a bound on one deal's points, not the exact extremes
         info = pyspiel.GameInfo(
             num_distinct_actions=_core.OH7_ACTIONS,
@@ -67,6 +69,20 @@ class Oh7SpielGame(pyspiel.Game):
             max_game_length=1000,
         )
         super().__init__(_GAME_TYPE, info, p)
+        if error is not None:
+            raise error
+
+    @staticmethod
+    def _rules(p):
+        # OpenSpiel hands over every parameter, defaults included: a preset other than the
+        # default beside a ruleset is the conflict it can see.
+        if p["ruleset"] and p["preset"] != _DEFAULTS["preset"]:
+            raise ValueError("give a preset or a ruleset, not both")
+        if p["ruleset"]:
+            return _ruleset_text(p["ruleset"])  # a file's path or its TOML text
+        if p["preset"] in _core.presets():
+            return p["preset"]
+        raise ValueError(f"unknown preset {p['preset']!r}: choose one of {', '.join(_core.presets())}")
 
     def new_initial_state(self):
         return Oh7SpielState(self)

@@ -206,6 +206,18 @@ impl Core {
         self.env.game().to_move().iter().collect()
     }
 
+    /// The number of the round being played (1 first; a new deal after failed bets is the same
+    /// round).
+    fn round_number(&self) -> u32 {
+        if let Some(e) = self.env.as_any().downcast_ref::<Oh7Env>() {
+            return e.game.round_number();
+        }
+        match self.env.as_any().downcast_ref::<oh7_core::rl_seven::SevenEnv>() {
+            Some(e) => e.game.round(),
+            None => 0,
+        }
+    }
+
     /// Whether the game is over.
     fn is_over(&self) -> bool {
         self.env.game().is_over()

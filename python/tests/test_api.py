@@ -114,3 +114,17 @@ def test_pickling_rebuilds_the_same_game():
     c.swap_hands(1, 2)
     with pytest.raises(ValueError, match="cannot be pickled"):
         pickle.dumps(c)
+
+
+def test_after_the_end_and_odd_arguments():
+    e = oh7.env(preset="en", players=3)
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][0]))
+    with pytest.raises(ValueError, match="call reset"):
+        e.step(0)
+    with pytest.raises(TypeError, match="int id"):
+        e.action_text(3.7)
+    with pytest.raises(TypeError, match="preset 3"):
+        oh7.env("seven", 3)

@@ -117,7 +117,12 @@ def test_parameters_are_checked_clearly(tmp_path):
     rules = tmp_path / "r.toml"
     rules.write_text('preset = "bga"\nscoring = "basket"\n')
     game = pyspiel.load_game("python_oh7", {"ruleset": str(rules), "players": 4})
-    assert game.new_initial_state().is_chance_node()
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    with pytest.raises(ValueError, match="no player is to act"):
+        oh7.Bot("heuristic").act(state)
+    with pytest.raises(Exception, match="not both"):
+        pyspiel.load_game("python_oh7", {"ruleset": str(rules), "preset": "fr"})
 
 
 def test_a_resampled_state_pickles_to_itself():
