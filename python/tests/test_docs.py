@@ -70,3 +70,13 @@ def test_ismcts_match_script_runs(tmp_path):
     assert run.returncode == 0, run.stderr
     got = json.loads(out.read_text())
     assert got["summary"]["deals"] == 1 and len(got["rows"]) == 2
+
+
+def test_the_rating_example_prints_what_the_page_shows():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    got = oh7.duplicate_match(
+        lambda obs, env: int(rng.choice(np.flatnonzero(obs["action_mask"]))), "heuristic", deals=30, preset="kod7", players=4
+    )
+    assert str(got) in DOC
