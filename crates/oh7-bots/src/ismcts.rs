@@ -27,6 +27,8 @@
 //! (`bet_tree=false`) and a reward that counts the others' points against the seat (`spite`).
 //! None of them measurably beat the published algorithm (`docs/bots.md`).
 
+use std::sync::Arc;
+
 use oh7_core::card::{Card, CardSet};
 use oh7_core::game::Seat;
 use oh7_core::oh7::{Action, MAX_SEATS, PhaseView, SeatView};
@@ -36,6 +38,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::Bot;
 use crate::expert::{BetContext, bet_rank, first_lead, resolve_leader};
+use crate::hand_model::{CardProbs, HandModel};
 use crate::heuristic::{cards_of, expected_tricks, heuristic_bet, heuristic_play, other_decision, play_info};
 use crate::pi::{Position, Scorer, Solver};
 use crate::sample::{Knowledge, position_from_view, seat_of};
@@ -77,6 +80,9 @@ pub struct IsmctsConfig {
     pub infer: f64,
     /// Choose the bet by sequential halving over the bet cards instead of UCB1 at the root.
     pub halving: bool,
+    /// Draw the determinizations from the learned hand model ([`crate::hand_model`]) instead of
+    /// uniformly among the deals consistent with the view.
+    pub hand: bool,
 }
 
 impl Default for IsmctsConfig {
@@ -95,6 +101,7 @@ impl Default for IsmctsConfig {
             bet_factor: 1,
             infer: 0.0,
             halving: false,
+            hand: false,
         }
     }
 }
@@ -117,6 +124,7 @@ impl IsmctsConfig {
                 "bet_factor" => cfg.bet_factor = v.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?,
                 "infer" => cfg.infer = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?,
                 "halving" => cfg.halving = v.parse().map_err(|_| bad())?,
+                "hand" => cfg.hand = v.parse().map_err(|_| bad())?,
                 "spite" => cfg.spite = v.parse().ok().filter(|x: &f64| x.is_finite()).ok_or_else(bad)?,
                 "rollout" => {
                     cfg.rollout = match v {
@@ -127,7 +135,7 @@ impl IsmctsConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown ismcts setting `{k}`: iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer, halving"
+                        "unknown ismcts setting `{k}`: iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer, halving, hand"
                     ));
                 }
             }
@@ -161,6 +169,10 @@ pub struct IsmctsBot {
     nodes: Vec<Node>,
     path: Vec<u32>,
     solver: Option<Solver>,
+    /// The hand model's probabilities for the decision at hand (with [`IsmctsConfig::hand`]).
+    probs: Option<Box<CardProbs>>,
+    /// The hand model when it is not the shipped one ([`IsmctsBot::with_hand_model`]).
+    model: Option<Arc<HandModel>>,
     name: &'static str,
 }
 
@@ -174,6 +186,8 @@ impl IsmctsBot {
             nodes: Vec::new(),
             path: Vec::new(),
             solver,
+            probs: None,
+            model: None,
             name: "bot:ismcts",
         }
     }
@@ -182,6 +196,14 @@ impl IsmctsBot {
     pub fn expert(seed: u64) -> IsmctsBot {
         let cfg = IsmctsConfig { iterations: EXPERT_ITERATIONS, ..IsmctsConfig::default() };
         IsmctsBot { name: "bot:expert", ..IsmctsBot::new(cfg, seed) }
+    }
+
+    /// This bot with `model` weighting its determinizations instead of the shipped one (turns
+    /// [`IsmctsConfig::hand`] on).
+    pub fn with_hand_model(mut self, model: Arc<HandModel>) -> IsmctsBot {
+        self.cfg.hand = true;
+        self.model = Some(model);
+        self
     }
 
     fn reset(&mut self) {
@@ -300,6 +322,38 @@ impl IsmctsBot {
         self.path.clear();
     }
 
+    /// A determinization of `know`: weighted by the hand model when it is on, else uniform.
+    fn draw(&mut self, know: &Knowledge) -> ([CardSet; MAX_SEATS], Vec<Card>) {
+        match &self.probs {
+            Some(p) => know.sample_weighted(&mut self.rng, p),
+            None => know.sample(&mut self.rng),
+        }
+    }
+
+    /// The hand model's probabilities for this decision, if the model is on.
+    fn set_probs(&mut self, view: &SeatView, know: &Knowledge) {
+        if self.cfg.hand {
+            let model = self.model.as_deref().unwrap_or_else(|| HandModel::shipped());
+            self.probs = Some(Box::new(model.probs(view, know)));
+        } else {
+            self.probs = None;
+        }
+    }
+
+    /// The root of the last decision searched: each child's card, visits and mean points (of
+    /// the seat deciding), in the tree's order (empty when the last decision had one legal card
+    /// or was not searched). Training data for a policy prior.
+    pub fn root_stats(&self) -> Vec<(Card, u32, f64)> {
+        let Some(root) = self.nodes.first() else { return Vec::new() };
+        root.children
+            .iter()
+            .map(|&c| {
+                let n = &self.nodes[c as usize];
+                (n.card, n.visits, n.reward * self.cfg.scale / f64::from(n.visits.max(1)))
+            })
+            .collect()
+    }
+
     /// The most visited root child's card.
     fn best_root(&self) -> Card {
         let root = &self.nodes[0];
@@ -314,17 +368,19 @@ impl IsmctsBot {
     /// Choose a card to play.
     pub fn play(&mut self, view: &SeatView, legal: CardSet) -> Card {
         if legal.len() == 1 {
+            self.nodes.clear();
             return legal.first().expect("one");
         }
         let bet_cards = view.bet_cards().expect("bets are known in play");
         let scorer = Scorer::new(view.rules(), bet_cards);
         let know = Knowledge::from_view(view);
+        self.set_probs(view, &know);
         let draws = if self.cfg.infer > 0.0 { self.inferred(view, &know) } else { Vec::new() };
         self.reset();
         for i in 0..self.cfg.iterations as usize {
             let (hands, pile) = match draws.get(i) {
                 Some(d) => d.clone(),
-                None => know.sample(&mut self.rng),
+                None => self.draw(&know),
             };
             let mut pos = position_from_view(view, &hands, &pile);
             self.play_iteration(0, &mut pos, &scorer);
@@ -397,10 +453,12 @@ impl IsmctsBot {
     /// Choose a bet card.
     pub fn bet(&mut self, view: &SeatView, legal: CardSet) -> Card {
         if legal.len() == 1 {
+            self.nodes.clear();
             return legal.first().expect("one");
         }
         self.reset();
         let ctx = BetContext::from_view(view);
+        self.set_probs(view, &ctx.know);
         let budget = self.cfg.iterations * self.cfg.bet_factor;
         if !self.cfg.halving {
             for _ in 0..budget {
@@ -436,7 +494,7 @@ impl IsmctsBot {
     /// by the rollout policy, then the round.
     fn bet_iteration(&mut self, ctx: &BetContext, legal: CardSet, forced: Option<Card>) {
         let BetContext { me, rules, n, dummy, table, attempt: first_attempt, used: used0, ref know } = *ctx;
-        let (hands, mut pile) = know.sample(&mut self.rng);
+        let (hands, mut pile) = self.draw(know);
         // My bet: the tree's root decision (all my bettable cards are legal in every
         // determinization), or the arm that sequential halving asks for.
         let mine = match forced {

@@ -11,6 +11,7 @@
 
 pub mod dyn_bot;
 pub mod expert;
+pub mod hand_model;
 pub mod heuristic;
 pub mod ismcts;
 pub mod outcomes;

@@ -3,6 +3,7 @@
 
 mod bench;
 mod bench_server;
+mod learn;
 mod play;
 mod replay;
 mod review;
@@ -86,6 +87,11 @@ enum Command {
     /// A duplicate tournament between bots (deals replayed with the bots rotated through the
     /// seats), on every core, with paired 95% confidence intervals.
     Tournament(tournament::TournamentArgs),
+    /// Learned models: training data from seeded games, training, evaluation (docs/learning.md).
+    Learn {
+        #[command(subcommand)]
+        what: learn::LearnCommand,
+    },
     /// Measure speed.
     Bench {
         #[command(subcommand)]
@@ -202,6 +208,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Compare(args) => sim::compare(&args),
         Command::Replay { file, show } => replay::replay_file(&file, show),
         Command::Bench { what } => bench::run(&what),
+        Command::Learn { what } => learn::run(&what),
         Command::Tournament(args) => tournament::run(&args),
         Command::Review(args) => review::run(&args),
     }

@@ -1,0 +1,155 @@
+//! The whole learning pipeline at toy size: seeded games make rows (written and read back as
+//! safetensors), a short training, the weights loaded by the bots' own inference, and a game
+//! played by the search that uses them.
+
+use std::sync::Arc;
+
+use oh7_bots::Bot;
+use oh7_bots::hand_model::{HAND_INPUT, HandModel, LOCS};
+use oh7_bots::ismcts::{IsmctsBot, IsmctsConfig};
+use oh7_core::card::CARD_IDS;
+use oh7_core::game::Game;
+use oh7_core::oh7::Oh7Game;
+use oh7_core::rl::OH7_ACTIONS;
+use oh7_core::ruleset::{Preset, Ruleset};
+use oh7_learn::data::{DataMeta, DataPlan, FORMAT, generate, read, write};
+use oh7_learn::train::{TrainPlan, evaluate, train};
+
+fn plan(games: u64, baseline: u32) -> DataPlan {
+    DataPlan {
+        rules: Ruleset::preset(Preset::Kod7),
+        players: 4,
+        games,
+        seed: 5,
+        bots: vec!["ismcts:iterations=30".into(), "heuristic".into()],
+        shard: None,
+        rounds: 1,
+        baseline,
+    }
+}
+
+fn meta(p: &DataPlan) -> DataMeta {
+    DataMeta {
+        format: FORMAT.into(),
+        preset: "kod7".into(),
+        rules: p.rules,
+        players: p.players,
+        games: p.games,
+        seed: p.seed,
+        bots: p.bots.clone(),
+        shard: None,
+        rounds: p.rounds,
+        baseline: p.baseline,
+    }
+}
+
+#[test]
+fn toy_pipeline_from_games_to_a_game_played_with_the_trained_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = plan(20, 16);
+    let rows = generate(&p, &|_| {}).unwrap();
+    assert!(rows.len() > 300, "{} rows", rows.len());
+    // Every row: one legal id at least, the action among them, hidden cards only where allowed.
+    for k in 0..rows.len() {
+        let mask = &rows.mask[k * OH7_ACTIONS..(k + 1) * OH7_ACTIONS];
+        assert!(mask[rows.action[k] as usize] == 1, "row {k}: the action taken is not legal");
+        let mut hidden = 0;
+        for c in 0..CARD_IDS {
+            let h = rows.hidden[k * CARD_IDS + c];
+            if h != 255 {
+                hidden += 1;
+                assert!(rows.allowed[k * CARD_IDS + c] & (1 << h) != 0, "row {k}: card {c} where it may not be");
+                assert!((h as usize) < LOCS && h != 0, "row {k}: card {c} in my own hand is hidden");
+            }
+        }
+        // A decision with hidden cards has a measured baseline.
+        assert!(hidden == 0 || rows.uniform_nll[k].is_finite());
+        if rows.searched[k] == 1 {
+            let total: f32 = rows.visits[k * OH7_ACTIONS..(k + 1) * OH7_ACTIONS]
+                .iter()
+                .map(|&b| half::f16::from_bits(b).to_f32())
+                .sum();
+            assert!((total - 1.0).abs() < 0.02, "row {k}: visits sum to {total}");
+        }
+    }
+    // Points: a seat's rows of one round all carry the same points.
+    for k in 1..rows.len() {
+        if rows.game[k] == rows.game[k - 1] && rows.seat[k] == rows.seat[k - 1] {
+            assert_eq!(rows.points[k], rows.points[k - 1]);
+        }
+    }
+    // Deterministic by seed, and the shards make the whole.
+    let again = generate(&p, &|_| {}).unwrap();
+    assert_eq!(
+        (again.obs.clone(), again.hidden.clone(), again.action.clone()),
+        (rows.obs.clone(), rows.hidden.clone(), rows.action.clone())
+    );
+    let mut halves = generate(&DataPlan { shard: Some("0/2".parse().unwrap()), ..p.clone() }, &|_| {}).unwrap();
+    halves.append(generate(&DataPlan { shard: Some("1/2".parse().unwrap()), ..p.clone() }, &|_| {}).unwrap());
+    assert_eq!((halves.action.clone(), halves.game.clone()), (rows.action.clone(), rows.game.clone()));
+    // Written and read back.
+    let file = dir.path().join("d.safetensors");
+    write(&file, &rows, &meta(&p)).unwrap();
+    let (back, m) = read(&file).unwrap();
+    assert_eq!(m, meta(&p));
+    assert_eq!(
+        (back.obs.len(), back.hidden.clone(), back.points.clone()),
+        (rows.obs.len(), rows.hidden.clone(), rows.points.clone())
+    );
+    // A short training fits the rows better than the untrained model (the room-proportional
+    // rule, all but no step taken); the weights load in the bots' inference.
+    let tp = TrainPlan { hidden: 16, layers: 1, epochs: 6, batch: 32, lr: 1e-2, ..TrainPlan::default() };
+    let (bytes, epochs) = train(&back, &tp, &mut |_| {}).unwrap();
+    assert_eq!(epochs.len(), 6);
+    let model = HandModel::from_safetensors(&bytes).unwrap();
+    let (zero, _) = train(&back, &TrainPlan { lr: 1e-12, epochs: 1, ..tp.clone() }, &mut |_| {}).unwrap();
+    let zero = HandModel::from_safetensors(&zero).unwrap();
+    let (fit, start) = (evaluate(&model, &back, false).model, evaluate(&zero, &back, false).model);
+    assert!(fit < start - 0.005, "trained {fit} nats per card, untrained {start}");
+    assert_eq!(model.logits(&vec![0.0; HAND_INPUT], &[0; CARD_IDS]).len(), CARD_IDS * LOCS);
+    // The evaluation's model figure is the training's held-out loss (same rows, same softmax),
+    // up to the F16 weights.
+    let ce = evaluate(&model, &back, true);
+    let best = epochs.iter().map(|e| e.held_out).fold(f64::INFINITY, f64::min);
+    assert!((ce.model - best).abs() < 0.02, "eval {} against training {best}", ce.model);
+    assert!(ce.uniform > 0.0 && ce.cards > 100);
+    // A game played to its end by the search with the trained model in every seat.
+    let model = Arc::new(model);
+    let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 77).unwrap();
+    let mut bots: Vec<IsmctsBot> = (0..4)
+        .map(|s| {
+            IsmctsBot::new(IsmctsConfig { iterations: 30, ..IsmctsConfig::default() }, s).with_hand_model(model.clone())
+        })
+        .collect();
+    let mut legal = Vec::new();
+    let mut steps = 0;
+    while let Some(seat) = g.to_move().lowest() {
+        g.legal_actions(seat, &mut legal);
+        let a = bots[seat].choose(&g.view(seat), &legal);
+        g.apply(seat, a).unwrap();
+        steps += 1;
+        assert!(steps < 100_000);
+    }
+    assert!(g.is_over());
+}
+
+#[test]
+fn bad_data_files_are_refused_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none.safetensors");
+    assert!(read(&missing).unwrap_err().contains("cannot open"));
+    let junk = dir.path().join("junk.safetensors");
+    std::fs::write(&junk, b"not a tensor file").unwrap();
+    assert!(read(&junk).is_err());
+    // A model file is not a data file.
+    let model = dir.path().join("model.safetensors");
+    std::fs::write(&model, oh7_bots::hand_model::SHIPPED).unwrap();
+    assert!(read(&model).unwrap_err().contains("not an oh7 data file"));
+    // Too few games to hold any out.
+    let rows = generate(&plan(3, 0), &|_| {}).unwrap();
+    assert!(
+        train(&rows, &TrainPlan { epochs: 1, ..TrainPlan::default() }, &mut |_| {})
+            .unwrap_err()
+            .contains("at least 10 games")
+    );
+}

@@ -1,0 +1,277 @@
+//! `oh7 learn`: training data from seeded games, the hand model's training and its evaluation
+//! (`docs/learning.md`).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Result, anyhow, bail};
+use clap::{Args, Subcommand};
+use oh7_learn::data::{DataMeta, DataPlan, FORMAT, Rows};
+use oh7_learn::train::{TrainPlan, evaluate, load_model, train};
+use oh7_sim::Shard;
+
+use crate::sim::Progress;
+use crate::{RulesArgs, parse_seed};
+
+#[derive(Subcommand)]
+pub enum LearnCommand {
+    /// Play seeded games between bots and write one row per bet and card played (observation,
+    /// legal ids, the true places of the hidden cards, the search's visits, the round's points)
+    /// to a safetensors file (format: docs/learning.md).
+    Data(DataArgs),
+    /// Train the hand model on data files (candle, CPU) and write its weights (safetensors).
+    Train(TrainArgs),
+    /// The hand model's cross-entropy against the true deals beside the uniform sampler's, over
+    /// the rows of data files made with --baseline.
+    Eval(EvalArgs),
+}
+
+#[derive(Args)]
+pub struct DataArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Players at the table.
+    #[arg(long, default_value_t = 4)]
+    players: usize,
+    /// Games in the run.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// The run's seed (game i is dealt from it and i, as in `oh7 simulate`).
+    #[arg(long, default_value = "1", value_parser = parse_seed)]
+    seed: u64,
+    /// Bot levels seat by seat, rotated one seat per game (a search level also records its visits).
+    #[arg(long, default_value = "expert", value_delimiter = ',')]
+    bots: Vec<String>,
+    /// Only shard I of N of the run (0 <= I < N): exactly those games' rows.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+    /// Stop each game after this many rounds (0: whole games).
+    #[arg(long, default_value_t = 0)]
+    rounds: u32,
+    /// Also measure the uniform deal sampler's cross-entropy on each row with K of its samples
+    /// (for `oh7 learn eval`; 0: not measured).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    baseline: u32,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The file to write (replaced only once complete).
+    #[arg(long, value_name = "FILE.safetensors")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Data files from `oh7 learn data`.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Width of the hidden layers.
+    #[arg(long, default_value_t = TrainPlan::default().hidden)]
+    hidden: usize,
+    /// Hidden layers.
+    #[arg(long, default_value_t = TrainPlan::default().layers)]
+    layers: usize,
+    /// Passes over the data.
+    #[arg(long, default_value_t = TrainPlan::default().epochs)]
+    epochs: usize,
+    /// Rows per step.
+    #[arg(long, default_value_t = TrainPlan::default().batch)]
+    batch: usize,
+    /// Learning rate (AdamW).
+    #[arg(long, default_value_t = TrainPlan::default().lr)]
+    lr: f64,
+    /// The seed of the weights and of the batch order.
+    #[arg(long, default_value = "1", value_parser = parse_seed)]
+    seed: u64,
+    /// Worker threads of the tensor library (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The weights to write (safetensors, F16; replaced only once complete).
+    #[arg(long, value_name = "FILE.safetensors")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// Data files made with `oh7 learn data --baseline K`.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// A model file (default: the model shipped in oh7).
+    #[arg(long, value_name = "FILE.safetensors")]
+    model: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(cmd: &LearnCommand) -> Result<()> {
+    match cmd {
+        LearnCommand::Data(a) => data(a),
+        LearnCommand::Train(a) => train_cmd(a),
+        LearnCommand::Eval(a) => eval(a),
+    }
+}
+
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            bail!("--threads must be at least 1");
+        }
+        b = b.num_threads(t);
+    }
+    b.build().map_err(|e| anyhow!("{e}"))
+}
+
+fn data(a: &DataArgs) -> Result<()> {
+    let rules = a.rules.ruleset()?;
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if let Some(s) = a.shard
+        && s.count > a.games
+    {
+        bail!("{} shards of {} games: some shards would be empty", s.count, a.games);
+    }
+    let plan = DataPlan {
+        rules,
+        players: a.players,
+        games: a.games,
+        seed: a.seed,
+        bots: a.bots.clone(),
+        shard: a.shard,
+        rounds: a.rounds,
+        baseline: a.baseline,
+    };
+    let (lo, hi) = match a.shard {
+        Some(s) => (a.games * s.index / s.count, a.games * (s.index + 1) / s.count),
+        None => (0, a.games),
+    };
+    let progress = Progress::new(hi - lo, "games", "");
+    let start = Instant::now();
+    let rows =
+        pool(a.threads)?.install(|| oh7_learn::data::generate(&plan, &|d| progress.set(d))).map_err(|e| anyhow!(e))?;
+    progress.finish();
+    let meta = DataMeta {
+        format: FORMAT.into(),
+        preset: if a.rules.ruleset.is_some() { "custom".into() } else { a.rules.preset.to_string() },
+        rules,
+        players: a.players,
+        games: a.games,
+        seed: a.seed,
+        bots: a.bots.clone(),
+        shard: a.shard.map(|s| format!("{}/{}", s.index, s.count)),
+        rounds: a.rounds,
+        baseline: a.baseline,
+    };
+    oh7_learn::data::write(&a.out, &rows, &meta).map_err(|e| anyhow!(e))?;
+    eprintln!(
+        "{} rows from {} games ({} searched) written to {} in {:.1} s",
+        rows.len(),
+        hi - lo,
+        rows.searched.iter().filter(|&&s| s == 1).count(),
+        a.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn read_all(files: &[PathBuf]) -> Result<(Rows, Vec<DataMeta>)> {
+    let mut all = Rows::default();
+    let mut metas = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let (mut rows, meta) = oh7_learn::data::read(f).map_err(|e| anyhow!(e))?;
+        // Games of different files are different games: keep their held-out split (game % 10)
+        // and make them distinct by the file's place.
+        for g in rows.game.iter_mut() {
+            *g = g.wrapping_add((i as u32) * 10_000_000);
+        }
+        all.append(rows);
+        metas.push(meta);
+    }
+    Ok((all, metas))
+}
+
+fn train_cmd(a: &TrainArgs) -> Result<()> {
+    if a.epochs == 0 || a.batch == 0 || a.hidden == 0 || a.layers == 0 {
+        bail!("--epochs, --batch, --hidden and --layers must be at least 1");
+    }
+    if !(a.lr.is_finite() && a.lr > 0.0) {
+        bail!("--lr must be a positive number");
+    }
+    let (rows, _) = read_all(&a.files)?;
+    eprintln!("{} rows from {} files", rows.len(), a.files.len());
+    let plan = TrainPlan {
+        hidden: a.hidden,
+        layers: a.layers,
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        seed: a.seed,
+        ..TrainPlan::default()
+    };
+    let start = Instant::now();
+    let (bytes, _) = pool(a.threads)?
+        .install(|| {
+            train(&rows, &plan, &mut |ep| {
+                eprintln!(
+                    "epoch {}/{}: training loss {:.4}, held-out cross-entropy {:.4} nats per hidden card, {:.0} s",
+                    ep.epoch,
+                    plan.epochs,
+                    ep.train,
+                    ep.held_out,
+                    start.elapsed().as_secs_f64()
+                )
+            })
+        })
+        .map_err(|e| anyhow!(e))?;
+    let tmp = a.out.with_extension("partial");
+    std::fs::write(&tmp, &bytes).map_err(|e| anyhow!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, &a.out).map_err(|e| anyhow!("cannot write {}: {e}", a.out.display()))?;
+    eprintln!("weights ({} KB) written to {}", bytes.len() / 1024, a.out.display());
+    Ok(())
+}
+
+fn eval(a: &EvalArgs) -> Result<()> {
+    let model = match &a.model {
+        Some(p) => load_model(p).map_err(|e| anyhow!(e))?,
+        None => oh7_bots::hand_model::HandModel::shipped().clone(),
+    };
+    let mut out = Vec::new();
+    for f in &a.files {
+        let (rows, meta) = oh7_learn::data::read(f).map_err(|e| anyhow!(e))?;
+        if meta.baseline == 0 {
+            bail!("{}: made without --baseline, so the uniform sampler was not measured", f.display());
+        }
+        let ce = evaluate(&model, &rows, false);
+        out.push((f.display().to_string(), meta, ce));
+    }
+    if a.json {
+        let v: Vec<serde_json::Value> = out
+            .iter()
+            .map(|(f, m, c)| {
+                serde_json::json!({"file": f, "preset": m.preset, "players": m.players, "rows": c.rows, "cards": c.cards,
+                    "model_nats": c.model, "uniform_nats": c.uniform, "reduction": 1.0 - c.model / c.uniform})
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    println!(
+        "| data | preset | players | decisions | hidden cards | model (nats/card) | uniform sampler | reduction |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for (f, m, c) in &out {
+        println!(
+            "| {f} | {} | {} | {} | {} | {:.4} | {:.4} | {:.1}% |",
+            m.preset,
+            m.players,
+            c.rows,
+            c.cards,
+            c.model,
+            c.uniform,
+            100.0 * (1.0 - c.model / c.uniform)
+        );
+    }
+    Ok(())
+}
