@@ -363,3 +363,61 @@ fn printed_figures_are_rounded() {
     }
     assert_eq!(overlong_figures("sd 4.03 +0.005168304374500554"), vec!["0.005168304374500554"]);
 }
+
+/// `oh7 learn` as its user runs it: data with a baseline, a short training, the evaluation
+/// table; and one clear line for each kind of bad input, with no file left behind.
+#[test]
+fn learn_data_train_eval_and_their_errors() {
+    let scratch = scratch();
+    let data = scratch.path().join("d.safetensors");
+    let d = data.to_str().unwrap();
+    let out = oh7(&[
+        "learn",
+        "data",
+        "--preset",
+        "kod7",
+        "--players",
+        "4",
+        "--games",
+        "12",
+        "--rounds",
+        "1",
+        "--bots",
+        "ismcts:iterations=20,heuristic",
+        "--baseline",
+        "8",
+        "--out",
+        d,
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rows from 12 games"));
+    let model = scratch.path().join("m.safetensors");
+    let m = model.to_str().unwrap();
+    let out = oh7(&["learn", "train", d, "--epochs", "1", "--hidden", "8", "--out", m]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("held-out cross-entropy"));
+    for model_args in [&["--model", m][..], &[][..]] {
+        let mut args = vec!["learn", "eval", d];
+        args.extend_from_slice(model_args);
+        let out = oh7(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let table = String::from_utf8_lossy(&out.stdout);
+        assert!(table.contains("| kod7 | 4 |"), "{table}");
+    }
+    let nothing = scratch.path().join("none.safetensors");
+    let n = nothing.to_str().unwrap();
+    fails_with(&["learn", "train", n, "--out", m], "cannot open");
+    fails_with(&["learn", "eval", n], "cannot open");
+    fails_with(&["learn", "eval", d, "--model", d], "l0.weight");
+    fails_with(&["learn", "data", "--games", "0", "--out", n], "--games must be at least 1");
+    fails_with(&["learn", "data", "--bots", "wizard", "--games", "2", "--out", n], "unknown bot");
+    fails_with(&["learn", "train", d, "--epochs", "0", "--out", n], "at least 1");
+    assert!(!nothing.exists(), "a failed command left a file");
+    // Data without a baseline cannot be scored against the uniform sampler.
+    let plain = scratch.path().join("p.safetensors");
+    let p = plain.to_str().unwrap();
+    assert!(
+        oh7(&["learn", "data", "--preset", "en", "--games", "2", "--bots", "heuristic", "--out", p]).status.success()
+    );
+    fails_with(&["learn", "eval", p], "without --baseline");
+}
