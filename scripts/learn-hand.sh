@@ -3,7 +3,7 @@
 # games measured against the uniform sampler, training, evaluation (docs/learning.md).
 # Deterministic: the same commands give the same files on any machine, with any thread count.
 #   scripts/learn-hand.sh [OUT_DIR]    (default: target/learn; the model is OUT_DIR/hand.safetensors)
-# About 35 minutes on a 2-core machine (docs/learning.md has the measured times).
+# About 30 minutes on a 2-core machine (docs/learning.md has the measured times).
 set -euo pipefail
 out=${1:-target/learn}
 oh7=${OH7:-target/release/oh7}
