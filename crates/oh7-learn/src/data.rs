@@ -14,7 +14,7 @@ use oh7_bots::sample::Knowledge;
 use oh7_bots::{Bot, oh7_bot};
 use oh7_core::card::{CARD_IDS, CardSet};
 use oh7_core::game::Game;
-use oh7_core::oh7::{Action, MAX_SEATS, Oh7Game, PhaseView};
+use oh7_core::oh7::{Action, Oh7Game, PhaseView};
 use oh7_core::rl::{BET, OH7_ACTIONS, OH7_OBS, PLAY, encode, encode_oh7};
 use oh7_core::ruleset::Ruleset;
 use oh7_sim::{Shard, game_seed};
@@ -449,12 +449,4 @@ pub fn input_of(rows: &Rows, k: usize, out: &mut [f32]) {
     for (o, &b) in out.iter_mut().zip(obs.iter().chain(extra)) {
         *o = f16::from_bits(b).to_f32();
     }
-}
-
-/// Unused seat slots stay empty: a sanity check of a row (tests).
-pub fn row_seats_ok(rows: &Rows, k: usize, seats: usize) -> bool {
-    (0..CARD_IDS).all(|c| {
-        let h = rows.hidden[k * CARD_IDS + c];
-        h == 255 || (h as usize) < seats || h as usize == oh7_bots::hand_model::REST
-    }) && seats <= MAX_SEATS
 }
