@@ -12,7 +12,7 @@
 //! never draws a deal the view contradicts.
 //!
 //! The network is a small multilayer perceptron (ReLU between layers), trained by `oh7 learn
-//! train` (the `oh7-learn` crate, candle) and shipped as safetensors in `models/`. Inference is
+//! train` (the `oh7-learn` crate) and shipped as safetensors in `models/`. Inference is
 //! written here as plain loops in a fixed order rather than through a tensor library: three
 //! matrix-vector products, the same float operations in the same order on every CPU, so a
 //! decision depends only on the view, the seed and the weights; and the crates that only play

@@ -1,4 +1,4 @@
-//! Training the hand model (`oh7 learn train`) with candle on the CPU, and its evaluation
+//! Training the hand model (`oh7 learn train`) on the CPU (plain Rust, [`crate::nn`]), and its evaluation
 //! against the uniform sampler (`oh7 learn eval`).
 //!
 //! The model is a small multilayer perceptron over the features of one (card, place) pair
@@ -11,18 +11,18 @@
 
 use std::path::Path;
 
-use candle_core::{DType, Device, Tensor, Var};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use oh7_bots::hand_model::{HAND_INPUT, HandModel, LOCS, PAIR_FEATURES, REST, pair_features};
 use oh7_core::card::CARD_IDS;
 use oh7_core::card::Card;
 use oh7_core::oh7::MAX_SEATS;
 use oh7_core::rl::OH7_OBS;
+use rand::SeedableRng;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
 use crate::data::{Rows, input_of};
+use crate::nn::{AdamW, Net, Tape, softmax_xent};
 
 /// The settings of a training run.
 #[derive(Clone, Debug)]
@@ -60,86 +60,28 @@ pub struct Epoch {
     pub held_out: f64,
 }
 
-fn e(err: candle_core::Error) -> String {
-    err.to_string()
-}
-
 /// Whether row `k` is held out.
 pub fn held_out(rows: &Rows, k: usize) -> bool {
     rows.game[k] % 10 == 9
 }
 
-struct Net {
-    vars: Vec<(Var, Var)>,
-}
-
-impl Net {
-    fn new(plan: &TrainPlan, rng: &mut ChaCha8Rng, dev: &Device) -> Result<Net, String> {
-        let mut sizes = vec![PAIR_FEATURES];
-        sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
-        sizes.push(1);
-        let mut vars = Vec::new();
-        for (i, w) in sizes.windows(2).enumerate() {
-            let (ins, outs) = (w[0], w[1]);
-            // Kaiming-uniform for ReLU layers; the last layer starts at zero, so the untrained
-            // model is the room-proportional rule.
-            let last = i + 2 == sizes.len();
-            let bound = if last { 0.0 } else { (6.0 / ins as f64).sqrt() as f32 };
-            let data: Vec<f32> =
-                (0..ins * outs).map(|_| if last { 0.0 } else { rng.random_range(-bound..bound) }).collect();
-            let wt = Var::from_tensor(&Tensor::from_vec(data, (outs, ins), dev).map_err(e)?).map_err(e)?;
-            let b = Var::from_tensor(&Tensor::zeros(outs, DType::F32, dev).map_err(e)?).map_err(e)?;
-            vars.push((wt, b));
-        }
-        Ok(Net { vars })
-    }
-
-    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        let mut h = x.clone();
-        for (i, (w, b)) in self.vars.iter().enumerate() {
-            h = h.matmul(&w.as_tensor().t()?)?.broadcast_add(b.as_tensor())?;
-            if i + 1 < self.vars.len() {
-                h = h.relu()?;
-            }
-        }
-        Ok(h)
-    }
-
-    fn all(&self) -> Vec<Var> {
-        self.vars.iter().flat_map(|(w, b)| [w.clone(), b.clone()]).collect()
-    }
-
-    /// The weights as safetensors bytes (F16), in the names [`oh7_bots::hand_model::Mlp`] reads.
-    fn to_safetensors(&self, meta: &str) -> Result<Vec<u8>, String> {
-        let mut tensors = Vec::new();
-        for (i, (w, b)) in self.vars.iter().enumerate() {
-            for (name, t) in [(format!("l{i}.weight"), w), (format!("l{i}.bias"), b)] {
-                let v: Vec<f32> = t.as_tensor().flatten_all().map_err(e)?.to_vec1().map_err(e)?;
-                let bytes: Vec<u8> = v.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect();
-                tensors.push((name, t.as_tensor().dims().to_vec(), bytes));
-            }
-        }
-        let views: Vec<(String, safetensors::tensor::TensorView)> = tensors
-            .iter()
-            .map(|(n, s, b)| {
-                safetensors::tensor::TensorView::new(safetensors::Dtype::F16, s.clone(), b)
-                    .map(|v| (n.clone(), v))
-                    .map_err(|x| x.to_string())
-            })
-            .collect::<Result<_, _>>()?;
-        let mut info = std::collections::HashMap::new();
-        info.insert("training".to_string(), meta.to_string());
-        safetensors::serialize(views, Some(info)).map_err(|x| x.to_string())
-    }
-}
-
 /// A batch: one entry per hidden card of the rows: its [`LOCS`] places' features, the log of
 /// each place's room plus the mask (0 or −1e9), and the one-hot true place.
-fn batch(rows: &Rows, idx: &[usize], dev: &Device) -> Result<(Tensor, Tensor, Tensor, f64), String> {
+struct Batch {
+    feats: Vec<f32>,
+    bias: Vec<f32>,
+    target: Vec<f32>,
+}
+
+impl Batch {
+    fn cards(&self) -> usize {
+        self.bias.len() / LOCS
+    }
+}
+
+fn batch(rows: &Rows, idx: &[usize]) -> Batch {
     let mut x = vec![0.0f32; HAND_INPUT];
-    let mut feats = Vec::new();
-    let mut bias = Vec::new();
-    let mut target = Vec::new();
+    let mut b = Batch { feats: Vec::new(), bias: Vec::new(), target: Vec::new() };
     let mut f = [0.0f32; PAIR_FEATURES];
     let room_at = OH7_OBS + MAX_SEATS * CARD_IDS + MAX_SEATS * 5;
     for &k in idx {
@@ -153,34 +95,75 @@ fn batch(rows: &Rows, idx: &[usize], dev: &Device) -> Result<(Tensor, Tensor, Te
             let card = Card::from_id(c as u8).expect("a card id");
             for l in 0..LOCS {
                 pair_features(&x, card, l, &mut f);
-                feats.extend_from_slice(&f);
+                b.feats.extend_from_slice(&f);
                 let room = if l == REST { x[room_at + MAX_SEATS] * 20.0 } else { x[room_at + l] * 13.0 };
-                bias.push(if bits & (1 << l) != 0 { room.max(0.5).ln() } else { -1e9 });
-                target.push(if l == h as usize { 1.0 } else { 0.0 });
+                b.bias.push(if bits & (1 << l) != 0 { room.max(0.5).ln() } else { -1e9 });
+                b.target.push(if l == h as usize { 1.0 } else { 0.0 });
             }
         }
     }
-    let m = bias.len() / LOCS;
-    let t = |v: Vec<f32>, shape: (usize, usize)| Tensor::from_vec(v, shape, dev).map_err(e);
-    Ok((t(feats, (m * LOCS, PAIR_FEATURES))?, t(bias, (m, LOCS))?, t(target, (m, LOCS))?, m as f64))
+    b
 }
 
-fn loss(net: &Net, x: &Tensor, bias: &Tensor, target: &Tensor, count: f64) -> candle_core::Result<Tensor> {
-    let m = bias.dim(0)?;
-    let logits = (net.forward(x)?.reshape((m, LOCS))? + bias)?;
-    let logp = candle_nn::ops::log_softmax(&logits, 1)?;
-    (logp * target)?.sum_all()?.affine(-1.0 / count.max(1.0), 0.0)
+/// The summed cross-entropy of the cards `cards` of the batch; with `grad`, the gradient of that
+/// sum times `scale` is added there.
+fn loss_of(net: &Net, b: &Batch, cards: std::ops::Range<usize>, scale: f32, grad: Option<&mut Net>) -> f64 {
+    if cards.is_empty() {
+        return 0.0;
+    }
+    let (lo, hi) = (cards.start * LOCS, cards.end * LOCS);
+    let mut tape = Tape::default();
+    net.forward(&b.feats[lo * PAIR_FEATURES..hi * PAIR_FEATURES], hi - lo, &mut tape);
+    let logits: Vec<f32> = tape.output().iter().zip(&b.bias[lo..hi]).map(|(o, x)| o + x).collect();
+    let mut d = Vec::new();
+    let total = softmax_xent(&logits, &b.target[lo..hi], LOCS, scale, &mut d);
+    if let Some(g) = grad {
+        net.backward(&tape, &d, g);
+    }
+    total
+}
+
+/// Parts a batch is cut into, worked on in parallel and added up in order: a fixed number, so
+/// the weights do not depend on the number of threads.
+const PARTS: usize = 4;
+
+/// The batch's summed cross-entropy; with `grad`, its mean's gradient is added there.
+fn loss(net: &Net, b: &Batch, grad: Option<&mut Net>) -> f64 {
+    let m = b.cards();
+    let part = m.div_ceil(PARTS).max(1);
+    let ranges: Vec<_> = (0..PARTS).map(|i| (i * part).min(m)..((i + 1) * part).min(m)).collect();
+    match grad {
+        None => ranges.into_par_iter().map(|r| loss_of(net, b, r, 1.0, None)).collect::<Vec<_>>().iter().sum(),
+        Some(g) => {
+            let scale = 1.0 / m.max(1) as f32;
+            let parts: Vec<(f64, Net)> = ranges
+                .into_par_iter()
+                .map(|r| {
+                    let mut pg = net.zeros_like();
+                    (loss_of(net, b, r, scale, Some(&mut pg)), pg)
+                })
+                .collect();
+            let mut total = 0.0;
+            for (l, pg) in &parts {
+                total += l;
+                g.add(pg);
+            }
+            total
+        }
+    }
 }
 
 /// Train a hand model on `rows`; `report` is told each epoch. Returns the best epoch's weights
 /// (safetensors bytes) and the epochs' figures.
 pub fn train(rows: &Rows, plan: &TrainPlan, report: &mut dyn FnMut(&Epoch)) -> Result<(Vec<u8>, Vec<Epoch>), String> {
-    let dev = Device::Cpu;
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
-    let net = Net::new(plan, &mut rng, &dev)?;
-    let mut opt =
-        AdamW::new(net.all(), ParamsAdamW { lr: plan.lr, weight_decay: plan.weight_decay, ..ParamsAdamW::default() })
-            .map_err(e)?;
+    let mut sizes = vec![PAIR_FEATURES];
+    sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
+    sizes.push(1);
+    // The last layer starts at zero, so the untrained model is the room-proportional rule.
+    let mut net = Net::new(&sizes, true, &mut rng);
+    let mut grad = net.zeros_like();
+    let mut opt = AdamW::new(&net, plan.lr as f32, plan.weight_decay as f32);
     let (mut train_idx, test_idx): (Vec<usize>, Vec<usize>) = (0..rows.len()).partition(|&k| !held_out(rows, k));
     if train_idx.is_empty() || test_idx.is_empty() {
         return Err(format!(
@@ -199,20 +182,22 @@ pub fn train(rows: &Rows, plan: &TrainPlan, report: &mut dyn FnMut(&Epoch)) -> R
         train_idx.shuffle(&mut rng);
         let (mut sum, mut steps) = (0.0, 0usize);
         for chunk in train_idx.chunks(plan.batch) {
-            let (x, m, t, count) = batch(rows, chunk, &dev)?;
-            let l = loss(&net, &x, &m, &t, count).map_err(e)?;
-            opt.backward_step(&l).map_err(e)?;
-            sum += f64::from(l.to_scalar::<f32>().map_err(e)?);
+            let b = batch(rows, chunk);
+            if b.cards() == 0 {
+                continue;
+            }
+            grad.clear();
+            sum += loss(&net, &b, Some(&mut grad)) / b.cards() as f64;
+            opt.step(&mut net, &mut grad);
             steps += 1;
         }
-        let (mut nll, mut cards) = (0.0, 0.0);
+        let (mut nll, mut cards) = (0.0, 0usize);
         for chunk in test_idx.chunks(256) {
-            let (x, m, t, count) = batch(rows, chunk, &dev)?;
-            let l = loss(&net, &x, &m, &t, count).map_err(e)?;
-            nll += f64::from(l.to_scalar::<f32>().map_err(e)?) * count;
-            cards += count;
+            let b = batch(rows, chunk);
+            nll += loss(&net, &b, None);
+            cards += b.cards();
         }
-        let ep = Epoch { epoch, train: sum / steps.max(1) as f64, held_out: nll / cards.max(1.0) };
+        let ep = Epoch { epoch, train: sum / steps.max(1) as f64, held_out: nll / cards.max(1) as f64 };
         report(&ep);
         if best.as_ref().is_none_or(|b| ep.held_out < b.0) {
             best = Some((ep.held_out, net.to_safetensors(&meta)?));

@@ -101,6 +101,10 @@ fn toy_pipeline_from_games_to_a_game_played_with_the_trained_model() {
     let tp = TrainPlan { hidden: 16, layers: 1, epochs: 6, batch: 32, lr: 1e-2, ..TrainPlan::default() };
     let (bytes, epochs) = train(&back, &tp, &mut |_| {}).unwrap();
     assert_eq!(epochs.len(), 6);
+    // The same data and seed give the same weights, bit for bit, on one thread or several.
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let (again, _) = one.install(|| train(&back, &tp, &mut |_| {})).unwrap();
+    assert!(again == bytes, "one thread trained other weights");
     let model = HandModel::from_safetensors(&bytes).unwrap();
     let (zero, _) = train(&back, &TrainPlan { lr: 1e-12, epochs: 1, ..tp.clone() }, &mut |_| {}).unwrap();
     let zero = HandModel::from_safetensors(&zero).unwrap();

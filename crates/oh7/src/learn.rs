@@ -19,7 +19,7 @@ pub enum LearnCommand {
     /// legal ids, the true places of the hidden cards, the search's visits, the round's points)
     /// to a safetensors file (format: docs/learning.md).
     Data(DataArgs),
-    /// Train the hand model on data files (candle, CPU) and write its weights (safetensors).
+    /// Train the hand model on data files (CPU) and write its weights (safetensors).
     Train(TrainArgs),
     /// The hand model's cross-entropy against the true deals beside the uniform sampler's, over
     /// the rows of data files made with --baseline.
