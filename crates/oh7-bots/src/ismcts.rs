@@ -29,7 +29,7 @@
 
 use std::sync::Arc;
 
-use oh7_core::card::{Card, CardSet};
+use oh7_core::card::{CARD_IDS, Card, CardSet};
 use oh7_core::game::Seat;
 use oh7_core::oh7::{Action, MAX_SEATS, PhaseView, SeatView};
 use oh7_core::ruleset::Ruleset;
@@ -41,6 +41,7 @@ use crate::expert::{BetContext, bet_rank, first_lead, resolve_leader};
 use crate::hand_model::{CardProbs, HandModel};
 use crate::heuristic::{cards_of, expected_tricks, heuristic_bet, heuristic_play, other_decision, play_info};
 use crate::pi::{Position, Scorer, Solver};
+use crate::policy::PolicyPrior;
 use crate::sample::{Knowledge, position_from_view, seat_of};
 
 /// How a rollout finishes the round from the tree's last node.
@@ -50,6 +51,103 @@ pub enum Rollout {
     Random,
     /// The heuristic bot's bets and plays.
     Heuristic,
+}
+
+/// How the search values the position where its tree ends: it finishes the round there and
+/// gives every seat's points, and it chooses the other seats' bets inside a bet decision's
+/// iterations (chance to the observer). The rollout ([`Playout`], the policy named by
+/// [`IsmctsConfig::rollout`]) is the built-in one; a learned value is another
+/// ([`IsmctsBot::with_evaluator`]).
+///
+/// An evaluator sees a determinization (every hand of one sampled deal), never the real deal.
+pub trait Evaluator: Send {
+    /// The points of each seat at the end of the round from `pos` (the tree's last node),
+    /// scored by `scorer`; `pos` may be played on.
+    fn evaluate(&mut self, pos: &mut Position, scorer: &Scorer, rng: &mut ChaCha8Rng) -> [f64; MAX_SEATS];
+
+    /// A bet card from `bettable` for a seat holding `hand` (a card of `hand`).
+    fn bet(&mut self, rules: &Ruleset, hand: CardSet, bettable: CardSet, table: usize, rng: &mut ChaCha8Rng) -> Card;
+
+    /// A card from `legal` for the seat to move at `pos`, in a playout after a re-bet.
+    fn play(&mut self, pos: &Position, bets: &[u8; MAX_SEATS], legal: CardSet, rng: &mut ChaCha8Rng) -> Card;
+}
+
+/// A prior over the root's actions, read from the deciding seat's view only: the search's
+/// visits go to each action in proportion to its prior and its value (PUCT, as in AlphaZero)
+/// instead of by UCB1 alone.
+pub trait Prior: Send {
+    /// The probability of each card of `legal` (bet or played, as the phase asks), indexed by
+    /// card id; the search normalises over `legal`.
+    fn root(&mut self, view: &SeatView<'_>, legal: CardSet) -> [f32; CARD_IDS];
+}
+
+/// The built-in evaluator: a playout by [`Rollout`]'s policy to the end of the round, replaced
+/// by the exact solution of the determinization from [`IsmctsConfig::exact`] tricks left.
+pub struct Playout {
+    policy: Rollout,
+    exact: u8,
+    exact_nodes: u64,
+    solver: Option<Solver>,
+}
+
+impl Playout {
+    /// The evaluator the settings `cfg` name.
+    pub fn new(cfg: &IsmctsConfig) -> Playout {
+        Playout {
+            policy: cfg.rollout,
+            exact: cfg.exact,
+            exact_nodes: cfg.exact_nodes,
+            solver: (cfg.exact > 0).then(|| Solver::new(14)),
+        }
+    }
+}
+
+impl Evaluator for Playout {
+    fn evaluate(&mut self, pos: &mut Position, scorer: &Scorer, rng: &mut ChaCha8Rng) -> [f64; MAX_SEATS] {
+        while !pos.is_over() {
+            if pos.tricks_left() <= self.exact
+                && let Some(solver) = self.solver.as_mut()
+            {
+                solver.set_scorer(*scorer);
+                solver.reset_nodes();
+                solver.node_limit = self.exact_nodes;
+                let w = solver.solve(pos);
+                solver.node_limit = u64::MAX;
+                if !solver.aborted {
+                    pos.won = w;
+                    break;
+                }
+            }
+            let legal = pos.legal();
+            let c = self.play(pos, &scorer.bets, legal, rng);
+            pos.play(c);
+        }
+        let mut points = [0.0; MAX_SEATS];
+        for (p, x) in points.iter_mut().enumerate().take(usize::from(scorer.players)) {
+            *x = scorer.score(&pos.won, p) as f64;
+        }
+        points
+    }
+
+    fn bet(&mut self, rules: &Ruleset, hand: CardSet, bettable: CardSet, table: usize, rng: &mut ChaCha8Rng) -> Card {
+        match self.policy {
+            Rollout::Heuristic => heuristic_bet(rules, hand, bettable, table, CardSet::EMPTY),
+            Rollout::Random => {
+                let k = rng.random_range(0..bettable.len());
+                bettable.iter().nth(k as usize).expect("k < len")
+            }
+        }
+    }
+
+    fn play(&mut self, pos: &Position, bets: &[u8; MAX_SEATS], legal: CardSet, rng: &mut ChaCha8Rng) -> Card {
+        match self.policy {
+            Rollout::Heuristic => heuristic_play(&play_info(pos, bets)),
+            Rollout::Random => {
+                let k = rng.random_range(0..legal.len());
+                legal.iter().nth(k as usize).expect("k < len")
+            }
+        }
+    }
 }
 
 /// The settings of an ISMCTS bot.
@@ -80,6 +178,11 @@ pub struct IsmctsConfig {
     pub infer: f64,
     /// Choose the bet by sequential halving over the bet cards instead of UCB1 at the root.
     pub halving: bool,
+    /// The PUCT constant at the root when the bot has a [`Prior`] (on rewards of points /
+    /// [`IsmctsConfig::scale`]).
+    pub puct: f64,
+    /// Give the root the shipped learned policy prior ([`crate::policy`]), with PUCT.
+    pub prior: bool,
     /// Draw the determinizations from the learned hand model ([`crate::hand_model`]) instead of
     /// uniformly among the deals consistent with the view.
     pub hand: bool,
@@ -101,6 +204,8 @@ impl Default for IsmctsConfig {
             bet_factor: 1,
             infer: 0.0,
             halving: false,
+            puct: 1.5,
+            prior: false,
             hand: false,
         }
     }
@@ -125,6 +230,8 @@ impl IsmctsConfig {
                 "infer" => cfg.infer = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?,
                 "halving" => cfg.halving = v.parse().map_err(|_| bad())?,
                 "hand" => cfg.hand = v.parse().map_err(|_| bad())?,
+                "prior" => cfg.prior = v.parse().map_err(|_| bad())?,
+                "puct" => cfg.puct = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?,
                 "spite" => cfg.spite = v.parse().ok().filter(|x: &f64| x.is_finite()).ok_or_else(bad)?,
                 "rollout" => {
                     cfg.rollout = match v {
@@ -135,7 +242,7 @@ impl IsmctsConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown ismcts setting `{k}`: iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer, halving, hand"
+                        "unknown ismcts setting `{k}`: iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer, halving, hand, prior, puct"
                     ));
                 }
             }
@@ -168,7 +275,12 @@ pub struct IsmctsBot {
     rng: ChaCha8Rng,
     nodes: Vec<Node>,
     path: Vec<u32>,
-    solver: Option<Solver>,
+    /// What values the positions where the tree ends.
+    eval: Box<dyn Evaluator>,
+    /// The root's prior, when there is one (PUCT at the root).
+    prior: Option<Box<dyn Prior>>,
+    /// The prior's probabilities for the decision at hand, by card id, normalised over the legal cards.
+    root_prior: Option<Box<[f32; CARD_IDS]>>,
     /// The hand model's probabilities for the decision at hand (with [`IsmctsConfig::hand`]).
     probs: Option<Box<CardProbs>>,
     /// The hand model when it is not the shipped one ([`IsmctsBot::with_hand_model`]).
@@ -179,13 +291,14 @@ pub struct IsmctsBot {
 impl IsmctsBot {
     /// An ISMCTS bot with `cfg`, deterministic for `seed`.
     pub fn new(cfg: IsmctsConfig, seed: u64) -> IsmctsBot {
-        let solver = (cfg.exact > 0).then(|| Solver::new(14));
         IsmctsBot {
             cfg,
             rng: ChaCha8Rng::seed_from_u64(seed),
             nodes: Vec::new(),
             path: Vec::new(),
-            solver,
+            eval: Box::new(Playout::new(&cfg)),
+            prior: cfg.prior.then(|| Box::new(PolicyPrior::shipped()) as Box<dyn Prior>),
+            root_prior: None,
             probs: None,
             model: None,
             name: "bot:ismcts",
@@ -204,6 +317,40 @@ impl IsmctsBot {
         self.cfg.hand = true;
         self.model = Some(model);
         self
+    }
+
+    /// This bot with `eval` valuing the positions where its tree ends instead of the rollout.
+    pub fn with_evaluator(mut self, eval: Box<dyn Evaluator>) -> IsmctsBot {
+        self.eval = eval;
+        self
+    }
+
+    /// This bot with `prior` over the root's actions (PUCT at the root, constant
+    /// [`IsmctsConfig::puct`]).
+    pub fn with_prior(mut self, prior: Box<dyn Prior>) -> IsmctsBot {
+        self.prior = Some(prior);
+        self
+    }
+
+    /// The prior's probabilities for this decision, normalised over `legal`, if there is a prior.
+    fn set_prior(&mut self, view: &SeatView, legal: CardSet) {
+        self.root_prior = self.prior.as_mut().map(|p| {
+            let mut q = p.root(view, legal);
+            let mut total = 0.0f32;
+            for (id, x) in q.iter_mut().enumerate() {
+                let card = Card::from_id(id as u8);
+                if card.is_some_and(|c| legal.contains(c)) && x.is_finite() && *x > 0.0 {
+                    total += *x;
+                } else {
+                    *x = 0.0;
+                }
+            }
+            for c in legal.iter() {
+                let x = &mut q[c.id() as usize];
+                *x = if total > 0.0 { *x / total } else { 1.0 / legal.len() as f32 };
+            }
+            Box::new(q)
+        });
     }
 
     fn reset(&mut self) {
@@ -231,6 +378,9 @@ impl IsmctsBot {
         }
         let c = self.cfg.c;
         let mut best = (f64::NEG_INFINITY, NO_PARENT);
+        // PUCT at the root when a prior is given: every legal card is available there.
+        let puct = if node == 0 { self.root_prior.as_deref() } else { None };
+        let sqrt_total = (f64::from(self.nodes[0].visits).max(1.0)).sqrt();
         for i in 0..self.nodes[node as usize].children.len() {
             let ch = self.nodes[node as usize].children[i];
             let n = &mut self.nodes[ch as usize];
@@ -238,7 +388,13 @@ impl IsmctsBot {
                 continue;
             }
             n.avail += 1;
-            let v = n.reward / n.visits as f64 + c * ((n.avail as f64).ln() / n.visits as f64).sqrt();
+            let mean = n.reward / n.visits as f64;
+            let v = match puct {
+                Some(p) => {
+                    mean + self.cfg.puct * f64::from(p[n.card.id() as usize]) * sqrt_total / (1.0 + n.visits as f64)
+                }
+                None => mean + c * ((n.avail as f64).ln() / n.visits as f64).sqrt(),
+            };
             if v > best.0 {
                 best = (v, ch);
             }
@@ -253,55 +409,27 @@ impl IsmctsBot {
         id
     }
 
-    /// Descend from `node` through the card play of `pos` (selection, one expansion), roll out,
-    /// and return the final tricks.
-    fn play_iteration(&mut self, mut node: u32, pos: &mut Position, scorer: &Scorer) {
-        let bets = &scorer.bets;
-        let mut expanded = false;
+    /// Descend from `node` through the card play of `pos` (selection, one expansion), and
+    /// return the points the evaluator gives the position where the tree ends.
+    fn play_iteration(&mut self, mut node: u32, pos: &mut Position, scorer: &Scorer) -> [f64; MAX_SEATS] {
         while !pos.is_over() {
             let seat = pos.to_move();
             let legal = pos.legal();
-            if expanded {
-                if pos.tricks_left() <= self.cfg.exact
-                    && let Some(solver) = self.solver.as_mut()
-                {
-                    solver.set_scorer(*scorer);
-                    solver.reset_nodes();
-                    solver.node_limit = self.cfg.exact_nodes;
-                    let w = solver.solve(pos);
-                    solver.node_limit = u64::MAX;
-                    if !solver.aborted {
-                        pos.won = w;
-                        return;
-                    }
-                }
-                let c = self.rollout_card(pos, bets, legal);
-                pos.play(c);
-                continue;
-            }
             match self.select(node, legal) {
                 Ok(ch) => {
                     pos.play(self.nodes[ch as usize].card);
                     node = ch;
+                    self.path.push(node);
                 }
                 Err(card) => {
                     node = self.add(node, card, seat);
                     pos.play(card);
-                    expanded = true;
+                    self.path.push(node);
+                    break;
                 }
             }
-            self.path.push(node);
         }
-    }
-
-    fn rollout_card(&mut self, pos: &Position, bets: &[u8; MAX_SEATS], legal: CardSet) -> Card {
-        match self.cfg.rollout {
-            Rollout::Heuristic => heuristic_play(&play_info(pos, bets)),
-            Rollout::Random => {
-                let k = self.rng.random_range(0..legal.len());
-                legal.iter().nth(k as usize).expect("k < len")
-            }
-        }
+        self.eval.evaluate(pos, scorer, &mut self.rng)
     }
 
     fn backprop(&mut self, points: &[f64; MAX_SEATS], players: usize) {
@@ -375,6 +503,7 @@ impl IsmctsBot {
         let scorer = Scorer::new(view.rules(), bet_cards);
         let know = Knowledge::from_view(view);
         self.set_probs(view, &know);
+        self.set_prior(view, legal);
         let draws = if self.cfg.infer > 0.0 { self.inferred(view, &know) } else { Vec::new() };
         self.reset();
         for i in 0..self.cfg.iterations as usize {
@@ -383,11 +512,7 @@ impl IsmctsBot {
                 None => self.draw(&know),
             };
             let mut pos = position_from_view(view, &hands, &pile);
-            self.play_iteration(0, &mut pos, &scorer);
-            let mut points = [0.0; MAX_SEATS];
-            for (p, x) in points.iter_mut().enumerate().take(view.players()) {
-                *x = scorer.score(&pos.won, p) as f64;
-            }
+            let points = self.play_iteration(0, &mut pos, &scorer);
             self.backprop(&points, view.players());
         }
         self.best_root()
@@ -439,17 +564,6 @@ impl IsmctsBot {
         out
     }
 
-    /// A bet by the rollout policy for seat `p` from `bettable`.
-    fn policy_bet(&mut self, rules: &Ruleset, hand: CardSet, bettable: CardSet, table: usize) -> Card {
-        match self.cfg.rollout {
-            Rollout::Heuristic => heuristic_bet(rules, hand, bettable, table, CardSet::EMPTY),
-            Rollout::Random => {
-                let k = self.rng.random_range(0..bettable.len());
-                bettable.iter().nth(k as usize).expect("k < len")
-            }
-        }
-    }
-
     /// Choose a bet card.
     pub fn bet(&mut self, view: &SeatView, legal: CardSet) -> Card {
         if legal.len() == 1 {
@@ -459,6 +573,7 @@ impl IsmctsBot {
         self.reset();
         let ctx = BetContext::from_view(view);
         self.set_probs(view, &ctx.know);
+        self.set_prior(view, legal);
         let budget = self.cfg.iterations * self.cfg.bet_factor;
         if !self.cfg.halving {
             for _ in 0..budget {
@@ -522,7 +637,7 @@ impl IsmctsBot {
                     if bettable.is_empty() {
                         break;
                     }
-                    bets[p] = self.policy_bet(&rules, hands[p], bettable, table);
+                    bets[p] = self.eval.bet(&rules, hands[p], bettable, table, &mut self.rng);
                 }
             }
             if let Some(r) = resolve_leader(&rules, &bets[..n], &hands, dummy.is_some(), attempt, &mut self.rng) {
@@ -557,17 +672,18 @@ impl IsmctsBot {
             let scorer = Scorer::new(&rules, &bets[..n]);
             // The tree goes on into the play when the bets stand as this iteration's first
             // attempt made them; after a re-bet the rollout plays.
-            if attempt == first_attempt && self.cfg.bet_tree {
-                self.play_iteration(mine, &mut pos, &scorer);
+            let round = if attempt == first_attempt && self.cfg.bet_tree {
+                self.play_iteration(mine, &mut pos, &scorer)
             } else {
                 while !pos.is_over() {
                     let legal = pos.legal();
-                    let c = self.rollout_card(&pos, &scorer.bets, legal);
+                    let c = self.eval.play(&pos, &scorer.bets, legal, &mut self.rng);
                     pos.play(c);
                 }
-            }
+                self.eval.evaluate(&mut pos, &scorer, &mut self.rng)
+            };
             for (p, x) in points.iter_mut().enumerate().take(n) {
-                *x += scorer.score(&pos.won, p) as f64;
+                *x += round[p];
             }
         }
         pile.clear();
@@ -596,13 +712,26 @@ mod tests {
     #[test]
     fn settings_parse_over_the_defaults_and_bad_ones_are_refused() {
         let c = IsmctsConfig::parse("iterations=400:c=0.35,rollout=random:exact=3:infer=0.5:halving=true").unwrap();
+        let p = IsmctsConfig::parse("prior=true:puct=0.5:hand=true").unwrap();
+        assert_eq!((p.prior, p.puct, p.hand), (true, 0.5, true));
         assert_eq!(
             (c.iterations, c.c, c.rollout, c.exact, c.infer, c.halving),
             (400, 0.35, Rollout::Random, 3, 0.5, true)
         );
         assert_eq!((c.scale, c.bet_factor, c.bet_tree, c.spite), (10.0, 1, true, 0.0));
         assert_eq!(IsmctsConfig::parse("").unwrap(), IsmctsConfig::default());
-        for bad in ["iterations=0", "c=-1", "rollout=smart", "exact=10", "infer=-0.1", "halving=yes", "depth=3", "c"] {
+        for bad in [
+            "iterations=0",
+            "c=-1",
+            "rollout=smart",
+            "exact=10",
+            "infer=-0.1",
+            "halving=yes",
+            "depth=3",
+            "c",
+            "puct=-1",
+            "prior=1",
+        ] {
             assert!(IsmctsConfig::parse(bad).is_err(), "{bad} accepted");
         }
     }

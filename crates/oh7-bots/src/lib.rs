@@ -16,6 +16,7 @@ pub mod heuristic;
 pub mod ismcts;
 pub mod outcomes;
 pub mod pi;
+pub mod policy;
 pub mod random;
 pub mod review;
 pub mod review_seven;

@@ -268,6 +268,14 @@ fn decisions_ignore_hidden_cards_the_view_cannot_tell() {
         let d0 = expert_hand(seed).choose(&v0, &legal);
         let d1 = expert_hand(seed).choose(&v1, &legal);
         assert_eq!(d0, d1, "seed {seed}: the decision changed with hidden cards");
+        // The same for the search with the learned prior.
+        let with_prior =
+            || IsmctsBot::new(IsmctsConfig { iterations: 200, prior: true, ..IsmctsConfig::default() }, seed);
+        assert_eq!(
+            with_prior().choose(&v0, &legal),
+            with_prior().choose(&v1, &legal),
+            "seed {seed}: the prior saw a hidden card"
+        );
         compared += 1;
     }
     assert!(compared >= 10, "only {compared} situations compared");
@@ -302,6 +310,8 @@ struct FixtureCase {
     action: String,
     /// The model's probability of the first unknown card's first allowed place, to 4 places.
     first_prob: String,
+    /// The action of ISMCTS with the learned policy prior (`prior=true`, 1,000 iterations).
+    prior_action: String,
 }
 
 fn fixture_cases() -> Vec<FixtureCase> {
@@ -325,6 +335,8 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 .unwrap_or(0.0);
             let cfg = IsmctsConfig { iterations: 1000, hand: true, ..IsmctsConfig::default() };
             let action = IsmctsBot::new(cfg, seed).choose(&view, &legal);
+            let cfg = IsmctsConfig { iterations: 1000, prior: true, ..IsmctsConfig::default() };
+            let prior_action = IsmctsBot::new(cfg, seed).choose(&view, &legal);
             out.push(FixtureCase {
                 preset: preset.to_string(),
                 players,
@@ -333,13 +345,14 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 seat,
                 action: action.to_string(),
                 first_prob: format!("{first:.4}"),
+                prior_action: prior_action.to_string(),
             });
         }
     }
     out
 }
 
-/// The shipped weights load and give the decisions recorded when they were trained (rewrite the
+/// The shipped weights (hand model and prior) load and give the decisions recorded when they were trained (rewrite the
 /// fixture with `OH7_UPDATE_FIXTURES=1` after training a new model, and say why in the commit).
 #[test]
 fn shipped_weights_reproduce_the_recorded_decisions() {

@@ -11,11 +11,13 @@
 
 use std::path::Path;
 
+use half::f16;
 use oh7_bots::hand_model::{HAND_INPUT, HandModel, LOCS, PAIR_FEATURES, REST, pair_features};
+use oh7_bots::policy::PolicyNet;
 use oh7_core::card::CARD_IDS;
 use oh7_core::card::Card;
 use oh7_core::oh7::MAX_SEATS;
-use oh7_core::rl::OH7_OBS;
+use oh7_core::rl::{OH7_ACTIONS, OH7_OBS};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -65,9 +67,12 @@ pub fn held_out(rows: &Rows, k: usize) -> bool {
     rows.game[k] % 10 == 9
 }
 
-/// A batch: one entry per hidden card of the rows: its [`LOCS`] places' features, the log of
-/// each place's room plus the mask (0 or −1e9), and the one-hot true place.
+/// A batch of groups of `k` logits, each group a softmax against a target distribution: the
+/// network's inputs (`k / outputs` rows of them per group), what is added to its outputs (a log
+/// prior, and −1e9 for what is masked out) and the targets. For the hand model a group is a
+/// hidden card's [`LOCS`] places (one network row each); for the prior, a decision's ids.
 struct Batch {
+    k: usize,
     feats: Vec<f32>,
     bias: Vec<f32>,
     target: Vec<f32>,
@@ -75,13 +80,13 @@ struct Batch {
 
 impl Batch {
     fn cards(&self) -> usize {
-        self.bias.len() / LOCS
+        self.bias.len() / self.k
     }
 }
 
 fn batch(rows: &Rows, idx: &[usize]) -> Batch {
     let mut x = vec![0.0f32; HAND_INPUT];
-    let mut b = Batch { feats: Vec::new(), bias: Vec::new(), target: Vec::new() };
+    let mut b = Batch { k: LOCS, feats: Vec::new(), bias: Vec::new(), target: Vec::new() };
     let mut f = [0.0f32; PAIR_FEATURES];
     let room_at = OH7_OBS + MAX_SEATS * CARD_IDS + MAX_SEATS * 5;
     for &k in idx {
@@ -111,12 +116,13 @@ fn loss_of(net: &Net, b: &Batch, cards: std::ops::Range<usize>, scale: f32, grad
     if cards.is_empty() {
         return 0.0;
     }
-    let (lo, hi) = (cards.start * LOCS, cards.end * LOCS);
+    let (lo, hi) = (cards.start * b.k, cards.end * b.k);
+    let (ins, outs) = (net.inputs(), net.outputs());
     let mut tape = Tape::default();
-    net.forward(&b.feats[lo * PAIR_FEATURES..hi * PAIR_FEATURES], hi - lo, &mut tape);
+    net.forward(&b.feats[lo / outs * ins..hi / outs * ins], (hi - lo) / outs, &mut tape);
     let logits: Vec<f32> = tape.output().iter().zip(&b.bias[lo..hi]).map(|(o, x)| o + x).collect();
     let mut d = Vec::new();
-    let total = softmax_xent(&logits, &b.target[lo..hi], LOCS, scale, &mut d);
+    let total = softmax_xent(&logits, &b.target[lo..hi], b.k, scale, &mut d);
     if let Some(g) = grad {
         net.backward(&tape, &d, g);
     }
@@ -156,15 +162,56 @@ fn loss(net: &Net, b: &Batch, grad: Option<&mut Net>) -> f64 {
 /// Train a hand model on `rows`; `report` is told each epoch. Returns the best epoch's weights
 /// (safetensors bytes) and the epochs' figures.
 pub fn train(rows: &Rows, plan: &TrainPlan, report: &mut dyn FnMut(&Epoch)) -> Result<(Vec<u8>, Vec<Epoch>), String> {
-    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     let mut sizes = vec![PAIR_FEATURES];
     sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
     sizes.push(1);
-    // The last layer starts at zero, so the untrained model is the room-proportional rule.
-    let mut net = Net::new(&sizes, true, &mut rng);
+    let all: Vec<usize> = (0..rows.len()).collect();
+    fit(rows, &all, &sizes, plan, batch, report)
+}
+
+/// Train the policy prior on the rows a search decided (their root visits are the targets);
+/// `report` is told each epoch. Returns the best epoch's weights and the epochs' figures (nats
+/// per decision).
+pub fn train_prior(
+    rows: &Rows,
+    plan: &TrainPlan,
+    report: &mut dyn FnMut(&Epoch),
+) -> Result<(Vec<u8>, Vec<Epoch>), String> {
+    let mut sizes = vec![HAND_INPUT];
+    sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
+    sizes.push(OH7_ACTIONS);
+    let searched: Vec<usize> = (0..rows.len()).filter(|&k| rows.searched[k] == 1).collect();
+    fit(rows, &searched, &sizes, plan, prior_batch, report)
+}
+
+/// A batch of decisions for the prior: the input, the legal mask as 0 / −1e9, the visits.
+fn prior_batch(rows: &Rows, idx: &[usize]) -> Batch {
+    let mut b =
+        Batch { k: OH7_ACTIONS, feats: vec![0.0; idx.len() * HAND_INPUT], bias: Vec::new(), target: Vec::new() };
+    for (n, &k) in idx.iter().enumerate() {
+        input_of(rows, k, &mut b.feats[n * HAND_INPUT..(n + 1) * HAND_INPUT]);
+        let at = k * OH7_ACTIONS..(k + 1) * OH7_ACTIONS;
+        b.bias.extend(rows.mask[at.clone()].iter().map(|&m| if m == 1 { 0.0 } else { -1e9 }));
+        b.target.extend(rows.visits[at].iter().map(|&v| f16::from_bits(v).to_f32()));
+    }
+    b
+}
+
+fn fit(
+    rows: &Rows,
+    use_rows: &[usize],
+    sizes: &[usize],
+    plan: &TrainPlan,
+    make: fn(&Rows, &[usize]) -> Batch,
+    report: &mut dyn FnMut(&Epoch),
+) -> Result<(Vec<u8>, Vec<Epoch>), String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
+    // The last layer starts at zero, so the untrained model adds nothing: the hand model is
+    // then the room-proportional rule, the prior uniform over the legal ids.
+    let mut net = Net::new(sizes, true, &mut rng);
     let mut grad = net.zeros_like();
     let mut opt = AdamW::new(&net, plan.lr as f32, plan.weight_decay as f32);
-    let (mut train_idx, test_idx): (Vec<usize>, Vec<usize>) = (0..rows.len()).partition(|&k| !held_out(rows, k));
+    let (mut train_idx, test_idx): (Vec<usize>, Vec<usize>) = use_rows.iter().partition(|&&k| !held_out(rows, k));
     if train_idx.is_empty() || test_idx.is_empty() {
         return Err(format!(
             "{} training rows and {} held-out rows: give data from at least 10 games",
@@ -174,7 +221,7 @@ pub fn train(rows: &Rows, plan: &TrainPlan, report: &mut dyn FnMut(&Epoch)) -> R
     }
     let meta =
         serde_json::json!({ "hidden": plan.hidden, "layers": plan.layers, "epochs": plan.epochs, "batch": plan.batch,
-        "lr": plan.lr, "weight_decay": plan.weight_decay, "seed": plan.seed, "rows": rows.len() })
+        "lr": plan.lr, "weight_decay": plan.weight_decay, "seed": plan.seed, "rows": use_rows.len() })
         .to_string();
     let mut best: Option<(f64, Vec<u8>)> = None;
     let mut epochs = Vec::new();
@@ -182,7 +229,7 @@ pub fn train(rows: &Rows, plan: &TrainPlan, report: &mut dyn FnMut(&Epoch)) -> R
         train_idx.shuffle(&mut rng);
         let (mut sum, mut steps) = (0.0, 0usize);
         for chunk in train_idx.chunks(plan.batch) {
-            let b = batch(rows, chunk);
+            let b = make(rows, chunk);
             if b.cards() == 0 {
                 continue;
             }
@@ -193,7 +240,7 @@ pub fn train(rows: &Rows, plan: &TrainPlan, report: &mut dyn FnMut(&Epoch)) -> R
         }
         let (mut nll, mut cards) = (0.0, 0usize);
         for chunk in test_idx.chunks(256) {
-            let b = batch(rows, chunk);
+            let b = make(rows, chunk);
             nll += loss(&net, &b, None);
             cards += b.cards();
         }
@@ -205,6 +252,50 @@ pub fn train(rows: &Rows, plan: &TrainPlan, report: &mut dyn FnMut(&Epoch)) -> R
         epochs.push(ep);
     }
     Ok((best.expect("at least one epoch").1, epochs))
+}
+
+/// How a policy prior scores against the search it learned from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PriorScore {
+    /// Decisions scored (those a search decided).
+    pub rows: u64,
+    /// Mean cross-entropy of the search's visits under the prior (nats per decision).
+    pub model: f64,
+    /// The same under the uniform distribution over the legal ids.
+    pub uniform: f64,
+    /// How often the prior's most likely id is the search's most visited.
+    pub agree: f64,
+}
+
+/// Score `net` (the inference the bots use) on the rows a search decided, only the held-out
+/// games' if `held_out_only`.
+pub fn evaluate_prior(net: &PolicyNet, rows: &Rows, held_out_only: bool) -> PriorScore {
+    let mut x = vec![0.0f32; HAND_INPUT];
+    let mut scratch = [Vec::new(), Vec::new()];
+    let (mut m, mut u, mut agree, mut n) = (0.0f64, 0.0f64, 0u64, 0u64);
+    for k in 0..rows.len() {
+        if rows.searched[k] != 1 || (held_out_only && !held_out(rows, k)) {
+            continue;
+        }
+        input_of(rows, k, &mut x);
+        let logits = net.logits(&x, &mut scratch);
+        let at = k * OH7_ACTIONS;
+        let legal: Vec<usize> = (0..OH7_ACTIONS).filter(|&i| rows.mask[at + i] == 1).collect();
+        let top = legal.iter().map(|&i| f64::from(logits[i])).fold(f64::NEG_INFINITY, f64::max);
+        let lz = legal.iter().map(|&i| (f64::from(logits[i]) - top).exp()).sum::<f64>().ln();
+        let visits = |i: usize| f64::from(f16::from_bits(rows.visits[at + i]).to_f32());
+        for &i in &legal {
+            let t = visits(i);
+            m -= t * (f64::from(logits[i]) - top - lz);
+            u += t * (legal.len() as f64).ln();
+        }
+        let best_model = legal.iter().copied().max_by(|&a, &b| logits[a].total_cmp(&logits[b]));
+        let best_search = legal.iter().copied().max_by(|&a, &b| visits(a).total_cmp(&visits(b)));
+        agree += u64::from(best_model == best_search);
+        n += 1;
+    }
+    let c = n.max(1) as f64;
+    PriorScore { rows: n, model: m / c, uniform: u / c, agree: agree as f64 / c }
 }
 
 /// The cross-entropy of a model and of the uniform sampler over the rows that measured it.
@@ -259,4 +350,10 @@ pub fn evaluate(model: &HandModel, rows: &Rows, held_out_only: bool) -> CrossEnt
 pub fn load_model(path: &Path) -> Result<HandModel, String> {
     let bytes = std::fs::read(path).map_err(|x| format!("cannot open {}: {x}", path.display()))?;
     HandModel::from_safetensors(&bytes).map_err(|x| format!("{}: {x}", path.display()))
+}
+
+/// Read a policy prior file.
+pub fn load_prior(path: &Path) -> Result<PolicyNet, String> {
+    let bytes = std::fs::read(path).map_err(|x| format!("cannot open {}: {x}", path.display()))?;
+    PolicyNet::from_safetensors(&bytes).map_err(|x| format!("{}: {x}", path.display()))
 }

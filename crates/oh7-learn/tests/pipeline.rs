@@ -7,13 +7,14 @@ use std::sync::Arc;
 use oh7_bots::Bot;
 use oh7_bots::hand_model::{HAND_INPUT, HandModel, LOCS};
 use oh7_bots::ismcts::{IsmctsBot, IsmctsConfig};
+use oh7_bots::policy::{PolicyNet, PolicyPrior};
 use oh7_core::card::CARD_IDS;
 use oh7_core::game::Game;
 use oh7_core::oh7::Oh7Game;
 use oh7_core::rl::OH7_ACTIONS;
 use oh7_core::ruleset::{Preset, Ruleset};
 use oh7_learn::data::{DataMeta, DataPlan, FORMAT, generate, read, write};
-use oh7_learn::train::{TrainPlan, evaluate, train};
+use oh7_learn::train::{TrainPlan, evaluate, evaluate_prior, train, train_prior};
 
 fn plan(games: u64, baseline: u32) -> DataPlan {
     DataPlan {
@@ -117,12 +118,26 @@ fn toy_pipeline_from_games_to_a_game_played_with_the_trained_model() {
     let best = epochs.iter().map(|e| e.held_out).fold(f64::INFINITY, f64::min);
     assert!((ce.model - best).abs() < 0.02, "eval {} against training {best}", ce.model);
     assert!(ce.uniform > 0.0 && ce.cards > 100);
-    // A game played to its end by the search with the trained model in every seat.
+    // The policy prior: a short training on the searched rows fits their visits better than
+    // the untrained (uniform) prior, and loads in the bots' inference.
+    let pp = TrainPlan { hidden: 16, layers: 1, epochs: 4, batch: 16, lr: 3e-3, ..TrainPlan::default() };
+    let (prior_bytes, prior_epochs) = train_prior(&back, &pp, &mut |_| {}).unwrap();
+    let prior = PolicyNet::from_safetensors(&prior_bytes).unwrap();
+    let (flat, _) = train_prior(&back, &TrainPlan { lr: 1e-12, epochs: 1, ..pp.clone() }, &mut |_| {}).unwrap();
+    let flat = PolicyNet::from_safetensors(&flat).unwrap();
+    let (fit, start) = (evaluate_prior(&prior, &back, false), evaluate_prior(&flat, &back, false));
+    assert!(fit.model < start.model - 0.01, "trained prior {} nats, untrained {}", fit.model, start.model);
+    assert!((start.model - start.uniform).abs() < 1e-3, "the untrained prior is uniform: {start:?}");
+    assert!(prior_epochs.iter().all(|e| e.held_out.is_finite()));
+    // A game played to its end by the search with both trained models in every seat.
     let model = Arc::new(model);
+    let prior = Arc::new(prior);
     let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 77).unwrap();
     let mut bots: Vec<IsmctsBot> = (0..4)
         .map(|s| {
-            IsmctsBot::new(IsmctsConfig { iterations: 30, ..IsmctsConfig::default() }, s).with_hand_model(model.clone())
+            IsmctsBot::new(IsmctsConfig { iterations: 30, ..IsmctsConfig::default() }, s)
+                .with_hand_model(model.clone())
+                .with_prior(Box::new(PolicyPrior::new(prior.clone())))
         })
         .collect();
     let mut legal = Vec::new();

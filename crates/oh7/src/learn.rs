@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Result, anyhow, bail};
 use clap::{Args, Subcommand};
 use oh7_learn::data::{DataMeta, DataPlan, FORMAT, Rows};
-use oh7_learn::train::{TrainPlan, evaluate, load_model, train};
+use oh7_learn::train::{TrainPlan, evaluate, evaluate_prior, load_model, load_prior, train, train_prior};
 use oh7_sim::Shard;
 
 use crate::sim::Progress;
@@ -19,11 +19,22 @@ pub enum LearnCommand {
     /// legal ids, the true places of the hidden cards, the search's visits, the round's points)
     /// to a safetensors file (format: docs/learning.md).
     Data(DataArgs),
-    /// Train the hand model on data files (CPU) and write its weights (safetensors).
+    /// Train the hand model or the policy prior on data files (CPU) and write its weights
+    /// (safetensors).
     Train(TrainArgs),
     /// The hand model's cross-entropy against the true deals beside the uniform sampler's, over
-    /// the rows of data files made with --baseline.
+    /// the rows of data files made with --baseline; or, with --kind prior, the prior's
+    /// cross-entropy against the search's visits beside the uniform one's.
     Eval(EvalArgs),
+}
+
+/// Which model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// Where the unseen cards are (`ismcts:hand=true`).
+    Hand,
+    /// The search's root prior over bets and cards (`ismcts:prior=true`).
+    Prior,
 }
 
 #[derive(Args)]
@@ -65,12 +76,15 @@ pub struct TrainArgs {
     /// Data files from `oh7 learn data`.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Width of the hidden layers.
-    #[arg(long, default_value_t = TrainPlan::default().hidden)]
-    hidden: usize,
-    /// Hidden layers.
-    #[arg(long, default_value_t = TrainPlan::default().layers)]
-    layers: usize,
+    /// The model to train.
+    #[arg(long, value_enum, default_value = "hand")]
+    kind: Kind,
+    /// Width of the hidden layers (default: 64 for the hand model, 128 for the prior).
+    #[arg(long)]
+    hidden: Option<usize>,
+    /// Hidden layers (default: 2 for the hand model, 1 for the prior).
+    #[arg(long)]
+    layers: Option<usize>,
     /// Passes over the data.
     #[arg(long, default_value_t = TrainPlan::default().epochs)]
     epochs: usize,
@@ -83,7 +97,7 @@ pub struct TrainArgs {
     /// The seed of the weights and of the batch order.
     #[arg(long, default_value = "1", value_parser = parse_seed)]
     seed: u64,
-    /// Worker threads of the tensor library (default: every core).
+    /// Worker threads (default: every core; the weights do not depend on it).
     #[arg(long)]
     threads: Option<usize>,
     /// The weights to write (safetensors, F16; replaced only once complete).
@@ -93,9 +107,12 @@ pub struct TrainArgs {
 
 #[derive(Args)]
 pub struct EvalArgs {
-    /// Data files made with `oh7 learn data --baseline K`.
+    /// Data files made with `oh7 learn data --baseline K` (any data file for the prior).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
+    /// The model to score.
+    #[arg(long, value_enum, default_value = "hand")]
+    kind: Kind,
     /// A model file (default: the model shipped in oh7).
     #[arg(long, value_name = "FILE.safetensors")]
     model: Option<PathBuf>,
@@ -193,7 +210,13 @@ fn read_all(files: &[PathBuf]) -> Result<(Rows, Vec<DataMeta>)> {
 }
 
 fn train_cmd(a: &TrainArgs) -> Result<()> {
-    if a.epochs == 0 || a.batch == 0 || a.hidden == 0 || a.layers == 0 {
+    let (hidden, layers) = match a.kind {
+        Kind::Hand => {
+            (a.hidden.unwrap_or(TrainPlan::default().hidden), a.layers.unwrap_or(TrainPlan::default().layers))
+        }
+        Kind::Prior => (a.hidden.unwrap_or(128), a.layers.unwrap_or(1)),
+    };
+    if a.epochs == 0 || a.batch == 0 || hidden == 0 || layers == 0 {
         bail!("--epochs, --batch, --hidden and --layers must be at least 1");
     }
     if !(a.lr.is_finite() && a.lr > 0.0) {
@@ -201,28 +224,29 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
     }
     let (rows, _) = read_all(&a.files)?;
     eprintln!("{} rows from {} files", rows.len(), a.files.len());
-    let plan = TrainPlan {
-        hidden: a.hidden,
-        layers: a.layers,
-        epochs: a.epochs,
-        batch: a.batch,
-        lr: a.lr,
-        seed: a.seed,
-        ..TrainPlan::default()
-    };
+    let plan =
+        TrainPlan { hidden, layers, epochs: a.epochs, batch: a.batch, lr: a.lr, seed: a.seed, ..TrainPlan::default() };
     let start = Instant::now();
     let (bytes, _) = pool(a.threads)?
         .install(|| {
-            train(&rows, &plan, &mut |ep| {
+            let unit = match a.kind {
+                Kind::Hand => "hidden card",
+                Kind::Prior => "decision",
+            };
+            let mut report = |ep: &oh7_learn::train::Epoch| {
                 eprintln!(
-                    "epoch {}/{}: training loss {:.4}, held-out cross-entropy {:.4} nats per hidden card, {:.0} s",
+                    "epoch {}/{}: training loss {:.4}, held-out cross-entropy {:.4} nats per {unit}, {:.0} s",
                     ep.epoch,
                     plan.epochs,
                     ep.train,
                     ep.held_out,
                     start.elapsed().as_secs_f64()
                 )
-            })
+            };
+            match a.kind {
+                Kind::Hand => train(&rows, &plan, &mut report),
+                Kind::Prior => train_prior(&rows, &plan, &mut report),
+            }
         })
         .map_err(|e| anyhow!(e))?;
     let tmp = a.out.with_extension("partial");
@@ -233,6 +257,9 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
 }
 
 fn eval(a: &EvalArgs) -> Result<()> {
+    if a.kind == Kind::Prior {
+        return eval_prior(a);
+    }
     let model = match &a.model {
         Some(p) => load_model(p).map_err(|e| anyhow!(e))?,
         None => oh7_bots::hand_model::HandModel::shipped().clone(),
@@ -271,6 +298,43 @@ fn eval(a: &EvalArgs) -> Result<()> {
             c.model,
             c.uniform,
             100.0 * (1.0 - c.model / c.uniform)
+        );
+    }
+    Ok(())
+}
+
+fn eval_prior(a: &EvalArgs) -> Result<()> {
+    let net = match &a.model {
+        Some(p) => load_prior(p).map_err(|e| anyhow!(e))?,
+        None => oh7_bots::policy::PolicyNet::shipped().as_ref().clone(),
+    };
+    let mut out = Vec::new();
+    for f in &a.files {
+        let (rows, meta) = oh7_learn::data::read(f).map_err(|e| anyhow!(e))?;
+        out.push((f.display().to_string(), meta, evaluate_prior(&net, &rows, false)));
+    }
+    if a.json {
+        let v: Vec<serde_json::Value> = out
+            .iter()
+            .map(|(f, m, c)| {
+                serde_json::json!({"file": f, "preset": m.preset, "players": m.players, "rows": c.rows,
+                    "model_nats": c.model, "uniform_nats": c.uniform, "agree": c.agree})
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    println!("| data | preset | players | decisions searched | prior (nats) | uniform (nats) | top choice agrees |");
+    println!("|---|---|---|---|---|---|---|");
+    for (f, m, c) in &out {
+        println!(
+            "| {f} | {} | {} | {} | {:.4} | {:.4} | {:.1}% |",
+            m.preset,
+            m.players,
+            c.rows,
+            c.model,
+            c.uniform,
+            100.0 * c.agree
         );
     }
     Ok(())

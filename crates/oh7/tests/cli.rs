@@ -404,6 +404,16 @@ fn learn_data_train_eval_and_their_errors() {
         let table = String::from_utf8_lossy(&out.stdout);
         assert!(table.contains("| kod7 | 4 |"), "{table}");
     }
+    // The policy prior: trained, then scored by its own table; a hand model is not a prior.
+    let prior = scratch.path().join("prior.safetensors");
+    let pr = prior.to_str().unwrap();
+    let out = oh7(&["learn", "train", d, "--kind", "prior", "--epochs", "1", "--hidden", "8", "--out", pr]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nats per decision"));
+    let out = oh7(&["learn", "eval", d, "--kind", "prior", "--model", pr]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("top choice agrees"));
+    fails_with(&["learn", "eval", d, "--kind", "prior", "--model", m], "policy prior maps");
     let nothing = scratch.path().join("none.safetensors");
     let n = nothing.to_str().unwrap();
     fails_with(&["learn", "train", n, "--out", m], "cannot open");
