@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The hand model, from nothing: training data from seeded games of today's expert, held-out
-# games measured against the uniform sampler, training, evaluation (docs/learning.md).
+# The hand model and the policy prior, from nothing: training data from seeded games of today's
+# expert, held-out games measured against the uniform sampler, training, evaluation
+# (docs/learning.md).
 # Deterministic: the same commands give the same files on any machine, with any thread count.
-#   scripts/learn-hand.sh [OUT_DIR]    (default: target/learn; the model is OUT_DIR/hand.safetensors)
+#   scripts/learn-hand.sh [OUT_DIR]    (default: target/learn; the models are OUT_DIR/hand.safetensors
+#   and OUT_DIR/prior.safetensors)
 # About 30 minutes on a 2-core machine (docs/learning.md has the measured times).
 set -euo pipefail
 out=${1:-target/learn}
@@ -25,4 +27,6 @@ for s in "${eval_sets[@]}"; do
   [ -s "$f" ] || "$oh7" learn data --preset "$1" --players "$2" --games "$3" --rounds 2 --seed 2 --bots expert --baseline 128 --out "$f"
 done
 "$oh7" learn train "$out"/train-*.safetensors --epochs "${EPOCHS:-2}" --seed 1 --out "$out/hand.safetensors"
+"$oh7" learn train "$out"/train-*.safetensors --kind prior --epochs 3 --seed 1 --out "$out/prior.safetensors"
 "$oh7" learn eval "$out"/eval-*.safetensors --model "$out/hand.safetensors"
+"$oh7" learn eval --kind prior "$out"/eval-*.safetensors --model "$out/prior.safetensors"
