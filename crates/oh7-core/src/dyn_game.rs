@@ -33,9 +33,11 @@ pub trait DynGame: Send + Sync {
     fn is_over(&self) -> bool;
     /// The legal actions of `seat`, as text (empty if it owes nothing).
     fn legal_text(&self, seat: Seat) -> Vec<String>;
-    /// Read and apply an action of `seat` written as text; returns its canonical text. Refused
-    /// with `game_over` or `not_your_turn` when the seat owes nothing, else with the engine's
-    /// own refusal; on error the game is unchanged.
+    /// Read and apply an action of `seat` written as text in the documented notation
+    /// ([`Game::names_exactly`]: in Oh 7 the verb must be the decision's); returns its canonical
+    /// text. Refused with `game_over` or `not_your_turn` when the seat owes nothing, with
+    /// `unreadable` for text not in the notation (a bare card, another verb), else with the
+    /// engine's own refusal; on error the game is unchanged.
     fn apply_text(&mut self, seat: Seat, text: &str) -> Result<String, Refused>;
     /// Whether `text` is a legal action of `seat` now, changing nothing: its canonical text, or
     /// the refusal [`DynGame::apply_text`] would give (so a server can check, write its log,
@@ -89,6 +91,9 @@ impl<G: Game + Sync + 'static> DynGame for G {
             return Err(if Game::is_over(self) { Refused::game_over() } else { Refused::not_your_turn(seat) });
         }
         let action = Game::parse_action(self, seat, text).map_err(|e| e.refused())?;
+        if !Game::names_exactly(self, text, &action) {
+            return Err(Refused::not_the_notation(text, &action.to_string()));
+        }
         Game::apply(self, seat, action).map_err(|e| e.refused())?;
         Ok(action.to_string())
     }
@@ -98,6 +103,9 @@ impl<G: Game + Sync + 'static> DynGame for G {
             return Err(if Game::is_over(self) { Refused::game_over() } else { Refused::not_your_turn(seat) });
         }
         let action = Game::parse_action(self, seat, text).map_err(|e| e.refused())?;
+        if !Game::names_exactly(self, text, &action) {
+            return Err(Refused::not_the_notation(text, &action.to_string()));
+        }
         let mut legal = Vec::new();
         Game::legal_actions(self, seat, &mut legal);
         if legal.contains(&action) {
@@ -167,6 +175,7 @@ impl fmt::Debug for dyn DynGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Seat;
     use crate::oh7::Oh7Game;
     use crate::ruleset::{Preset, Ruleset};
     use crate::seven::{SevenGame, SevenRules};
@@ -233,6 +242,73 @@ mod tests {
             assert!(copy.to_move().contains(mover));
             assert_ne!(g.view_json(Some(mover)), copy.view_json(Some(mover)));
         }
+    }
+
+    /// Issue 37 (6): the server takes only the documented notation. While betting, a legal bet's
+    /// card under every other verb and bare is refused `unreadable`, by check and by apply, and
+    /// nothing changes; the same in a trick; and an action of the bets sent once the trick play
+    /// has begun (a stale one) is refused too.
+    #[test]
+    fn only_the_documented_notation_is_taken() {
+        let mut g: Box<dyn DynGame> = Box::new(Oh7Game::new(Ruleset::preset(Preset::En), 4, 3).unwrap());
+        let refused_every_way = |g: &mut Box<dyn DynGame>, seat: Seat, good: &str| {
+            let card = good.split_whitespace().nth(1).unwrap().to_string();
+            let before = g.record();
+            for verb in ["play", "bet", "pass", "trump", "leader", "announce", "reveal", "Play", ""] {
+                let text = format!("{verb} {card}");
+                if text.trim().eq_ignore_ascii_case(good) {
+                    continue;
+                }
+                assert_eq!(g.check_text(seat, &text).unwrap_err().rule, "unreadable", "{text} checked");
+                let r = g.apply_text(seat, &text).unwrap_err();
+                assert_eq!(r.rule, "unreadable", "{text} applied");
+                assert!(r.message.contains(good.split_whitespace().next().unwrap()), "{}", r.message);
+                assert_eq!(g.record(), before, "{text} changed the game");
+            }
+            // The documented form, any case and spacing, is taken.
+            assert_eq!(g.check_text(seat, &format!("  {}  ", good.to_uppercase())).unwrap(), good);
+        };
+        let seat = g.to_move().lowest().unwrap();
+        let bet = g.legal_text(seat)[0].clone();
+        assert!(bet.starts_with("bet "));
+        refused_every_way(&mut g, seat, &bet);
+        // Bet until the card play starts, keeping a bet text of the last bettor.
+        let mut stale = None;
+        while let Some(seat) = g.to_move().lowest() {
+            let first = g.legal_text(seat)[0].clone();
+            if !first.starts_with("bet ") && !first.starts_with("leader ") && !first.starts_with("trump ") {
+                break;
+            }
+            if first.starts_with("bet ") {
+                stale = Some(first.clone());
+            }
+            g.apply_text(seat, &first).unwrap();
+        }
+        let seat = g.to_move().lowest().unwrap();
+        let play = g.legal_text(seat)[0].clone();
+        assert!(play.starts_with("play "), "{play}");
+        refused_every_way(&mut g, seat, &play);
+        let stale = stale.unwrap();
+        let before = g.record();
+        assert!(g.apply_text(seat, &stale).is_err(), "{stale} taken in a trick");
+        assert_eq!(g.record(), before);
+        // Play the round out; the last card played, sent again once the next round's bets
+        // have begun, is not taken as a bet.
+        let mut last_play = play;
+        let seat = loop {
+            let seat = g.to_move().lowest().unwrap();
+            let first = g.legal_text(seat)[0].clone();
+            if first.starts_with("bet ") {
+                break seat;
+            }
+            if first.starts_with("play ") {
+                last_play = first.clone();
+            }
+            g.apply_text(seat, &first).unwrap();
+        };
+        let before = g.record();
+        assert_eq!(g.apply_text(seat, &last_play).unwrap_err().rule, "unreadable", "{last_play} taken as a bet");
+        assert_eq!(g.record(), before);
     }
 
     /// Views: a seat's shows its own hand, the spectator's is a view of no seat; names reach

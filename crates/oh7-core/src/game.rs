@@ -109,6 +109,14 @@ pub trait Game: Clone + Send {
     fn winners(&self) -> Vec<Seat>;
     /// Read an action typed by a person or written in a file for `seat`, in the current state.
     fn parse_action(&self, seat: Seat, text: &str) -> Result<Self::Action, Self::Error>;
+    /// Whether `text`, which [`Game::parse_action`] read as `action`, names it in the documented
+    /// notation (what a program must send: the server takes nothing else). `parse_action` may be
+    /// kinder to a person typing (a bare card for the decision at hand); the default takes any
+    /// text that parses.
+    fn names_exactly(&self, text: &str, action: &Self::Action) -> bool {
+        let _ = (text, action);
+        true
+    }
     /// The game record so far (`oh7-record/1`), as one JSON value.
     fn record(&self) -> serde_json::Value;
 }

@@ -34,6 +34,18 @@ impl Refused {
         }
     }
 
+    /// `text` reads as an action but not in the documented notation, which for this decision is
+    /// `canonical`'s (a bet sent as `play 5S`, a bare card): code `unreadable`, nothing applied.
+    pub fn not_the_notation(text_given: &str, canonical: &str) -> Refused {
+        let verb = canonical.split_whitespace().next().unwrap_or(canonical);
+        let detail = format!("this decision is written `{verb} …`, e.g. `{canonical}`");
+        Refused {
+            rule: "unreadable",
+            params: figures([("text", text(text_given)), ("detail", text(&detail))]),
+            message: format!("cannot read \"{text_given}\": {detail}"),
+        }
+    }
+
     /// The game has ended: code `game_over`, as the engines give it.
     pub fn game_over() -> Refused {
         Refused { rule: "game_over", params: Map::new(), message: "the game is over".to_string() }

@@ -168,7 +168,16 @@ async fn create(
             return refusal_response(e.status(), &Refusal::new(ErrorCode::BadRequest, e.body_text()));
         }
     };
-    let req: CreateTable = match serde_json::from_slice(&body) {
+    // A JSON object and nothing else: serde would read an array as the fields in order (and
+    // `[]` as a request with every field left out).
+    let parsed = serde_json::from_slice::<serde_json::Value>(&body).and_then(|v| {
+        if v.is_object() {
+            serde_json::from_value::<CreateTable>(v)
+        } else {
+            Err(serde::de::Error::custom("a JSON object is expected"))
+        }
+    });
+    let req: CreateTable = match parsed {
         Ok(r) => r,
         Err(e) => {
             return refusal_response(

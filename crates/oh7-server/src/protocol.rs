@@ -67,8 +67,9 @@ pub enum ClientMsg {
         id: String,
         /// The seat (1 to players - 1, not a person's).
         seat: usize,
-        /// A bot level, or `null` for a free seat for a person.
-        #[serde(default)]
+        /// A bot level, or `null` for a free seat for a person: required (a `seat` without it
+        /// is `malformed`, not a free seat by default).
+        #[serde(deserialize_with = "Option::deserialize")]
         bot: Option<String>,
     },
     /// What the strongest bot would do for this seat now (answered to this client only).

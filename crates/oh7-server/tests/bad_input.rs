@@ -91,6 +91,8 @@ async fn ten_thousand_bad_commands_change_nothing() {
                     "{\"type\":\"fly\",\"id\":\"x\"}",
                     "{\"type\":\"act\",\"id\":5,\"action\":\"x\"}",
                     "{\"type\":\"act\",\"id\":\"x\",\"action\":\"bet 3H\",\"extra\":1}",
+                    // Issue 37 (6): a seat without its `bot` is not "a free seat".
+                    "{\"type\":\"seat\",\"id\":\"x\",\"seat\":1}",
                 ];
                 (&mut a, t[rng.random_range(0..t.len())].to_string(), &["malformed"])
             }
@@ -103,6 +105,14 @@ async fn ten_thousand_bad_commands_change_nothing() {
                 // B has bet: B owes nothing now.
                 let act = format!("bet {}", cards[rng.random_range(0..cards.len())]);
                 (&mut b, json!({"type": "act", "id": format!("o{i}"), "action": act}).to_string(), &["not_your_turn"])
+            }
+            5 if rng.random_bool(0.5) => {
+                // Issue 37 (6): one of A's legal bets under another verb, or bare, is not the
+                // documented notation: refused, never taken as the bet.
+                let card = a.legal[rng.random_range(0..a.legal.len())].split_whitespace().last().unwrap().to_string();
+                let act =
+                    format!("{}{card}", ["play ", "pass ", "trump ", "leader ", "PLAY ", ""][rng.random_range(0..6)]);
+                (&mut a, json!({"type": "act", "id": format!("v{i}"), "action": act}).to_string(), &["illegal"])
             }
             5 => {
                 let mut act = format!(

@@ -170,6 +170,21 @@ async fn an_oversized_create_body_is_413_json() {
     server.stop().await;
 }
 
+/// Issue 37 (6): a create body that is not a JSON object is `malformed` (serde alone would read
+/// `[]` as a request with every field left out, and answer `bad_name`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_create_body_that_is_not_an_object_is_malformed() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    for body in ["[]", "[\"oh7\"]", "null", "7", "\"en\""] {
+        let (status, text) = http(server.addr, "POST", "/api/tables", Some(body)).await.unwrap();
+        assert_eq!(status, 400, "{body}: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert_eq!(v["code"], "malformed", "{body}: {v}");
+    }
+    server.stop().await;
+}
+
 /// A connection that never finishes its request head is dropped after the header timeout; a
 /// WebSocket whose upgrade came in time stays open past it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

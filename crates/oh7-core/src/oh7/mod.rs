@@ -1476,6 +1476,15 @@ impl Game for Oh7Game {
         }
     }
 
+    /// The verb must be the decision's (`bet 5S` while betting, `play 5S` in a trick, …): a
+    /// bare card, another verb, or an action left over from the previous phase is not this
+    /// decision, even where [`Game::parse_action`] would read it for a person typing.
+    fn names_exactly(&self, text: &str, action: &Action) -> bool {
+        let canonical = action.to_string();
+        let verb = |t: &str| t.split_whitespace().next().map(str::to_ascii_lowercase);
+        verb(text.trim()) == verb(&canonical) && text.split_whitespace().count() > 1
+    }
+
     fn record(&self) -> serde_json::Value {
         serde_json::to_value(Record::from_game(self)).expect("a record always serializes")
     }
