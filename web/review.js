@@ -549,7 +549,7 @@ function replayStepEl(env, step, where) {
   const info = [];
   if (step.kind === "trick") {
     const s = step.trump ? suitName(step.trump, env.lang, env.rules) : null;
-    info.push(h("span", { class: "chip" }, t.rv.trumpLine(w, s ? `${s.symbol} ${s.name}` : t.rv.noTrumpYet)));
+    info.push(h("span", { class: "chip" }, t.rv.trumpLine(w, s ? `${s.symbol} ${s.name}` : t.rv.noTrumpYet(w.trump))));
   }
   const rec = loaded.m.record;
   const n = rec.players;
@@ -801,7 +801,7 @@ function stepEl(env, step, d, where) {
   const info = [];
   if (step.trump !== undefined && step.kind === "trick") {
     const s = step.trump ? suitName(step.trump, env.lang, env.rules) : null;
-    info.push(h("span", { class: "chip" }, t.rv.trumpLine(w, s ? `${s.symbol} ${s.name}` : t.rv.noTrumpYet)));
+    info.push(h("span", { class: "chip" }, t.rv.trumpLine(w, s ? `${s.symbol} ${s.name}` : t.rv.noTrumpYet(w.trump))));
   }
   if (step.kind === "trick" && step.bet !== null && step.bet !== undefined) info.push(h("span", { class: "chip" }, t.rv.betLine(w, me, step.bet)));
   if (step.kind === "trick" && step.n > 1) info.push(h("span", { class: "chip" }, t.rv.wonLine(step.wonBefore)));

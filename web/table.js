@@ -159,7 +159,7 @@ function oh7Top(ctx, v) {
         "span",
         { class: "chip trump-chip" },
         `${cap(w.trump)}${t.colon}`,
-        trump ? h("span", { class: `trump suit-${lt[1]}` }, `${trump.symbol} ${trump.name}`) : t.noTrump,
+        trump ? h("span", { class: `trump suit-${lt[1]}` }, `${trump.symbol} ${trump.name}`) : t.noTrump(w.trump),
       ),
     );
   }

@@ -84,3 +84,19 @@ test("the two languages have the same texts, and every refusal code is worded in
   assert.equal(errorText("fr", "bad_players", { min: 3, max: 6 }), "Ce jeu se joue de 3 à 6 joueurs.");
   assert.equal(texts("xx"), texts("en"));
 });
+
+// Issue 37 (7): "not chosen yet" agrees with the trump's word in French (l'atout, la couleur
+// d'exception), and a hint reads right for a bet as for a card played.
+test("the trump not yet chosen agrees with its word; a hint does not say play", () => {
+  for (const [preset, want] of [["kod7", "pas encore choisie"], ["fr", "pas encore choisi"], ["fr-advanced", "pas encore choisi"]]) {
+    const w = terms(preset, "fr");
+    assert.equal(texts("fr").noTrump(w.trump), want, preset);
+    assert.equal(TEXT.fr.rv.noTrumpYet(w.trump), want, preset);
+  }
+  assert.equal(texts("en").noTrump(terms("kod7", "en").trump), "not chosen yet");
+  for (const lang of ["en", "fr"]) {
+    const hint = texts(lang).hintIs("5♠");
+    assert.ok(!/play|jouer/i.test(hint), hint);
+    assert.ok(hint.includes("5♠"), hint);
+  }
+});

@@ -673,7 +673,7 @@ fn the_browser_table() {
         to_my_play(&c, &[], "a card of ours to play").await;
         wait_for(&c, "#hint-btn").await.click().await.unwrap();
         let until = Instant::now() + Duration::from_secs(20);
-        while !text(&c).await.contains("The expert would play") {
+        while !text(&c).await.contains("The expert's choice") {
             assert!(Instant::now() < until, "no hint shown: {}", text(&c).await);
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
