@@ -33,16 +33,21 @@ pub trait DynGame: Send + Sync {
     fn is_over(&self) -> bool;
     /// The legal actions of `seat`, as text (empty if it owes nothing).
     fn legal_text(&self, seat: Seat) -> Vec<String>;
-    /// Read and apply an action of `seat` written as text in the documented notation
-    /// ([`Game::names_exactly`]: in Oh 7 the verb must be the decision's); returns its canonical
-    /// text. Refused with `game_over` or `not_your_turn` when the seat owes nothing, with
-    /// `unreadable` for text not in the notation (a bare card, another verb), else with the
-    /// engine's own refusal; on error the game is unchanged.
+    /// Read and apply an action of `seat` written as text, read as [`Game::parse_action`] reads
+    /// it (so that logs written before the notation was enforced replay); returns its canonical
+    /// text. Refused with `game_over` or `not_your_turn` when the seat owes nothing, else with
+    /// the engine's own refusal; on error the game is unchanged. A command from a client goes
+    /// through [`DynGame::check_text`] first.
     fn apply_text(&mut self, seat: Seat, text: &str) -> Result<String, Refused>;
-    /// Whether `text` is a legal action of `seat` now, changing nothing: its canonical text, or
+    /// Whether `text` is a legal action of `seat` now, in the documented notation
+    /// ([`Game::names_exactly`]: in Oh 7 the verb must be the decision's), changing nothing: its
+    /// canonical text, `unreadable` for text not in the notation (a bare card, another verb), or
     /// the refusal [`DynGame::apply_text`] would give (so a server can check, write its log,
     /// then apply, with no copy of the game to roll back).
     fn check_text(&self, seat: Seat, text: &str) -> Result<String, Refused>;
+    /// [`DynGame::check_text`] as kind as [`DynGame::apply_text`]: for a log's own entries,
+    /// some written before the notation was enforced (format 1 logged the text as sent).
+    fn check_logged_text(&self, seat: Seat, text: &str) -> Result<String, Refused>;
     /// What `seat` may know as JSON (`None`: a spectator).
     fn view_json(&self, seat: Option<Seat>) -> Value;
     /// Running totals, one per seat.
@@ -91,36 +96,16 @@ impl<G: Game + Sync + 'static> DynGame for G {
             return Err(if Game::is_over(self) { Refused::game_over() } else { Refused::not_your_turn(seat) });
         }
         let action = Game::parse_action(self, seat, text).map_err(|e| e.refused())?;
-        if !Game::names_exactly(self, text, &action) {
-            return Err(Refused::not_the_notation(text, &action.to_string()));
-        }
         Game::apply(self, seat, action).map_err(|e| e.refused())?;
         Ok(action.to_string())
     }
 
     fn check_text(&self, seat: Seat, text: &str) -> Result<String, Refused> {
-        if !Game::to_move(self).contains(seat) {
-            return Err(if Game::is_over(self) { Refused::game_over() } else { Refused::not_your_turn(seat) });
-        }
-        let action = Game::parse_action(self, seat, text).map_err(|e| e.refused())?;
-        if !Game::names_exactly(self, text, &action) {
-            return Err(Refused::not_the_notation(text, &action.to_string()));
-        }
-        let mut legal = Vec::new();
-        Game::legal_actions(self, seat, &mut legal);
-        if legal.contains(&action) {
-            return Ok(action.to_string());
-        }
-        // The engine's own reason, found on a copy: only on the refusal path.
-        match Game::apply(&mut self.clone(), seat, action) {
-            Err(e) => Err(e.refused()),
-            // Against the Game contract (apply takes only legal actions); refused all the same.
-            Ok(()) => Err(Refused {
-                rule: "not_a_choice",
-                params: Default::default(),
-                message: format!("{action} is not among the legal actions"),
-            }),
-        }
+        check(self, seat, text, true)
+    }
+
+    fn check_logged_text(&self, seat: Seat, text: &str) -> Result<String, Refused> {
+        check(self, seat, text, false)
     }
 
     fn view_json(&self, seat: Option<Seat>) -> Value {
@@ -152,6 +137,33 @@ impl<G: Game + Sync + 'static> DynGame for G {
 
     fn into_any(self: Box<Self>) -> Box<dyn Any> {
         self
+    }
+}
+
+/// Whether `text` is a legal action of `seat` now (in the documented notation when `strict`):
+/// its canonical text, or the refusal.
+fn check<G: Game + Sync + 'static>(g: &G, seat: Seat, text: &str, strict: bool) -> Result<String, Refused> {
+    if !Game::to_move(g).contains(seat) {
+        return Err(if Game::is_over(g) { Refused::game_over() } else { Refused::not_your_turn(seat) });
+    }
+    let action = Game::parse_action(g, seat, text).map_err(|e| e.refused())?;
+    if strict && !Game::names_exactly(g, text, &action) {
+        return Err(Refused::not_the_notation(text, &action.to_string()));
+    }
+    let mut legal = Vec::new();
+    Game::legal_actions(g, seat, &mut legal);
+    if legal.contains(&action) {
+        return Ok(action.to_string());
+    }
+    // The engine's own reason, found on a copy: only on the refusal path.
+    match Game::apply(&mut g.clone(), seat, action) {
+        Err(e) => Err(e.refused()),
+        // Against the Game contract (apply takes only legal actions); refused all the same.
+        Ok(()) => Err(Refused {
+            rule: "not_a_choice",
+            params: Default::default(),
+            message: format!("{action} is not among the legal actions"),
+        }),
     }
 }
 
@@ -244,9 +256,9 @@ mod tests {
         }
     }
 
-    /// Issue 37 (6): the server takes only the documented notation. While betting, a legal bet's
-    /// card under every other verb and bare is refused `unreadable`, by check and by apply, and
-    /// nothing changes; the same in a trick; and an action of the bets sent once the trick play
+    /// Issue 37 (6): the server takes only the documented notation (it checks every command with
+    /// `check_text`). While betting, a legal bet's card under every other verb and bare is
+    /// refused `unreadable`, and nothing changes; the same in a trick; and an action of the bets sent once the trick play
     /// has begun (a stale one) is refused too.
     #[test]
     fn only_the_documented_notation_is_taken() {
@@ -259,9 +271,8 @@ mod tests {
                 if text.trim().eq_ignore_ascii_case(good) {
                     continue;
                 }
-                assert_eq!(g.check_text(seat, &text).unwrap_err().rule, "unreadable", "{text} checked");
-                let r = g.apply_text(seat, &text).unwrap_err();
-                assert_eq!(r.rule, "unreadable", "{text} applied");
+                let r = g.check_text(seat, &text).unwrap_err();
+                assert_eq!(r.rule, "unreadable", "{text} checked");
                 assert!(r.message.contains(good.split_whitespace().next().unwrap()), "{}", r.message);
                 assert_eq!(g.record(), before, "{text} changed the game");
             }
@@ -289,9 +300,7 @@ mod tests {
         assert!(play.starts_with("play "), "{play}");
         refused_every_way(&mut g, seat, &play);
         let stale = stale.unwrap();
-        let before = g.record();
-        assert!(g.apply_text(seat, &stale).is_err(), "{stale} taken in a trick");
-        assert_eq!(g.record(), before);
+        assert!(g.check_text(seat, &stale).is_err(), "{stale} taken in a trick");
         // Play the round out; the last card played, sent again once the next round's bets
         // have begun, is not taken as a bet.
         let mut last_play = play;
@@ -306,9 +315,12 @@ mod tests {
             }
             g.apply_text(seat, &first).unwrap();
         };
-        let before = g.record();
-        assert_eq!(g.apply_text(seat, &last_play).unwrap_err().rule, "unreadable", "{last_play} taken as a bet");
-        assert_eq!(g.record(), before);
+        assert_eq!(g.check_text(seat, &last_play).unwrap_err().rule, "unreadable", "{last_play} taken as a bet");
+        // Replaying a log stays as kind as it was (logs written before the notation was
+        // enforced): the same text applied is read as the bet.
+        let bet = g.legal_text(seat)[0].clone();
+        let as_play = bet.replacen("bet", "play", 1);
+        assert_eq!(g.apply_text(seat, &as_play).unwrap(), bet);
     }
 
     /// Views: a seat's shows its own hand, the spectator's is a view of no seat; names reach

@@ -290,6 +290,11 @@ mod tests {
         softmax_xent(tape.output(), t, k, 1.0, &mut Vec::new())
     }
 
+    fn param<'n>(net: &'n mut Net, layer: usize, part: &str, k: usize) -> &'n mut f32 {
+        let l = &mut net.layers[layer];
+        if part == "w" { &mut l.w[k] } else { &mut l.b[k] }
+    }
+
     /// The hand-written gradient equals the finite differences of the loss, weight by weight.
     #[test]
     fn backward_matches_finite_differences() {
@@ -309,34 +314,27 @@ mod tests {
         net.backward(&tape, &d, &mut grad);
         let h = 1e-3f32;
         let mut checked = 0;
+        // Every parameter (weights then bias of each layer) against its central difference.
         for li in 0..net.layers.len() {
-            for k in 0..net.layers[li].w.len() {
-                let w0 = net.layers[li].w[k];
-                net.layers[li].w[k] = w0 + h;
-                let up = loss(&net, &x, rows, &t, 3);
-                net.layers[li].w[k] = w0 - h;
-                let down = loss(&net, &x, rows, &t, 3);
-                net.layers[li].w[k] = w0;
-                let numeric = (up - down) / (2.0 * f64::from(h));
-                let analytic = f64::from(grad.layers[li].w[k]);
-                assert!(
-                    (numeric - analytic).abs() < 2e-3 + 1e-2 * numeric.abs(),
-                    "layer {li} w{k}: {numeric} vs {analytic}"
-                );
-                checked += 1;
-            }
-            for k in 0..net.layers[li].b.len() {
-                let b0 = net.layers[li].b[k];
-                net.layers[li].b[k] = b0 + h;
-                let up = loss(&net, &x, rows, &t, 3);
-                net.layers[li].b[k] = b0 - h;
-                let down = loss(&net, &x, rows, &t, 3);
-                net.layers[li].b[k] = b0;
-                let numeric = (up - down) / (2.0 * f64::from(h));
-                assert!((numeric - f64::from(grad.layers[li].b[k])).abs() < 2e-3 + 1e-2 * numeric.abs());
+            for (part, count) in [("w", net.layers[li].w.len()), ("b", net.layers[li].b.len())] {
+                for k in 0..count {
+                    let p0 = *param(&mut net, li, part, k);
+                    *param(&mut net, li, part, k) = p0 + h;
+                    let up = loss(&net, &x, rows, &t, 3);
+                    *param(&mut net, li, part, k) = p0 - h;
+                    let down = loss(&net, &x, rows, &t, 3);
+                    *param(&mut net, li, part, k) = p0;
+                    let numeric = (up - down) / (2.0 * f64::from(h));
+                    let analytic = f64::from(*param(&mut grad, li, part, k));
+                    assert!(
+                        (numeric - analytic).abs() < 2e-3 + 1e-2 * numeric.abs(),
+                        "layer {li} {part}{k}: {numeric} vs {analytic}"
+                    );
+                    checked += 1;
+                }
             }
         }
-        assert_eq!(checked, 5 * 7 + 7 * 6 + 6 * 3);
+        assert_eq!(checked, 5 * 7 + 7 + 7 * 6 + 6 + 6 * 3 + 3);
     }
 
     /// AdamW drives a small problem's loss down, and a masked logit gets no probability.

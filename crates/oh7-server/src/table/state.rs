@@ -112,6 +112,12 @@ impl Core {
 
     /// Whether `ev` applies now; changes nothing. For an action, returns its canonical text.
     pub fn check(&self, config: &TableConfig, ev: &Event) -> Result<Option<String>, ApplyError> {
+        self.check_as(config, ev, true)
+    }
+
+    /// [`TableCore::check`]; an action's text must be in the documented notation when `strict`
+    /// (a command), and is read as kindly as the log was written otherwise (a log's own event).
+    fn check_as(&self, config: &TableConfig, ev: &Event, strict: bool) -> Result<Option<String>, ApplyError> {
         match ev {
             Event::Join { seat, name, .. } => {
                 let st = &self.seats[Self::seat(config, *seat)?];
@@ -136,7 +142,9 @@ impl Core {
             }
             Event::Act { seat, action, .. } => {
                 let g = self.game.as_ref().ok_or(ApplyError::Misfit("no game"))?;
-                return g.check_text(Self::seat(config, *seat)?, action).map(Some).map_err(ApplyError::Refused);
+                let seat = Self::seat(config, *seat)?;
+                let checked = if strict { g.check_text(seat, action) } else { g.check_logged_text(seat, action) };
+                return checked.map(Some).map_err(ApplyError::Refused);
             }
             Event::Seat { target, bot, .. } => {
                 if self.game.is_some() {
@@ -162,7 +170,8 @@ impl Core {
     /// Apply one logged event (live, after its commit, or while restoring): checked first, so on
     /// error nothing changed.
     pub fn apply(&mut self, config: &TableConfig, ev: &Event) -> Result<Happened, ApplyError> {
-        let canonical = self.check(config, ev)?;
+        // The event was checked as a command before it was written; here it may be an old log's.
+        let canonical = self.check_as(config, ev, false)?;
         let happened = match ev {
             Event::Join { seat, name, token_hash } => {
                 let st = &mut self.seats[*seat];
