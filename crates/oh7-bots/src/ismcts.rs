@@ -132,22 +132,22 @@ impl Evaluator for Playout {
     fn bet(&mut self, rules: &Ruleset, hand: CardSet, bettable: CardSet, table: usize, rng: &mut ChaCha8Rng) -> Card {
         match self.policy {
             Rollout::Heuristic => heuristic_bet(rules, hand, bettable, table, CardSet::EMPTY),
-            Rollout::Random => {
-                let k = rng.random_range(0..bettable.len());
-                bettable.iter().nth(k as usize).expect("k < len")
-            }
+            Rollout::Random => random_card(bettable, rng),
         }
     }
 
     fn play(&mut self, pos: &Position, bets: &[u8; MAX_SEATS], legal: CardSet, rng: &mut ChaCha8Rng) -> Card {
         match self.policy {
             Rollout::Heuristic => heuristic_play(&play_info(pos, bets)),
-            Rollout::Random => {
-                let k = rng.random_range(0..legal.len());
-                legal.iter().nth(k as usize).expect("k < len")
-            }
+            Rollout::Random => random_card(legal, rng),
         }
     }
+}
+
+/// A uniformly random card of a non-empty `set`.
+fn random_card(set: CardSet, rng: &mut ChaCha8Rng) -> Card {
+    let k = rng.random_range(0..set.len());
+    set.iter().nth(k as usize).expect("k < len")
 }
 
 /// The settings of an ISMCTS bot.
@@ -373,8 +373,7 @@ impl IsmctsBot {
             untried.remove(self.nodes[c as usize].card);
         }
         if !untried.is_empty() {
-            let k = self.rng.random_range(0..untried.len());
-            return Err(untried.iter().nth(k as usize).expect("k < len"));
+            return Err(random_card(untried, &mut self.rng));
         }
         let c = self.cfg.c;
         let mut best = (f64::NEG_INFINITY, NO_PARENT);
