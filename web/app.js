@@ -3,7 +3,7 @@
 // every card from cards.js; names and chat are shown as text, never as HTML.
 
 import { texts, errorText } from "./i18n.js";
-import { initial, reduce, gameOf } from "./state.js";
+import { initial, reduce, gameOf, myTurn, newTurn } from "./state.js";
 import { connect, tokenFor, keepToken } from "./socket.js";
 import { h, region, part } from "./dom.js";
 import { rulesSections, facts, symbols } from "./rules.js";
@@ -31,8 +31,38 @@ let stats = null;
 let statsFor = null;
 let announce = false;
 let chatWaiting = null;
+// Below 760 px the chat is a sheet over the table, opened from a button that counts the lines
+// not seen yet (others' lines that came while it was closed).
+let chatOpen = false;
+// The last line seen (undefined: nothing drawn yet, so what a snapshot brings counts as seen).
+let chatSeen = undefined;
+const wide = () => window.matchMedia?.("(min-width: 760px)").matches ?? true;
 let lastChatAt = 0;
 const noticeTimers = new Map();
+// The turn alerts this browser asked for (remembered): a sound, a notification when hidden.
+const alerts = { sound: pref("oh7.sound"), notify: pref("oh7.notify") };
+let audio = null;
+// The viewer's turn clock: when its decision began (this page's time; the server's clock began
+// at the same version, so this is at most a message's delay late), and the timer redrawing it.
+let turnSince = null;
+let clockTimer = null;
+
+function pref(key) {
+  try {
+    return localStorage.getItem(key) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function setPref(key, on) {
+  try {
+    if (on) localStorage.setItem(key, "1");
+    else localStorage.removeItem(key);
+  } catch {
+    // Remembered as long as the page.
+  }
+}
 
 function pickLang() {
   let l = null;
@@ -69,6 +99,7 @@ const ctx = {
     return code;
   },
   t: T,
+  clockLeft: () => clockLeft(),
   rules,
   dispatch,
   send: (type, fields) => sendCommand(type, fields),
@@ -85,8 +116,141 @@ const ctx = {
 
 function dispatch(msg) {
   const lang = S.lang;
+  const before = S;
   S = { ...reduce(S, msg), lang };
+  if (newTurn(before, S)) onNewTurn();
+  else if (!myTurn(S)) turnSince = null;
   render();
+}
+
+/** The viewer's decision begins: its clock starts, and the alerts it asked for go off. */
+function onNewTurn() {
+  turnSince = Date.now();
+  if (alerts.sound) beep();
+  if (alerts.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    try {
+      const n = new Notification(T().turnNotice, { body: T().turnNoticeBody(tableName()), tag: "oh7-turn" });
+      n.onclick = () => {
+        window.focus();
+        n.close();
+      };
+    } catch {
+      // A browser that shows notifications only from a service worker: the title still says it.
+    }
+  }
+}
+
+function tableName() {
+  const tbl = S.table;
+  if (!tbl) return "oh7";
+  return tbl.game === "seven" ? T().gameSeven : T().presets[tbl.preset] || tbl.preset;
+}
+
+/** A short two-note chime (Web Audio; the context was made on the click that turned it on). */
+function beep() {
+  try {
+    audio ||= new AudioContext();
+    const at = audio.currentTime;
+    for (const [k, f] of [
+      [0, 660],
+      [0.16, 880],
+    ]) {
+      const o = audio.createOscillator();
+      const g = audio.createGain();
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, at + k);
+      g.gain.exponentialRampToValueAtTime(0.2, at + k + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, at + k + 0.15);
+      o.connect(g).connect(audio.destination);
+      o.start(at + k);
+      o.stop(at + k + 0.16);
+    }
+  } catch {
+    // No audio here: the title and the prompt still say it.
+  }
+}
+
+/** Seconds left on the viewer's turn clock, or null when the table has none or it is not its turn. */
+function clockLeft() {
+  const secs = S.table?.turn_clock_s;
+  if (!secs || turnSince === null || !myTurn(S)) return null;
+  return Math.max(0, Math.ceil(secs - (Date.now() - turnSince) / 1000));
+}
+
+/** Redraw every second while the viewer's clock runs. */
+function tickClock() {
+  const running = clockLeft() !== null;
+  if (running && clockTimer === null) clockTimer = setInterval(render, 1000);
+  if (!running && clockTimer !== null) {
+    clearInterval(clockTimer);
+    clockTimer = null;
+  }
+}
+
+function alertsEl() {
+  const t = T();
+  const note = h("small", { class: "help", id: "alerts-note", role: "status" });
+  const sound = h("input", {
+    type: "checkbox",
+    id: "alert-sound",
+    "data-k": "alert-sound",
+    checked: alerts.sound || null,
+    onchange: (e) => {
+      alerts.sound = e.target.checked;
+      setPref("oh7.sound", alerts.sound);
+      if (alerts.sound) {
+        // Made on this click, so the browser lets it play later.
+        try {
+          audio ||= new AudioContext();
+          audio.resume?.();
+        } catch {
+          audio = null;
+        }
+      }
+    },
+  });
+  const notify = h("input", {
+    type: "checkbox",
+    id: "alert-notify",
+    "data-k": "alert-notify",
+    checked: alerts.notify || null,
+    onchange: async (e) => {
+      const box = e.target;
+      note.textContent = "";
+      if (!box.checked) {
+        alerts.notify = false;
+        setPref("oh7.notify", false);
+        return;
+      }
+      if (!("Notification" in window)) {
+        box.checked = false;
+        note.textContent = t.notifyUnsupported;
+        return;
+      }
+      // Asked on this click, never before.
+      let p = Notification.permission;
+      if (p === "default") {
+        try {
+          p = await Notification.requestPermission();
+        } catch {
+          p = Notification.permission;
+        }
+      }
+      alerts.notify = p === "granted";
+      box.checked = alerts.notify;
+      setPref("oh7.notify", alerts.notify);
+      if (!alerts.notify) note.textContent = t.notifyBlocked;
+    },
+  });
+  return h(
+    "fieldset",
+    { class: "alerts" },
+    h("legend", {}, t.alerts),
+    h("label", { class: "check" }, sound, " ", t.sound),
+    h("label", { class: "check" }, notify, " ", t.notify),
+    note,
+    S.table?.turn_clock_s ? h("p", { class: "help" }, `${t.turnClock}: ${t.clockSeconds(S.table.turn_clock_s)}. ${t.clockHelp}`) : null,
+  );
 }
 
 function sendCommand(type, fields = {}) {
@@ -152,7 +316,8 @@ function hasChosenLang() {
 function render() {
   const app = document.getElementById("app");
   document.documentElement.lang = S.lang;
-  document.title = T().title;
+  document.title = !reviewCode && myTurn(S) ? T().turnTitle : T().title;
+  tickClock();
   if (reviewCode) {
     if (!reviewMod) {
       reviewLoad ||= import("./review.js")
@@ -257,7 +422,7 @@ function restoreForm(values) {
   if (!values) return;
   const f = document.getElementById("create");
   if (!f) return;
-  for (const id of ["game", "preset", "players", "name", "ruleset"]) {
+  for (const id of ["game", "preset", "players", "name", "turn-clock", "ruleset"]) {
     const el = document.getElementById(id);
     if (el && values[id] !== undefined) el.value = values[id];
   }
@@ -323,12 +488,19 @@ function homePage() {
       })
       .catch(() => {});
   }
+  const clock = h(
+    "select",
+    { id: "turn-clock", "aria-describedby": "clock-help" },
+    h("option", { value: "" }, t.clockOff),
+    ...[30, 60, 120, 300].map((n) => h("option", { value: String(n) }, t.clockSeconds(n))),
+  );
   form.append(
     h("label", {}, t.game, game),
     h("label", {}, t.preset, preset),
     h("label", {}, t.players, players, playersHelp),
     h("label", {}, t.yourName, name),
     seats,
+    h("label", {}, t.turnClock, clock, h("small", { id: "clock-help", class: "help" }, t.clockHelp)),
     h("label", { class: "wide" }, t.ruleset, ruleset),
     error,
     submit,
@@ -338,6 +510,7 @@ function homePage() {
     error.textContent = "";
     const body = { game: game.value, players: Number(players.value), name: name.value, lang: S.lang };
     body.seats = ["human", ...[...seats.querySelectorAll("select")].map((s) => s.value)];
+    if (clock.value) body.turn_clock_s = Number(clock.value);
     if (ruleset.value.trim()) body.ruleset = ruleset.value;
     else if (game.value === "oh7") body.preset = preset.value;
     submit.disabled = true;
@@ -395,6 +568,7 @@ function tablePage() {
       h("div", { class: "notices", "aria-live": "polite" }),
       h("section", { class: "lobby-area", "aria-label": t.seatsTitle }),
       h("section", { class: "game-area", "aria-label": t.gameOh7 }),
+      h("div", { class: "alerts-area" }),
       h("div", { class: "links-area" }),
     ),
     chatPanel(),
@@ -435,6 +609,7 @@ function updateTablePage(app) {
       S.you === null && access === "invite" && tbl.state === "playing" ? h("p", { class: "note" }, t.startedWatching) : null,
     );
   }
+  region(q(".alerts-area"), JSON.stringify([S.lang, S.you, tbl.state, tbl.turn_clock_s]), () => (S.you !== null && tbl.state !== "over" ? alertsEl() : null));
   region(q(".links-area"), JSON.stringify([S.lang, S.links, S.you, tbl.state]), () =>
     tbl.state === "lobby" ? null : h("details", { class: "links-more" }, h("summary", {}, S.links?.invite ? T().links : T().linksWatch), linksEl()),
   );
@@ -626,13 +801,49 @@ function chatPanel() {
     input,
     h("button", { type: "submit", id: "chat-send" }, t.send),
   );
-  return h("aside", { class: "chat panel", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, t.chat), list, form);
+  const close = h("button", { type: "button", id: "chat-close", class: "link chat-close", "aria-label": t.chatClose, onclick: () => setChat(false) }, "×");
+  return h("aside", { class: "chat panel", id: "chat", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, t.chat, close), list, form);
+}
+
+function setChat(open) {
+  chatOpen = open;
+  render();
+  if (open) document.getElementById(S.you === null ? "chat-close" : "chat-input")?.focus();
+  else document.getElementById("chat-toggle")?.focus();
+}
+
+/** The lines of others not seen yet: all that came while the chat sheet was closed on a phone. */
+function chatUnread() {
+  if (wide() || chatOpen) {
+    chatSeen = S.chat.at(-1) ?? null;
+    return 0;
+  }
+  if (chatSeen === undefined) {
+    chatSeen = S.chat.at(-1) ?? null;
+    return 0;
+  }
+  // After the last line seen (all the kept lines when it was cut from the front); a snapshot's
+  // lines are new objects, so they are compared by what they say.
+  const key = JSON.stringify(chatSeen);
+  const from = chatSeen === null ? 0 : S.chat.findLastIndex((c) => JSON.stringify(c) === key) + 1;
+  return S.chat.slice(from).filter((c) => c.seat !== S.you).length;
 }
 
 function renderChat(app) {
   const list = app.querySelector(".chat-list");
   const form = app.querySelector(".chat-form");
   form.hidden = S.you === null;
+  const panel = app.querySelector(".chat");
+  panel.classList.toggle("open", chatOpen);
+  const unread = chatUnread();
+  let toggle = app.querySelector("#chat-toggle");
+  if (!toggle) {
+    toggle = h("button", { type: "button", id: "chat-toggle", class: "chat-toggle", "aria-controls": "chat", onclick: () => setChat(!chatOpen) });
+    app.querySelector(".table-page").append(toggle);
+  }
+  region(toggle, JSON.stringify([S.lang, unread]), () => [T().chat, unread ? h("span", { class: "unread", "aria-hidden": "true" }, String(unread)) : null]);
+  toggle.setAttribute("aria-label", T().chatOpen(unread));
+  toggle.setAttribute("aria-expanded", String(chatOpen));
   const want = S.chat;
   // Append what is new; redraw only when the kept lines were cut from the front.
   const shown = list.__shown || [];
@@ -656,6 +867,8 @@ function route() {
   }
   const lang = S.lang;
   S = { ...initial(), lang };
+  chatOpen = false;
+  chatSeen = undefined;
   stats = null;
   statsFor = null;
   reviewMod?.leaveReview();

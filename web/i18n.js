@@ -77,6 +77,19 @@ export const TEXT = {
     noLastTrick: "no trick yet",
     toMove: (names) => `Waiting for ${names}`,
     yourTurn: "Your turn",
+    turnTitle: "● Your turn — oh7",
+    turnNotice: "Your turn at oh7",
+    turnNoticeBody: (table) => `${table}: it is your turn.`,
+    alerts: "On my turn",
+    sound: "play a sound",
+    notify: "notify me when this tab is hidden",
+    notifyBlocked: "Notifications are blocked for this site in the browser's settings.",
+    notifyUnsupported: "This browser cannot show notifications.",
+    turnClock: "Turn clock",
+    clockOff: "none",
+    clockSeconds: (n) => (n < 60 ? `${n} s` : `${n / 60} min`),
+    clockLeft: (time) => `${time} left`,
+    clockHelp: "A player who takes longer has a bot decide for them.",
     phase: {
       passing: (n, to) => `Choose ${n} card${n > 1 ? "s" : ""} to pass to ${to}, then confirm.`,
       betting: (a, t) => `Choose your ${t.bet} card${a > 1 ? ` (${G.en.attempt} ${a})` : ""}, then confirm; it stays face down until everyone has chosen.`,
@@ -115,6 +128,8 @@ export const TEXT = {
     hintIs: (a) => `The expert's choice: ${a}`,
     rules: "Rules",
     chat: "Chat",
+    chatOpen: (n) => (n ? `Chat, ${n} unread` : "Chat"),
+    chatClose: "Close the chat",
     chatLabel: "A chat message",
     send: "Send",
     reconnecting: "Reconnecting…",
@@ -123,7 +138,7 @@ export const TEXT = {
     winner: (names) => `Winner: ${names}`,
     rematch: "Play again",
     download: "Download the game record",
-    scores: "Points by round (bet / tricks won)",
+    scores: (w) => `Points by round (${w.bet} / tricks won)`,
     waitingRematch: "The host may start another game at this table.",
     reviewMine: "Review my game",
     reviewAsking: "Asking for the review…",
@@ -255,26 +270,39 @@ export const TEXT = {
       announced: "announcing the last card",
     },
     total: "Total",
+    sheet: (n) => `Score sheet (${n} ${G.en.round}${n > 1 ? "s" : ""})`,
     summaryTitle: (n) => `${cap(G.en.round)} ${n} is over`,
     summaryBet: (t) => cap(t.bet),
     summaryTricks: cap(G.en.tricks),
     summaryPoints: "Points",
     summaryTotal: "Total",
+    // Why a seat scored what it did, by the table's scoring rule (rules.js explainPoints).
+    why: (e, w) => {
+      const basket = `${e.basket} (${G.en.basket})`;
+      const tricks = `${e.tricks} (${G.en.tricks})`;
+      let out;
+      if (!e.made) out = `${w.bet} missed by ${e.loss}: ${e.scoring === "double_basket" ? `${basket} − ${e.loss} = ${e.base}` : `−${e.loss}`}`;
+      else if (e.scoring === "basket") out = `${w.bet} made: 2 + ${basket} + ${tricks} = ${e.base}`;
+      else if (e.scoring === "double_basket") out = e.void ? `${w.bet} made with Ø (no 2): 2 × ${basket} + ${tricks} = ${e.base}` : `${w.bet} made: 2 × ${basket} + 2 + ${tricks} = ${e.base}`;
+      else out = `${w.bet} made: ${e.bet} + 2 = ${e.base}`;
+      return e.bonus ? `${out}; + ${e.bonus} ${G.en.rebid_bonus} = ${e.total}` : out;
+    },
     dismiss: "OK",
     statsTitle: "This game in figures",
     statsGames: (n) => `The ${n} games at this table`,
     statsTable: "Table",
-    statsRows: {
-      nil_bid_rate: "Nil bid rate (bets of 0)",
-      average_top_bid: "Average top bid",
-      trump_selection_rate: "Trump chosen",
+    // The rows of the game's statistics, in the preset's words (`w`: its bet and trump terms).
+    statsRows: (w) => ({
+      nil_bid_rate: `Nil ${w.bet} rate (${w.bets} of 0)`,
+      average_top_bid: `Average top ${w.bet}`,
+      trump_selection_rate: `${cap(w.trump)} chosen`,
       points_per_round: "Points per round",
-      average_bid: "Average bid",
-      top_bid_rate: "Top bid rate",
+      average_bid: `Average ${w.bet}`,
+      top_bid_rate: `Top ${w.bet} rate`,
       success_rate: "Success rate",
       overshoot_rate: "Overshoot rate (won more)",
       shortfall_rate: "Shortfall rate (won fewer)",
-    },
+    }),
     history: "Games at this table",
     gameN: (n) => `Game ${n}`,
     pct,
@@ -393,6 +421,19 @@ export const TEXT = {
     noLastTrick: "aucun pli pour l'instant",
     toMove: (names) => `En attente de ${names}`,
     yourTurn: "À vous de jouer",
+    turnTitle: "● À vous de jouer — oh7",
+    turnNotice: "À vous de jouer sur oh7",
+    turnNoticeBody: (table) => `${table} : c'est votre tour.`,
+    alerts: "À mon tour",
+    sound: "jouer un son",
+    notify: "me prévenir quand cet onglet est caché",
+    notifyBlocked: "Les notifications de ce site sont bloquées dans les réglages du navigateur.",
+    notifyUnsupported: "Ce navigateur ne peut pas afficher de notifications.",
+    turnClock: "Temps par coup",
+    clockOff: "aucun",
+    clockSeconds: (n) => (n < 60 ? `${n} s` : `${n / 60} min`),
+    clockLeft: (time) => `reste ${time}`,
+    clockHelp: "Un joueur qui dépasse ce temps laisse un robot décider à sa place.",
     phase: {
       passing: (n, to) => `Choisissez ${n} carte${n > 1 ? "s" : ""} à donner à ${to}, puis confirmez.`,
       betting: (a, t) => `Choisissez votre carte ${de(t.bet)}${a > 1 ? ` (${G.fr.attempt} ${a})` : ""}, puis confirmez ; elle reste face cachée jusqu'à ce que tous aient choisi.`,
@@ -431,6 +472,8 @@ export const TEXT = {
     hintIs: (a) => `Le choix de l'expert : ${a}`,
     rules: "Règles",
     chat: "Discussion",
+    chatOpen: (n) => (n ? `Discussion, ${n} non lu${n > 1 ? "s" : ""}` : "Discussion"),
+    chatClose: "Fermer la discussion",
     chatLabel: "Un message",
     send: "Envoyer",
     reconnecting: "Reconnexion…",
@@ -439,7 +482,7 @@ export const TEXT = {
     winner: (names) => `Gagnant : ${names}`,
     rematch: "Rejouer",
     download: "Télécharger la partie",
-    scores: "Points par manche (pari / plis remportés)",
+    scores: (w) => `Points par manche (${w.bet} / plis remportés)`,
     waitingRematch: "L'hôte peut lancer une autre partie à cette table.",
     reviewMine: "Analyser ma partie",
     reviewAsking: "Demande d'analyse…",
@@ -571,25 +614,45 @@ export const TEXT = {
       announced: "en annonçant la dernière carte",
     },
     total: "Total",
+    sheet: (n) => `Feuille de marque (${n} ${G.fr.round}${n > 1 ? "s" : ""})`,
     summaryTitle: (n) => `Fin de la ${G.fr.round} ${n}`,
     summaryBet: (t) => cap(t.bet),
     summaryTricks: cap(G.fr.tricks),
     summaryPoints: "Points",
     summaryTotal: "Total",
+    // Pourquoi une place a marqué ce qu'elle a marqué, selon la règle de la table.
+    why: (e, w) => {
+      const fem = /^(estimation|enchère)/.test(w.bet) ? "e" : "";
+      const basket = `${e.basket} (${G.fr.basket})`;
+      const tricks = `${e.tricks} (${G.fr.tricks})`;
+      let out;
+      if (!e.made) out = `${cap(w.bet)} manqué${fem} de ${e.loss} : ${e.scoring === "double_basket" ? `${basket} − ${e.loss} = ${e.base}` : `−${e.loss}`}`;
+      else if (e.scoring === "basket") out = `${cap(w.bet)} réussi${fem} : 2 + ${basket} + ${tricks} = ${e.base}`;
+      else if (e.scoring === "double_basket") out = e.void ? `${cap(w.bet)} réussi${fem} avec Ø (sans les 2) : 2 × ${basket} + ${tricks} = ${e.base}` : `${cap(w.bet)} réussi${fem} : 2 × ${basket} + 2 + ${tricks} = ${e.base}`;
+      else out = `${cap(w.bet)} réussi${fem} : ${e.bet} + 2 = ${e.base}`;
+      return e.bonus ? `${out} ; + ${e.bonus} ${G.fr.rebid_bonus} = ${e.total}` : out;
+    },
     dismiss: "OK",
     statsTitle: "La partie en chiffres",
     statsGames: (n) => `Les ${n} parties de cette table`,
     statsTable: "Table",
-    statsRows: {
-      nil_bid_rate: "Taux de paris nuls (0)",
-      average_top_bid: "Plus fort pari moyen",
-      trump_selection_rate: "Atout choisi",
-      points_per_round: "Points par manche",
-      average_bid: "Pari moyen",
-      top_bid_rate: "Taux de plus fort pari",
-      success_rate: "Taux de réussite",
-      overshoot_rate: "Taux d'excès (plus de plis)",
-      shortfall_rate: "Taux de manque (moins de plis)",
+    // Les lignes des statistiques, dans les mots du preset, accordés (une estimation, une
+    // enchère, une couleur d'exception ; un pari, un atout).
+    statsRows: (w) => {
+      const f = (x) => /^(estimation|enchère|couleur)/.test(x);
+      const e = f(w.bet) ? "e" : "";
+      const moyen = f(w.bet) ? "moyenne" : "moyen";
+      return {
+        nil_bid_rate: `Taux ${de(w.bets)} nul${f(w.bet) ? "le" : ""}s (0)`,
+        average_top_bid: `Plus fort${e} ${w.bet} ${moyen}`,
+        trump_selection_rate: `${cap(w.trump)} choisi${f(w.trump) ? "e" : ""}`,
+        points_per_round: "Points par manche",
+        average_bid: `${cap(w.bet)} ${moyen}`,
+        top_bid_rate: `Taux de plus fort${e} ${w.bet}`,
+        success_rate: "Taux de réussite",
+        overshoot_rate: "Taux d'excès (plus de plis)",
+        shortfall_rate: "Taux de manque (moins de plis)",
+      };
     },
     history: "Parties de cette table",
     gameN: (n) => `Partie ${n}`,

@@ -224,3 +224,27 @@ export function facts(game, r, lang, players) {
   out.push(fr ? `Si les ${t.bets} font 7, on recommence` : `If the ${t.bets} sum to 7, everyone goes again`);
   return out;
 }
+
+/**
+ * How seat `s` scored round `r` (a view's `past_rounds` entry: bets, bet_cards, won, points,
+ * bonus) under the table's scoring rule (oh7.md §6), as parts the page words:
+ * `{made, loss, basket, tricks, bet, void, bonus, base, total}`; null for the Dummy, an unknown
+ * rule, or when the parts do not add up to the points the server gave (never a wrong sentence).
+ */
+export function explainPoints(scoring, r, s, dummy) {
+  if (s === dummy || !r?.points || r.points[s] === undefined) return null;
+  const seats = r.points.map((_, p) => p).filter((p) => p !== dummy);
+  const loss = (p) => Math.abs(r.bets[p] - r.won[p]);
+  const basket = seats.reduce((a, p) => a + loss(p), 0);
+  const made = loss(s) === 0;
+  const tricks = r.won[s];
+  const bonus = r.bonus?.[s] || 0;
+  const isVoid = /^V/.test(r.bet_cards?.[s] || "");
+  let base;
+  if (scoring === "basket") base = made ? 2 + basket + tricks : -loss(s);
+  else if (scoring === "double_basket") base = made ? 2 * basket + (isVoid ? 0 : 2) + tricks : basket - loss(s);
+  else if (scoring === "bid_plus_two") base = made ? r.bets[s] + 2 : -loss(s);
+  else return null;
+  if (base + bonus !== r.points[s]) return null;
+  return { scoring, made, loss: loss(s), basket, tricks, bet: r.bets[s], void: isVoid, bonus, base, total: r.points[s] };
+}

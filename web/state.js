@@ -260,3 +260,18 @@ export function reviewOf(s, game = s.table?.game_number) {
 export function gameOf(s) {
   return s.table?.game === "seven" || s.view?.game === "seven" ? "seven" : "oh7";
 }
+
+/** Whether the viewer owes a decision now: its seat is to move in a running game, with legal
+ * actions. (The page's title, sound, notification and turn clock follow it.) */
+export function myTurn(S) {
+  return S.you !== null && S.table?.state === "playing" && (S.view?.to_move || []).includes(S.you) && S.legal.length > 0;
+}
+
+/** Whether the viewer's decision at `after` is a new one (not the one it owed at `before`): its
+ * turn begins, or it acted and must decide again (the table's version moved while it owed a
+ * decision and had a command on its way). The server's turn clock starts again then. */
+export function newTurn(before, after) {
+  if (!myTurn(after)) return false;
+  if (!myTurn(before)) return true;
+  return after.version !== before.version && !!before.pending && !after.pending;
+}

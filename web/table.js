@@ -5,7 +5,7 @@
 
 import { h, region, part, sr } from "./dom.js";
 import { face, speak, sortHand, actionCard, suitName } from "./cards.js";
-import { terms, passOf, cap } from "./rules.js";
+import { terms, passOf, cap, explainPoints } from "./rules.js";
 import { gameOf, canAct, reviewOf } from "./state.js";
 import { errorText } from "./i18n.js";
 
@@ -109,18 +109,20 @@ export function renderGame(root, ctx) {
   const actions = part(root, "actions");
   const handArea = part(root, "hand-area");
   const side = part(root, "side");
+  const sheet = part(root, "sheet-area");
   const end = part(root, "end-area");
 
   region(top, JSON.stringify([S.lang, v.round, v.phase, v.tricks?.length, v.leader_trump, S.table?.state, v.active_suit, v.direction, v.draw_pile, v.penalty, v.seven_lock, v.top]), () =>
     game === "seven" ? sevenTop(ctx, v) : oh7Top(ctx, v),
   );
   renderFelt(felt, ctx, v);
-  region(prompt, JSON.stringify([S.lang, v.to_move, S.legal.length, !!S.pending, v.phase, S.you, S.table?.state, S.table?.seats]), () => promptEl(ctx, v));
+  region(prompt, JSON.stringify([S.lang, v.to_move, S.legal.length, !!S.pending, v.phase, S.you, S.table?.state, S.table?.seats, ctx.clockLeft()]), () => promptEl(ctx, v));
   region(actions, JSON.stringify([S.lang, S.legal, S.choice, S.passSel, !!S.pending, v.phase, S.hint, v.my_pending, v.passed, v.received, S.you, sevenChoice, v.hand?.length, S.table?.state]), () =>
     game === "seven" ? sevenActions(ctx, v) : oh7Actions(ctx, v),
   );
   renderHand(handArea, ctx, v);
   region(side, JSON.stringify([S.lang, v.last_trick, v.bet_attempts, v.phase?.name, S.table?.seats]), () => (game === "seven" ? null : sideEl(ctx, v)));
+  region(sheet, JSON.stringify([S.lang, S.table?.state, v.past_rounds?.length, S.table?.totals, S.table?.seats?.map((x) => x.name)]), () => sheetEl(ctx, v, sheet.querySelector("details")?.open));
   region(end, JSON.stringify([S.lang, S.table?.state, S.table?.game_number, v.past_rounds?.length, S.table?.totals, S.table?.winners, ctx.stats(), S.you, S.links, reviewOf(S)]), () =>
     S.table?.state === "over" ? endPanel(ctx, v) : null,
   );
@@ -330,6 +332,7 @@ function summaryEl(ctx, v, r) {
       h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, t.summaryBet(w)), h("th", { scope: "col" }, t.summaryTricks), h("th", { scope: "col" }, t.summaryPoints), h("th", { scope: "col" }, t.summaryTotal))),
       h("tbody", {}, ...rows),
     ),
+    whyEl(ctx, v, r, w),
     h("button", { type: "button", class: "primary", "data-k": "summary-ok", onclick: () => ctx.dispatch({ type: "local/dismiss-summary" }) }, t.dismiss),
   );
 }
@@ -346,7 +349,11 @@ function promptEl(ctx, v) {
   const { S } = ctx;
   if (S.table?.state === "over") return null;
   const moving = v.to_move || [];
-  if (S.you !== null && moving.includes(S.you) && S.legal.length) return h("p", { class: "turn you" }, t.yourTurn);
+  if (S.you !== null && moving.includes(S.you) && S.legal.length) {
+    const left = ctx.clockLeft();
+    const time = left === null ? null : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    return h("p", { class: "turn you" }, t.yourTurn, time === null ? null : h("span", { class: "clock", role: "timer" }, ` · ${t.clockLeft(time)}`));
+  }
   if (!moving.length) return null;
   return h("p", { class: "turn" }, t.toMove(moving.map((s) => seatName(ctx, s)).join(", ")));
 }
@@ -619,12 +626,24 @@ function sideEl(ctx, v) {
   return out;
 }
 
-// ---------- the end ----------
+/** Each seat's points explained by the table's scoring rule. */
+function whyEl(ctx, v, r, w) {
+  const t = ctx.t();
+  const scoring = ctx.S.table?.ruleset?.scoring;
+  const items = [];
+  for (let s = 0; s < r.points.length && s < v.players; s++) {
+    const e = explainPoints(scoring, r, s, v.dummy ?? null);
+    if (e) items.push(h("li", {}, h("strong", {}, seatName(ctx, s)), `${t.colon}${t.why(e, w)}`));
+  }
+  return items.length ? h("ul", { class: "why" }, ...items) : null;
+}
 
-function endPanel(ctx, v) {
+// ---------- the score sheet ----------
+
+/** Points by round (each with the seat's bet and tricks won), then the totals. */
+function scoreTable(ctx, v) {
   const t = ctx.t();
   const { S } = ctx;
-  const winners = (S.table.winners || []).map((s) => seatName(ctx, s)).join(", ");
   const n = S.table.players;
   const rows = [];
   for (const r of v.past_rounds || []) {
@@ -632,15 +651,32 @@ function endPanel(ctx, v) {
   }
   rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t.total), ...(S.table.totals || []).slice(0, n).map((p) => h("td", {}, String(p)))));
   const names = Array.from({ length: n }, (_, s) => seatName(ctx, s, true));
+  return h("div", { class: "scroll" }, h("table", { class: "scores" }, h("caption", {}, t.scores(terms(v.preset, S.lang))), h("thead", {}, h("tr", {}, h("td", {}), ...names.map((nm) => h("th", { scope: "col" }, h("span", { class: "nm" }, nm))))), h("tbody", {}, ...rows)));
+}
+
+/** The score sheet during play, folded (it stays open or closed as the person left it). */
+function sheetEl(ctx, v, wasOpen) {
+  const t = ctx.t();
+  const rounds = (v.past_rounds || []).length;
+  if (ctx.S.table?.state !== "playing" || gameOfView(v) !== "oh7" || !rounds) return null;
+  return h("details", { class: "sheet", id: "score-sheet", open: wasOpen || null }, h("summary", { "data-k": "sheet" }, t.sheet(rounds)), scoreTable(ctx, v));
+}
+
+// ---------- the end ----------
+
+function endPanel(ctx, v) {
+  const t = ctx.t();
+  const { S } = ctx;
+  const winners = (S.table.winners || []).map((s) => seatName(ctx, s)).join(", ");
+  const n = S.table.players;
+  const names = Array.from({ length: n }, (_, s) => seatName(ctx, s, true));
   const watch = S.links?.watch;
   return h(
     "section",
     { class: "panel end", id: "end" },
     h("h2", {}, t.over),
     h("p", { class: "winner" }, t.winner(winners)),
-    gameOfView(v) === "oh7"
-      ? h("div", { class: "scroll" }, h("table", { class: "scores" }, h("caption", {}, t.scores), h("thead", {}, h("tr", {}, h("td", {}), ...names.map((nm) => h("th", { scope: "col" }, h("span", { class: "nm" }, nm))))), h("tbody", {}, ...rows)))
-      : null,
+    gameOfView(v) === "oh7" ? scoreTable(ctx, v) : null,
     statsEl(ctx, names),
     reviewEl(ctx),
     h(
@@ -746,6 +782,7 @@ function statsEl(ctx, names) {
             .map(([k, x]) => `${suitName(k, ctx.S.lang, ctx.rules()).symbol} ${t.pct(x)}`)
             .join(" · ")
         : t.pct(tr);
+    const rows = t.statsRows(terms(ctx.S.view?.preset ?? ctx.S.table?.preset, ctx.S.lang));
     const keys = ["points_per_round", "average_bid", "nil_bid_rate", "top_bid_rate", "success_rate", "overshoot_rate", "shortfall_rate"];
     const fmt = (k, x) => (k === "points_per_round" || k === "average_bid" ? t.num(x) : t.pct(x));
     const players = s.players || [];
@@ -754,9 +791,9 @@ function statsEl(ctx, names) {
       h(
         "ul",
         { class: "table-stats" },
-        h("li", {}, `${t.statsRows.nil_bid_rate}${t.colon}${t.pct(tbl.nil_bid_rate)}`),
-        h("li", {}, `${t.statsRows.average_top_bid}${t.colon}${t.num(tbl.average_top_bid)}`),
-        h("li", {}, `${t.statsRows.trump_selection_rate}${t.colon}${trumpText}`),
+        h("li", {}, `${rows.nil_bid_rate}${t.colon}${t.pct(tbl.nil_bid_rate)}`),
+        h("li", {}, `${rows.average_top_bid}${t.colon}${t.num(tbl.average_top_bid)}`),
+        h("li", {}, `${rows.trump_selection_rate}${t.colon}${trumpText}`),
       ),
       h(
         "div",
@@ -765,7 +802,7 @@ function statsEl(ctx, names) {
           "table",
           { class: "scores stats" },
           h("thead", {}, h("tr", {}, h("td", {}), ...players.map((p) => h("th", { scope: "col" }, h("span", { class: "nm" }, names[p.seat] ?? `#${p.seat + 1}`))))),
-          h("tbody", {}, ...keys.map((k) => h("tr", {}, h("th", { scope: "row" }, t.statsRows[k]), ...players.map((p) => h("td", {}, fmt(k, p[k])))))),
+          h("tbody", {}, ...keys.map((k) => h("tr", {}, h("th", { scope: "row" }, rows[k]), ...players.map((p) => h("td", {}, fmt(k, p[k])))))),
         ),
       ),
     );

@@ -100,3 +100,47 @@ test("the trump not yet chosen agrees with its word; a hint does not say play", 
     assert.ok(hint.includes("5♠"), hint);
   }
 });
+
+test("the game's statistics and the score sheet speak the preset's words, agreed in French", async () => {
+  const { texts } = await import("../i18n.js");
+  const { terms } = await import("../rules.js");
+  const kod = texts("fr").statsRows(terms("kod7", "fr"));
+  assert.equal(kod.average_bid, "Estimation moyenne");
+  assert.equal(kod.nil_bid_rate, "Taux d'estimations nulles (0)");
+  assert.equal(kod.trump_selection_rate, "Couleur d'exception choisie");
+  assert.equal(texts("fr").scores(terms("kod7", "fr")), "Points par manche (estimation / plis remportés)");
+  const fr = texts("fr").statsRows(terms("fr", "fr"));
+  assert.equal(fr.average_top_bid, "Plus fort pari moyen");
+  assert.equal(fr.trump_selection_rate, "Atout choisi");
+  for (const row of Object.values(kod)) assert.ok(!/\bpari|atout/i.test(row), row);
+  assert.equal(texts("en").statsRows(terms("bga", "en")).top_bid_rate, "Top bid rate");
+});
+
+// oh7.md §6's worked example: bets 3, 3, 2, 0; tricks won 3, 4, 0, 0.
+test("round points explained by the table's rule: the worked examples of oh7.md §6 (R-SCORE-1)", async () => {
+  const { explainPoints } = await import("../rules.js");
+  const { texts } = await import("../i18n.js");
+  const r = (points, extra = {}) => ({ bets: [3, 3, 2, 0], bet_cards: ["3C", "3H", "2H", "0S"], won: [3, 4, 0, 0], points, bonus: [0, 0, 0, 0], ...extra });
+  const en = r([8, -1, -2, 5]);
+  const parts = [0, 1, 2, 3].map((s) => explainPoints("basket", en, s, null));
+  assert.deepEqual(parts.map((e) => e.base), [8, -1, -2, 5]);
+  assert.equal(texts("en").why(parts[0], terms("en", "en")), "bet made: 2 + 3 (basket) + 3 (tricks) = 8");
+  assert.equal(texts("en").why(parts[1], terms("en", "en")), "bet missed by 1: −1");
+  const fr = r([11, 2, 1, 8]);
+  const f = [0, 1, 2, 3].map((s) => explainPoints("double_basket", fr, s, null));
+  assert.deepEqual(f.map((e) => e.base), [11, 2, 1, 8]);
+  assert.equal(texts("fr").why(f[0], terms("fr", "fr")), "Pari réussi : 2 × 3 (panier) + 2 + 3 (plis) = 11");
+  assert.equal(texts("fr").why(f[1], terms("fr", "fr")), "Pari manqué de 1 : 3 (panier) − 1 = 2");
+  assert.equal(texts("fr").why(explainPoints("basket", en, 0, null), terms("kod7", "fr")), "Estimation réussie : 2 + 3 (panier) + 3 (plis) = 8");
+  // Made with Ø: no 2.
+  const v = r([11, 2, 1, 6], { bet_cards: ["3C", "3H", "2H", "V"] });
+  assert.equal(explainPoints("double_basket", v, 3, null).base, 6);
+  // bga: bid + 2, a rebid bonus on top.
+  const b = r([6, -1, -2, 2], { bonus: [1, 0, 0, 0] });
+  const e = explainPoints("bid_plus_two", b, 0, null);
+  assert.equal(texts("en").why(e, terms("bga", "en")), "bid made: 3 + 2 = 5; + 1 rebid bonus = 6");
+  // Parts that do not add up to the server's points, the Dummy, an unknown rule: no sentence.
+  assert.equal(explainPoints("basket", r([9, -1, -2, 5]), 0, null), null);
+  assert.equal(explainPoints("basket", en, 3, 3), null);
+  assert.equal(explainPoints("mystery", en, 0, null), null);
+});

@@ -4,7 +4,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
-import { initial, reduce, canAct } from "../state.js";
+import { initial, reduce, canAct, myTurn, newTurn } from "../state.js";
 
 const dir = new URL("./fixtures/", import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort();
@@ -268,3 +268,32 @@ test("an event already seen is ignored; the closing message does not pretend the
   assert.equal(s.closing, true);
   assert.equal(s.connected, true);
 });
+
+for (const f of files) {
+  test(`${f}: a new turn begins once before each of the seat's own decisions, never for a spectator`, () => {
+    const { frames } = load(f);
+    let s = initial();
+    let turns = 0;
+    let acts = 0;
+    for (const m of frames) {
+      // The page sends the seat's action before the server's event says it was played.
+      if (m.type === "event" && m.event?.kind === "act" && s.you !== null && m.event.seat === s.you) {
+        assert.ok(myTurn(s), `the seat acted on its turn, at version ${m.version}`);
+        s = reduce(s, { type: "local/sent", id: `t${acts}`, action: m.event.action });
+        acts += 1;
+      }
+      const before = s;
+      s = reduce(s, m);
+      if (newTurn(before, s)) {
+        turns += 1;
+        assert.ok(s.view.to_move.includes(s.you), "a turn of the seat's own");
+      }
+      if (s.you === null) assert.equal(myTurn(s), false);
+    }
+    if (f.includes("spectator")) assert.equal(turns, 0);
+    else {
+      assert.ok(acts > 0, "the seat played");
+      assert.ok(turns === acts || turns === acts + 1, `${turns} turns for ${acts} decisions`);
+    }
+  });
+}
