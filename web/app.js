@@ -584,7 +584,9 @@ function updateTablePage(app) {
   const up = S.connected && !S.closing;
   status.className = `status ${up ? "ok" : "down"}`;
   if (status.textContent !== (up ? t.connected : t.reconnecting)) status.textContent = up ? t.connected : t.reconnecting;
-  region(q(".watching"), JSON.stringify([S.lang, S.you, !!tbl]), () => (tbl && S.you === null ? h("span", { class: "badge watch" }, t.watchingBadge) : null));
+  // An invite opened in the lobby is a seat about to be taken, not a spectator.
+  const aboutToSit = access === "invite" && tbl?.state === "lobby";
+  region(q(".watching"), JSON.stringify([S.lang, S.you, !!tbl, aboutToSit]), () => (tbl && S.you === null && !aboutToSit ? h("span", { class: "badge watch" }, t.watchingBadge) : null));
   region(q(".facts"), JSON.stringify([S.lang, tbl?.ruleset, tbl?.players]), () => facts(gameOf(S), tbl?.ruleset, S.lang, tbl?.players).map((f) => h("span", { class: "fact" }, f)));
   region(q(".rules-body"), JSON.stringify([S.lang, tbl?.game, tbl?.ruleset, tbl?.players]), () =>
     rulesSections(gameOf(S), tbl?.ruleset, S.lang, tbl?.players).map((sec) => h("section", {}, h("h2", {}, sec.title), h("ul", {}, ...sec.items.map((x) => h("li", {}, x))))),

@@ -77,6 +77,15 @@ export const TEXT = {
     noLastTrick: "no trick yet",
     toMove: (names) => `Waiting for ${names}`,
     yourTurn: "Your turn",
+    // Why the first leader leads (rules.js leaderWhy); `n` names a seat.
+    leadWhy: (e, w, n) => {
+      const tied = e.tied.map(n).join(", ");
+      if (e.why === "suit_priority") return `${tied} tied for the highest ${w.bet}: ${n(e.leader)} leads by suit priority.`;
+      if (e.why === "revealed") return `${tied} tied for the highest ${w.bet}: ${n(e.leader)} revealed ? and leads.`;
+      if (e.why === "chosen") return `${tied} tied for the highest ${w.bet}: ${n(e.by)} revealed ‽ and chose ${n(e.leader)} to lead.`;
+      if (e.why === "lot") return `${tied} tied for the highest ${w.bet}; nobody holds ‽, so the lot chose ${n(e.leader)} to lead.`;
+      return `Every ${w.bet} is ★: the highest, ${n(e.leader)}'s, leads and chose the ${w.trump}.`;
+    },
     turnTitle: "● Your turn — oh7",
     turnNotice: "Your turn at oh7",
     turnNoticeBody: (table) => `${table}: it is your turn.`,
@@ -421,6 +430,15 @@ export const TEXT = {
     noLastTrick: "aucun pli pour l'instant",
     toMove: (names) => `En attente de ${names}`,
     yourTurn: "À vous de jouer",
+    leadWhy: (e, w, n) => {
+      const tied = e.tied.map(n).join(", ");
+      const top = ["enchère", "estimation"].includes(w.bet) ? `la plus forte ${w.bet}` : `le plus fort ${w.bet}`;
+      if (e.why === "suit_priority") return `Égalité pour ${top} (${tied}) : ${n(e.leader)} mène par la priorité des couleurs.`;
+      if (e.why === "revealed") return `Égalité pour ${top} (${tied}) : ${n(e.leader)} a dévoilé ? et mène.`;
+      if (e.why === "chosen") return `Égalité pour ${top} (${tied}) : ${n(e.by)} a dévoilé ‽ et a choisi ${n(e.leader)} pour mener.`;
+      if (e.why === "lot") return `Égalité pour ${top} (${tied}) ; personne n'a ‽ : le sort a désigné ${n(e.leader)} pour mener.`;
+      return `Tous les paris sont des ★ : le plus fort, celui de ${n(e.leader)}, mène et a choisi ${w.trump === "atout" ? "l'atout" : `la ${w.trump}`}.`;
+    },
     turnTitle: "● À vous de jouer — oh7",
     turnNotice: "À vous de jouer sur oh7",
     turnNoticeBody: (table) => `${table} : c'est votre tour.`,

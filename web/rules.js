@@ -248,3 +248,33 @@ export function explainPoints(scoring, r, s, dummy) {
   if (base + bonus !== r.points[s]) return null;
   return { scoring, made, loss: loss(s), basket, tricks, bet: r.bets[s], void: isVoid, bonus, base, total: r.points[s] };
 }
+
+/**
+ * Why the first leader leads (oh7.md §4), when it is not plainly the single highest bet:
+ * `{why: "suit_priority" | "revealed" | "chosen" | "lot" | "stars", leader, tied, by}` from the
+ * revealed bet cards of view `v` and the table's leader rule; null before the bets are revealed or
+ * when one bet simply was the highest.
+ */
+export function leaderWhy(rule, v) {
+  const lt = v?.leader_trump;
+  // The final bet cards: the last attempt of the deal, once the bets stand (the Dummy's is not
+  // among them).
+  const cards = v.bets ? v.bet_attempts?.at(-1) : null;
+  if (!lt || !Array.isArray(cards)) return null;
+  const leader = lt[0];
+  const kind = (c) => (c.startsWith("*") ? "star" : c.startsWith("V") ? "void" : /^\d/.test(c) ? "regular" : "other");
+  const value = (c) => Number(c.replace(/^\*/, "").charAt(0)) || 0;
+  const seats = cards.map((_, p) => p).filter((p) => p !== v.dummy && typeof cards[p] === "string");
+  let eligible = seats;
+  if (rule === "exclarrogatif") eligible = seats.filter((p) => kind(cards[p]) === "regular");
+  else if (rule === "interrobang") eligible = seats.filter((p) => kind(cards[p]) !== "star");
+  else if (rule !== "highest_bet") return null;
+  if (!eligible.length) return { why: "stars", leader, tied: [leader], by: null };
+  const top = Math.max(...eligible.map((p) => value(cards[p])));
+  const tied = eligible.filter((p) => value(cards[p]) === top);
+  if (tied.length < 2 || !tied.includes(leader)) return null;
+  const by = v.revealed_interrobang ?? null;
+  if (rule === "exclarrogatif" && by === leader) return { why: "revealed", leader, tied, by };
+  if (rule === "interrobang") return by === null ? { why: "lot", leader, tied, by } : { why: "chosen", leader, tied, by };
+  return { why: "suit_priority", leader, tied, by };
+}

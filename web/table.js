@@ -5,7 +5,7 @@
 
 import { h, region, part, sr } from "./dom.js";
 import { face, speak, sortHand, actionCard, suitName } from "./cards.js";
-import { terms, passOf, cap, explainPoints } from "./rules.js";
+import { terms, passOf, cap, explainPoints, leaderWhy } from "./rules.js";
 import { gameOf, canAct, reviewOf } from "./state.js";
 import { errorText } from "./i18n.js";
 
@@ -112,7 +112,7 @@ export function renderGame(root, ctx) {
   const sheet = part(root, "sheet-area");
   const end = part(root, "end-area");
 
-  region(top, JSON.stringify([S.lang, v.round, v.phase, v.tricks?.length, v.leader_trump, S.table?.state, v.active_suit, v.direction, v.draw_pile, v.penalty, v.seven_lock, v.top]), () =>
+  region(top, JSON.stringify([S.lang, v.round, v.phase, v.tricks?.length, v.leader_trump, v.bet_attempts, S.table?.seats?.map((x) => x.name), S.table?.state, v.active_suit, v.direction, v.draw_pile, v.penalty, v.seven_lock, v.top]), () =>
     game === "seven" ? sevenTop(ctx, v) : oh7Top(ctx, v),
   );
   renderFelt(felt, ctx, v);
@@ -165,7 +165,8 @@ function oh7Top(ctx, v) {
       ),
     );
   }
-  return h("div", { class: "counters" }, ...items);
+  const why = !over && v.phase.name === "playing" && !(v.tricks || []).length ? leaderWhy(ctx.S.table?.ruleset?.leader, v) : null;
+  return h("div", { class: "counters" }, ...items, why ? h("p", { class: "lead-why" }, t.leadWhy(why, w, (s) => seatName(ctx, s))) : null);
 }
 
 function sevenTop(ctx, v) {

@@ -144,3 +144,24 @@ test("round points explained by the table's rule: the worked examples of oh7.md 
   assert.equal(explainPoints("basket", en, 3, 3), null);
   assert.equal(explainPoints("mystery", en, 0, null), null);
 });
+
+test("why the first leader leads, when a tie decided it (oh7.md §4)", async () => {
+  const { leaderWhy } = await import("../rules.js");
+  const { texts } = await import("../i18n.js");
+  const view = (cards, leader, extra = {}) => ({ bets: cards.map((c) => Number(c.replace("*", "")[0]) || 0), bet_attempts: [cards], leader_trump: [leader, "S"], dummy: null, revealed_interrobang: null, ...extra });
+  assert.equal(leaderWhy("highest_bet", view(["3S", "2H", "1C", "0D"], 0)), null, "a single highest bet needs no word");
+  const e = leaderWhy("highest_bet", view(["3H", "3S", "1C", "0D"], 1));
+  assert.deepEqual([e.why, e.leader, e.tied], ["suit_priority", 1, [0, 1]]);
+  const names = (s) => ["Ann", "Bob", "Cid", "Dee"][s];
+  assert.equal(texts("en").leadWhy(e, terms("en", "en"), names), "Ann, Bob tied for the highest bet: Bob leads by suit priority.");
+  // fr-advanced: ★ and Ø ignored; the ? holder revealed to win the tie.
+  const r = leaderWhy("exclarrogatif", view(["*5", "2H", "2S", "V"], 1, { revealed_interrobang: 1 }));
+  assert.deepEqual([r.why, r.tied], ["revealed", [1, 2]]);
+  // kod7: the ‽ holder chose among the tied, or the lot when nobody holds it; all ★.
+  const c = leaderWhy("interrobang", view(["*7", "4H", "4C", "1S"], 2, { revealed_interrobang: 3 }));
+  assert.deepEqual([c.why, c.by, c.leader], ["chosen", 3, 2]);
+  assert.equal(texts("fr").leadWhy(c, terms("kod7", "fr"), names), "Égalité pour la plus forte estimation (Bob, Cid) : Dee a dévoilé ‽ et a choisi Cid pour mener.");
+  assert.equal(leaderWhy("interrobang", view(["*7", "4H", "4C", "1S"], 1)).why, "lot");
+  assert.equal(leaderWhy("interrobang", view(["*7", "*3", "*4", "*1"], 0)).why, "stars");
+  assert.equal(leaderWhy("highest_bet", { ...view(["3S", "3H"], 0), bets: null }), null, "nothing before the bets stand");
+});

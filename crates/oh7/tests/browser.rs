@@ -41,6 +41,9 @@ async fn session(driver: &str, width: u32, height: u32, lang: &str) -> Client {
     if let Some(b) = binary {
         opts["binary"] = Value::from(b);
     }
+    // Notifications allowed for every site, as a person who said yes once has them: the page
+    // still asks only when its box is ticked.
+    opts["prefs"] = json!({"profile.default_content_setting_values.notifications": 1});
     caps.insert("goog:chromeOptions".into(), opts);
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     let c = ClientBuilder::new(connector).capabilities(caps).connect(driver).await.expect("chromedriver session");
@@ -222,15 +225,19 @@ async fn fits_width(c: &Client, what: &str) {
     assert!(r[0].as_u64() <= r[1].as_u64() && r[2] == json!([]), "{what}: wider than the window: {r}");
 }
 
-/// On this seat's turn to play, the hand and the trick are both on screen without scrolling.
+/// On this seat's turn to play, the hand and the trick are both on screen without scrolling, and
+/// so is every other seat's public information: its bet, tricks and points, its card count
+/// (with Seven's "!") and its bet cards shown face up, as on a desktop.
 async fn hand_and_trick_on_screen(c: &Client, what: &str) {
     js(c, "window.scrollTo(0, 0); return true").await;
     let r = js(
         c,
         "const h = document.querySelector('.hand').getBoundingClientRect();
          const t = document.querySelector('.center').getBoundingClientRect();
-         const seats = [...document.querySelectorAll('.seat .stats')].map(e => e.getBoundingClientRect().bottom);
-         return [h.top, h.bottom, t.top, t.bottom, Math.max(...seats), window.innerHeight];",
+         const seats = [...document.querySelectorAll('.seat .stats, .seat:not(.me) .count')].map(e => e.getBoundingClientRect());
+         const hidden = seats.filter(r => r.height === 0).length;
+         return [h.top, h.bottom, t.top, t.bottom, Math.max(...seats.map(r => r.bottom)), window.innerHeight, hidden,
+                 document.querySelectorAll('.seat:not(.me) .count').length];",
     )
     .await;
     let v: Vec<f64> = r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
@@ -238,6 +245,7 @@ async fn hand_and_trick_on_screen(c: &Client, what: &str) {
         v[0] >= 0.0 && v[1] <= v[5] && v[2] >= 0.0 && v[3] <= v[5] && v[4] <= v[5],
         "{what}: hand, trick or seats off screen: {r}"
     );
+    assert!(v[6] == 0.0 && v[7] >= 1.0, "{what}: a seat's card count or bet cards hidden: {r}");
 }
 
 /// Count the commands this page sends from now on (wraps the socket's `send`).
@@ -415,6 +423,8 @@ fn the_browser_table() {
         b.goto(&invite).await.unwrap();
         let long_b = "Bartholomew-Fitzgerald-X";
         assert_eq!(long_b.chars().count(), 24);
+        wait_for(&b, "#sit-name").await;
+        assert!(!text(&b).await.contains("Watching"), "an invite opened in the lobby is a seat to take: {}", text(&b).await);
         wait_for(&b, "#sit-name").await.send_keys(long_b).await.unwrap();
         b.find(Locator::Css("#sit-btn")).await.unwrap().click().await.unwrap();
         wait_state(&b, "the friend seated", |s| s["you"] == 1).await;
@@ -802,6 +812,48 @@ fn the_browser_table() {
         assert!(text(&w).await.contains("No finished game at this link yet."));
         rp.close().await.ok();
         w.close().await.ok();
+
+        eprintln!("scenario: a table with a turn clock; the title says when it is your turn, the clock runs, a hidden tab is notified");
+        let tc = session(&driver, 1280, 800, "en-US").await;
+        tc.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&tc, "#create").await;
+        tc.find(Locator::Css("#lang")).await.unwrap().select_by_value("en").await.unwrap();
+        wait_for(&tc, "#turn-clock").await.select_by_value("60").await.unwrap();
+        tc.find(Locator::Css("#name")).await.unwrap().send_keys("Clo").await.unwrap();
+        tc.find(Locator::Css("#create-btn")).await.unwrap().click().await.unwrap();
+        let s = wait_state(&tc, "the table with a clock", |s| s["table"].is_object() && s["links"].is_object()).await;
+        assert_eq!(s["table"]["turn_clock_s"], 60, "the clock chosen on the form: {s}");
+        assert_eq!(js(&tc, "return document.title").await, "oh7 — Oh 7 and Seven with friends");
+        // Count the notifications the page makes, and hide the tab as a person switching away does.
+        js(&tc, "const N = window.Notification; window.__notes = [];
+                 window.Notification = class extends N { constructor(t, o) { window.__notes.push([t, o && o.body]); super(t, o); }
+                   static get permission() { return N.permission; } static requestPermission() { return N.requestPermission(); } };
+                 return true").await;
+        wait_for(&tc, "#alert-notify").await.click().await.unwrap();
+        let until = Instant::now() + Duration::from_secs(10);
+        while js(&tc, "return document.getElementById('alert-notify').checked").await != json!(true) {
+            assert!(Instant::now() < until, "notifications were not turned on: {}", text(&tc).await);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(text(&tc).await.contains("Turn clock: 1 min."), "{}", text(&tc).await);
+        js(&tc, "Object.defineProperty(document, 'hidden', { get: () => true, configurable: true }); return true").await;
+        start(&tc, Some("random")).await;
+        wait_state(&tc, "my first decision", |s| {
+            s["legal"].as_array().is_some_and(|l| !l.is_empty())
+                && s["view"]["to_move"].as_array().is_some_and(|m| m.contains(&s["you"]))
+        })
+        .await;
+        let until = Instant::now() + Duration::from_secs(10);
+        while js(&tc, "return document.title").await != json!("● Your turn — oh7") {
+            assert!(Instant::now() < until, "the title never said it was my turn: {}", js(&tc, "return document.title").await);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let clock = wait_for(&tc, ".turn.you .clock").await.text().await.unwrap();
+        assert!(clock.contains(":") && clock.ends_with("left"), "the clock runs: {clock}");
+        let notes = js(&tc, "return window.__notes").await;
+        assert_eq!(notes[0], json!(["Your turn at oh7", "Oh 7 ? (English): it is your turn."]), "one notification on the hidden tab: {notes}");
+        shot(&tc, "turn-clock-1280x800-en").await;
+        tc.close().await.ok();
 
         eprintln!("scenario: after a Seven game, the person reviews it and steps turn by turn to a decision's options");
         let sv = session(&driver, 1280, 800, "en-US").await;
