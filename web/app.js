@@ -301,6 +301,25 @@ function onMessage(msg) {
   // the snapshot.
   if (S.needSync && !gapBefore) sock?.sync();
   if (msg.type === "event" || msg.type === "snapshot") clearSevenChoice();
+  // A review made of this game (remembered below): back at the table, it is shown again.
+  if (msg.type === "snapshot" && S.table?.state === "over" && S.you !== null && !S.review && reviewedHere() === S.table.game_number) requestReview();
+  if (S.review?.state === "done" && S.table?.game_number && reviewedHere() !== S.table.game_number) {
+    try {
+      localStorage.setItem(`oh7.reviewed.${code}`, String(S.table.game_number));
+    } catch {
+      // Not remembered: the button asks again.
+    }
+  }
+}
+
+/** The game of this table whose review this browser has (by the table's code), or null. */
+function reviewedHere() {
+  try {
+    const g = localStorage.getItem(`oh7.reviewed.${code}`);
+    return g === null ? null : Number(g);
+  } catch {
+    return null;
+  }
 }
 
 function hasChosenLang() {
@@ -906,6 +925,18 @@ function route() {
 }
 
 window.addEventListener("popstate", route);
+// Leaving the page (a link such as the review's, the back button, a closed tab), even into the
+// back/forward cache: the connection goes now, so the others see the seat away at once and a
+// bot can play for it; coming back from that cache connects again (the snapshot catches up).
+window.addEventListener("pagehide", () => {
+  if (!sock) return;
+  sock.close();
+  sock = null;
+  dispatch({ type: "local/disconnected" });
+});
+window.addEventListener("pageshow", (e) => {
+  if (e.persisted && code && !sock) sock = connect(code, access, onMessage, () => dispatch({ type: "local/disconnected" }));
+});
 document.addEventListener("keydown", (e) => {
   if (reviewCode) {
     reviewMod?.reviewKeys(e);

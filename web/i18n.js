@@ -234,6 +234,7 @@ export const TEXT = {
       hindsightSays: (x, agrees) => `The oracle would have chosen ${x}${agrees ? ": the same choice." : "."}`,
       hindsightGame: (a, n) => `The oracle agreed with ${a} of ${n} decisions.`,
       back: "oh7: new table",
+      toTable: "Back to the table",
     },
     rp: {
       title: "Replay",
@@ -587,6 +588,7 @@ export const TEXT = {
       hindsightSays: (x, agrees) => `L'oracle aurait choisi ${x}${agrees ? " : le même choix." : "."}`,
       hindsightGame: (a, n) => `L'oracle était d'accord avec ${a} décision${a > 1 ? "s" : ""} sur ${n}.`,
       back: "oh7 : nouvelle table",
+      toTable: "Retour à la table",
     },
     rp: {
       title: "Revoir la partie",

@@ -611,6 +611,18 @@ function replayStepEl(env, step, where) {
 
 const cap = (x) => String(x).charAt(0).toUpperCase() + String(x).slice(1);
 
+/** "Back to the table", when this browser opened this review from its table. */
+function tableLink(t) {
+  let from = null;
+  try {
+    from = JSON.parse(localStorage.getItem("oh7.reviewFrom") || "null");
+  } catch {
+    from = null;
+  }
+  const path = from && !page.replay && from.share === page.code && /^\/t\/[0-9a-f]{32}$/.test(from.path) ? from.path : null;
+  return path ? h("p", {}, h("a", { id: "review-table", href: path }, t.rv.toTable)) : null;
+}
+
 function buildReview(env) {
   const { t, w } = env;
   const m = loaded.m;
@@ -623,6 +635,7 @@ function buildReview(env) {
     "section",
     { class: "panel review-head", "aria-labelledby": "review-h" },
     h("h2", { id: "review-h" }, t.rv.of(name)),
+    tableLink(t),
     h("p", { class: "meta" }, t.rv.meta(presetName, m.record.players, t.levels[rv.level] || rv.level), loaded.data.table?.game ? ` · ${t.rv.gameN(loaded.data.table.game)}` : ""),
     h(
       "dl",

@@ -639,6 +639,15 @@ function whyEl(ctx, v, r, w) {
   return items.length ? h("ul", { class: "why" }, ...items) : null;
 }
 
+/** The review page links back to the table it was opened from (this browser remembers which). */
+function rememberTable(share) {
+  try {
+    localStorage.setItem("oh7.reviewFrom", JSON.stringify({ share, path: location.pathname }));
+  } catch {
+    // No link back: the browser's back button still returns.
+  }
+}
+
 // ---------- the score sheet ----------
 
 /** Points by round (each with the seat's bet and tricks won), then the totals. */
@@ -746,7 +755,7 @@ function reviewEl(ctx) {
     );
     parts.push(
       h("p", { class: "review-state", id: "review-state" }, t.reviewDone),
-      h("div", { class: "review-links" }, h("a", { id: "review-open", class: "button primary", href: `${ctx.base}/review/${encodeURIComponent(r.share)}`, "data-k": "review" }, t.reviewOpen), copy),
+      h("div", { class: "review-links" }, h("a", { id: "review-open", class: "button primary", href: `${ctx.base}/review/${encodeURIComponent(r.share)}`, "data-k": "review", onclick: () => rememberTable(r.share) }, t.reviewOpen), copy),
       h("small", { class: "help" }, t.reviewShareHelp),
     );
   } else if (r.state === "failed") {

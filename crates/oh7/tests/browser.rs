@@ -737,7 +737,25 @@ fn the_browser_table() {
         axe(&r, "game-over with the review ready").await;
         let href = open.attr("href").await.unwrap().unwrap();
         assert!(href.starts_with("/review/"), "{href}");
+        // Someone watching the table sees the person leave for the review (same tab, with the
+        // back/forward cache on) within seconds, and come back.
+        let obs = session(&driver, 1280, 800, "en-US").await;
+        obs.goto(&watch).await.unwrap();
+        wait_state(&obs, "the watcher sees the player here", |s| s["table"]["seats"][0]["status"] == "here").await;
+        let table_path = js(&r, "return location.pathname").await;
         open.click().await.unwrap();
+        let left = Instant::now();
+        wait_state(&obs, "the player away once on the review", |s| s["table"]["seats"][0]["status"] == "away").await;
+        assert!(left.elapsed() < Duration::from_secs(5), "away only after {:?}", left.elapsed());
+        wait_for(&r, ".step-body .step-title").await;
+        let back = wait_for(&r, "#review-table").await;
+        assert_eq!(Value::from(back.attr("href").await.unwrap().unwrap()), table_path, "the review links back to its table");
+        r.back().await.unwrap();
+        wait_state(&obs, "the player here again after Back", |s| s["table"]["seats"][0]["status"] == "here").await;
+        let s = wait_state(&r, "the table again, its review remembered", |s| s["connected"] == true).await;
+        assert_eq!(s["review"]["state"], "done", "back at the table, the review is not forgotten: {s}");
+        obs.close().await.ok();
+        r.forward().await.unwrap();
         wait_for(&r, ".step-body .step-title").await;
         let first = js(&r, "return document.querySelector('.step-status').textContent").await;
         assert!(first.as_str().unwrap().starts_with("Step 1 of "), "{first}");
