@@ -254,6 +254,21 @@ export function optionRows(d) {
   return rows.sort((a, b) => b.value - a.value || Number(b.best) - Number(a.best));
 }
 
+/**
+ * An Oh 7 decision in plain words, for a marked one: [the sentence (the options' expected
+ * points, the points given away, what the round actually gave), what the mark means]; null
+ * for a decision that is fine. `rounds` is the review's rounds; `text(option)` names an option.
+ */
+export function plainWords(t, d, rounds, text) {
+  const why = reasonOf(d);
+  const mark = markOf(d);
+  if (!why || mark === "fine" || mark === "none") return null;
+  const signed = (x) => `${x > 0 ? "+" : ""}${t.num(x, 1)}`;
+  const actual = (rounds || []).find((r) => r.round === d.round)?.points;
+  const said = t.rv.plain(t.rv.marks[mark], text(why.chosen.option), signed(why.chosen.value), text(why.best.option), signed(why.best.value), fmtLoss(t, d.loss), actual === undefined ? null : `${actual > 0 ? "+" : ""}${actual}`);
+  return [said, t.rv.markMeans[mark]];
+}
+
 /** The chosen and the best option of an evaluated decision that lost points, or null. */
 export function reasonOf(d) {
   const ev = d.evaluation;
@@ -978,6 +993,7 @@ function decisionEl(env, step, d) {
       h("p", { class: "loss" }, d.loss > 0 ? t.rv7.lossLine(fmtLoss(t, d.loss)) : t.rv.bestChosen),
     );
     const why = reasonOf(d);
+    if (why && mark !== "fine") out.splice(1, 0, h("p", { class: "plain" }, t.rv7.plain(t.rv.marks[mark], sevenOptionText(env, why.chosen.option), t.pct(why.chosen.made), sevenOptionText(env, why.best.option), t.pct(why.best.made), fmtLoss(t, d.loss))));
     if (why) out.push(h("p", { class: "reason" }, t.rv7.reason(sevenOptionText(env, why.chosen.option), t.pct(why.chosen.made), t.num(why.chosen.points ?? 0, 1), sevenOptionText(env, why.best.option), t.pct(why.best.made), t.num(why.best.points ?? 0, 1))));
   } else {
     const rows = optionRows(d);
@@ -1014,6 +1030,8 @@ function decisionEl(env, step, d) {
       h("p", { class: "loss" }, d.loss > 0 ? t.rv.lossLine(fmtLoss(t, d.loss)) : t.rv.bestChosen),
     );
     const why = reasonOf(d);
+    const plain = plainWords(t, d, loaded.m?.review?.rounds, (o) => optionText(env, d.kind, o));
+    if (plain) out.splice(1, 0, h("p", { class: "plain" }, plain[0]), h("p", { class: "help" }, plain[1]));
     if (why) out.push(h("p", { class: "reason" }, t.rv.reason(w, optionText(env, d.kind, why.chosen.option), t.pct(why.chosen.made), t.num(why.chosen.tricks, 1), optionText(env, d.kind, why.best.option), t.pct(why.best.made), t.num(why.best.tricks, 1))));
   }
   if (d.hindsight) {

@@ -8,6 +8,10 @@
 const PREFIX = Math.random().toString(36).slice(2, 10);
 // A connection not open after this long is given up (a paused server accepts and says nothing).
 const CONNECT_MS = 5000;
+// The heartbeat (docs/protocol.md `ping`): a ping every 15 s; a table that has not answered
+// within 10 s is stalled or gone, and the page connects again (to a live instance).
+const PING_MS = 15000;
+const PONG_MS = 10000;
 let count = 0;
 
 /** The seat token this browser keeps for a table (by its invite code). */
@@ -109,6 +113,24 @@ export function connect(code, access, onMessage, onDown) {
         down();
       }
     }, CONNECT_MS);
+    // When the last ping went unanswered since (null: answered), and when it was sent.
+    let waiting = null;
+    let pinged = Date.now();
+    const beat = setInterval(() => {
+      if (ws !== sock || closed) {
+        clearInterval(beat);
+        return;
+      }
+      if (sock.readyState !== 1) return;
+      const now = Date.now();
+      if (waiting !== null && now - waiting > PONG_MS) {
+        clearInterval(beat);
+        api.reconnect();
+      } else if (waiting === null && now - pinged >= PING_MS) {
+        waiting = pinged = now;
+        sock.send(JSON.stringify({ type: "ping" }));
+      }
+    }, 1000);
     sock.onopen = () => {
       clearTimeout(stuck);
       retry = 0;
@@ -146,15 +168,19 @@ export function connect(code, access, onMessage, onDown) {
         return;
       }
       hops = 0;
+      // Whatever the table says shows it is alive; a pong says nothing else.
+      waiting = null;
+      if (msg && msg.type === "pong") return;
       onMessage(msg);
     };
     sock.onclose = () => {
       clearTimeout(stuck);
+      clearInterval(beat);
       if (ws === sock) down();
     };
   };
   open();
-  return {
+  const api = {
     /** Send a command; its id, or null when the connection is down (nothing was sent). */
     send(type, fields = {}) {
       if (!ws || ws.readyState !== 1) return null;
@@ -187,4 +213,5 @@ export function connect(code, access, onMessage, onDown) {
       if (ws) drop(ws);
     },
   };
+  return api;
 }

@@ -5,7 +5,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { model, buildSteps, optionRows, reasonOf, markOf, heightOf, stripOf, namesOf, stepFromHash, whereOf } from "../review.js";
+import { model, buildSteps, optionRows, reasonOf, markOf, heightOf, stripOf, namesOf, stepFromHash, whereOf, plainWords } from "../review.js";
 import { texts } from "../i18n.js";
 import { face } from "../cards.js";
 
@@ -226,3 +226,25 @@ for (const [file, kind] of Object.entries(more)) {
     assert.equal(namesOf(d, texts("fr"))[1], "Bruno");
   });
 }
+
+test("a marked decision in plain words: expected points of both options, what was given away, what the round gave", () => {
+  const rv = data.review;
+  const marked = rv.decisions.filter((d) => d.mark);
+  assert.ok(marked.length > 0, "the recorded review has marked decisions");
+  for (const lang of ["en", "fr"]) {
+    const t = { ...texts(lang), lang };
+    for (const d of marked) {
+      const [said, means] = plainWords(t, d, rv.rounds, (o) => o);
+      const why = reasonOf(d);
+      const round = rv.rounds.find((r) => r.round === d.round);
+      assert.ok(said.includes(why.chosen.option) && said.includes(why.best.option), said);
+      assert.ok(said.includes(`${round.points > 0 ? "+" : ""}${round.points}`), `the round's actual points: ${said}`);
+      assert.ok(means && means.length > 10, means);
+    }
+    const fine = rv.decisions.find((d) => !d.mark);
+    assert.equal(plainWords(t, fine, rv.rounds, (o) => o), null, "a fine decision needs no sentence");
+  }
+  const d = marked[0];
+  const en = plainWords({ ...texts("en"), lang: "en" }, d, rv.rounds, (o) => o)[0];
+  assert.match(en, /^(Inaccuracy|Mistake|Blunder): \S+ could expect [+-]?\d+\.\d points this round, \S+ [+-]?\d+\.\d; your choice gave away about \d+\.\d+ points on average\. In the end the round gave you [+-]?\d+:/);
+});
