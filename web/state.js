@@ -57,7 +57,15 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 /** What changed in the game between two views, as the page shows it. */
 function moments(s, before, after, version) {
   let { completed, summary } = s;
-  if (!before || !after || after.game !== "oh7") return { completed, summary };
+  if (!before || !after) return { completed, summary };
+  if (after.game === "seven") {
+    // Seven: a round's summary when one ends (who went out, the points added, the totals).
+    const was = before.past_rounds?.length ?? 0;
+    const now = after.past_rounds?.length ?? 0;
+    if (now > was && !after.over) summary = { ...after.past_rounds[now - 1], version };
+    return { completed, summary };
+  }
+  if (after.game !== "oh7") return { completed, summary };
   if (after.last_trick && !same(after.last_trick, before.last_trick)) {
     completed = { plays: after.last_trick.plays, winner: after.last_trick.winner, version };
   }

@@ -224,7 +224,7 @@ function renderFelt(felt, ctx, v) {
     );
   }
   const center = felt.querySelector(".center");
-  region(center, JSON.stringify([S.lang, game === "seven" ? v.top : v.trick, S.completed?.version, S.summary?.version, S.table?.seats]), () =>
+  region(center, JSON.stringify([S.lang, game === "seven" ? v.top : v.trick, S.completed?.version, S.summary?.version, S.table?.seats, S.table?.state]), () =>
     game === "seven" ? sevenCenter(ctx, v) : oh7Center(ctx, v),
   );
 }
@@ -340,6 +340,7 @@ function summaryEl(ctx, v, r) {
 
 function sevenCenter(ctx, v) {
   const t = ctx.t();
+  if (ctx.S.summary && ctx.S.table?.state !== "over") return sevenSummaryEl(ctx, v, ctx.S.summary);
   return h("div", { class: "pile" }, h("div", { class: "pile-top" }, h("small", {}, t.top), cardEl(ctx, v.top, { game: "seven", arrive: true })));
 }
 
@@ -627,6 +628,48 @@ function sideEl(ctx, v) {
   return out;
 }
 
+/** Seven: the round just finished: who went out, what each seat added, the totals. */
+function sevenSummaryEl(ctx, v, r) {
+  const t = ctx.t();
+  return h(
+    "div",
+    { class: "summary panel", role: "dialog", "aria-label": t.summaryTitle(r.number) },
+    h("h2", {}, t.summaryTitle(r.number)),
+    r.out !== null && r.out !== undefined ? h("p", {}, t.wentOut(seatName(ctx, r.out))) : null,
+    sevenRoundTable(ctx, v, [r]),
+    h("button", { type: "button", class: "primary", "data-k": "summary-ok", onclick: () => ctx.dispatch({ type: "local/dismiss-summary" }) }, t.dismiss),
+  );
+}
+
+/** Seven: points added by round (with the seat that went out marked), then the totals. */
+function sevenRoundTable(ctx, v, rounds) {
+  const t = ctx.t();
+  const n = v.players;
+  const names = Array.from({ length: n }, (_, s) => seatName(ctx, s, true));
+  const cell = (r, s) => {
+    if (r.out === s) return h("td", { class: "best" }, t.outMark);
+    const notes = [(r.eliminated || []).includes(s) ? t.eliminatedMark : null, (r.reset || []).includes(s) ? t.resetMark : null].filter(Boolean);
+    return h("td", {}, `+${r.points[s]}${notes.length ? ` (${notes.join(", ")})` : ""}`);
+  };
+  const last = rounds.at(-1);
+  return h(
+    "div",
+    { class: "scroll" },
+    h(
+      "table",
+      { class: "scores" },
+      h("caption", {}, t.sevenScores),
+      h("thead", {}, h("tr", {}, h("td", {}), ...names.map((nm) => h("th", { scope: "col" }, h("span", { class: "nm" }, nm))))),
+      h(
+        "tbody",
+        {},
+        ...rounds.map((r) => h("tr", {}, h("th", { scope: "row" }, t.round(r.number)), ...Array.from({ length: n }, (_, s) => cell(r, s)))),
+        last ? h("tr", { class: "total" }, h("th", { scope: "row" }, t.total), ...last.totals.slice(0, n).map((p) => h("td", {}, String(p)))) : null,
+      ),
+    ),
+  );
+}
+
 /** Each seat's points explained by the table's scoring rule. */
 function whyEl(ctx, v, r, w) {
   const t = ctx.t();
@@ -668,8 +711,9 @@ function scoreTable(ctx, v) {
 function sheetEl(ctx, v, wasOpen) {
   const t = ctx.t();
   const rounds = (v.past_rounds || []).length;
-  if (ctx.S.table?.state !== "playing" || gameOfView(v) !== "oh7" || !rounds) return null;
-  return h("details", { class: "sheet", id: "score-sheet", open: wasOpen || null }, h("summary", { "data-k": "sheet" }, t.sheet(rounds)), scoreTable(ctx, v));
+  if (ctx.S.table?.state !== "playing" || !rounds) return null;
+  const table = gameOfView(v) === "oh7" ? scoreTable(ctx, v) : sevenRoundTable(ctx, v, v.past_rounds);
+  return h("details", { class: "sheet", id: "score-sheet", open: wasOpen || null }, h("summary", { "data-k": "sheet" }, t.sheet(rounds)), table);
 }
 
 // ---------- the end ----------
@@ -686,7 +730,7 @@ function endPanel(ctx, v) {
     { class: "panel end", id: "end" },
     h("h2", {}, t.over),
     h("p", { class: "winner" }, t.winner(winners)),
-    gameOfView(v) === "oh7" ? scoreTable(ctx, v) : null,
+    gameOfView(v) === "oh7" ? scoreTable(ctx, v) : (v.past_rounds || []).length ? sevenRoundTable(ctx, v, v.past_rounds) : null,
     statsEl(ctx, names),
     reviewEl(ctx),
     h(
