@@ -37,7 +37,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::Bot;
-use crate::expert::{BetContext, bet_rank, first_lead, resolve_leader};
+use crate::expert::{BetContext, CardValue, bet_rank, first_lead, resolve_leader};
 use crate::hand_model::{CardProbs, HandModel};
 use crate::heuristic::{cards_of, expected_tricks, heuristic_bet, heuristic_play, other_decision, play_info};
 use crate::pi::{Position, Scorer, Solver};
@@ -140,6 +140,46 @@ impl Evaluator for Playout {
         match self.policy {
             Rollout::Heuristic => heuristic_play(&play_info(pos, bets)),
             Rollout::Random => random_card(legal, rng),
+        }
+    }
+}
+
+/// What one iteration gave the deciding seat.
+#[derive(Clone, Copy, Debug, Default)]
+struct Outcome {
+    points: f64,
+    /// Its tricks and whether it made its bet, when a round was played.
+    round: Option<(u8, bool)>,
+}
+
+/// Sums of [`Outcome`]s for one root card (the review).
+#[derive(Clone, Copy, Debug, Default)]
+struct Outcomes {
+    n: u32,
+    points: f64,
+    rounds: u32,
+    tricks: f64,
+    made: u32,
+}
+
+impl Outcomes {
+    fn add(&mut self, o: Outcome) {
+        self.n += 1;
+        self.points += o.points;
+        if let Some((tricks, made)) = o.round {
+            self.rounds += 1;
+            self.tricks += f64::from(tricks);
+            self.made += u32::from(made);
+        }
+    }
+
+    fn value(&self, card: Card) -> CardValue {
+        let r = f64::from(self.rounds.max(1));
+        CardValue {
+            card,
+            value: self.points / f64::from(self.n.max(1)),
+            tricks: self.tricks / r,
+            made: f64::from(self.made) / r,
         }
     }
 }
@@ -604,9 +644,67 @@ impl IsmctsBot {
         arms[0]
     }
 
+    /// Every card of `legal` (at least two) valued by this search, for the review
+    /// (`docs/review.md`): the root gives each card an equal share of
+    /// [`IsmctsConfig::iterations`], in turn, and below it the tree is searched as in play.
+    /// A card's value is the deciding seat's mean round points over its iterations; its tricks
+    /// and bet success are read off the positions the evaluator leaves (the built-in one
+    /// finishes the round). In `legal`'s order.
+    pub fn play_values(&mut self, view: &SeatView, legal: CardSet) -> Vec<CardValue> {
+        let me = seat_of(view);
+        let bet_cards = view.bet_cards().expect("bets are known in play");
+        let scorer = Scorer::new(view.rules(), bet_cards);
+        let know = Knowledge::from_view(view);
+        self.set_probs(view, &know);
+        self.root_prior = None;
+        let draws = if self.cfg.infer > 0.0 { self.inferred(view, &know) } else { Vec::new() };
+        self.reset();
+        let cards: Vec<Card> = legal.iter().collect();
+        let children: Vec<u32> = cards.iter().map(|&c| self.add(0, c, me)).collect();
+        let mut acc = vec![Outcomes::default(); cards.len()];
+        let rounds = (self.cfg.iterations as usize / cards.len()).max(1);
+        for i in 0..rounds * cards.len() {
+            let k = i % cards.len();
+            let (hands, pile) = match draws.get(i) {
+                Some(d) => d.clone(),
+                None => self.draw(&know),
+            };
+            let mut pos = position_from_view(view, &hands, &pile);
+            pos.play(cards[k]);
+            self.path.push(children[k]);
+            let points = self.play_iteration(children[k], &mut pos, &scorer);
+            self.backprop(&points, view.players());
+            acc[k].add(Outcome { points: points[me], round: Some((pos.won[me], pos.won[me] == scorer.bets[me])) });
+        }
+        cards.iter().zip(acc).map(|(&card, a)| a.value(card)).collect()
+    }
+
+    /// Every bet card of `legal` (at least two) valued by this search, for the review: each
+    /// gets an equal share of `iterations × bet_factor`, in turn (as the first round of
+    /// sequential halving does). A card's value is the seat's mean points (the rebid bonus
+    /// included); its tricks and bet success are over the iterations in which a round was
+    /// played. In `legal`'s order.
+    pub fn bet_values(&mut self, view: &SeatView, legal: CardSet) -> Vec<CardValue> {
+        self.reset();
+        let ctx = BetContext::from_view(view);
+        self.set_probs(view, &ctx.know);
+        self.root_prior = None;
+        let cards: Vec<Card> = legal.iter().collect();
+        let mut acc = vec![Outcomes::default(); cards.len()];
+        let budget = (self.cfg.iterations * self.cfg.bet_factor) as usize;
+        for _ in 0..(budget / cards.len()).max(1) {
+            for (k, &c) in cards.iter().enumerate() {
+                acc[k].add(self.bet_iteration(&ctx, legal, Some(c)));
+            }
+        }
+        cards.iter().zip(acc).map(|(&card, a)| a.value(card)).collect()
+    }
+
     /// One iteration of a bet decision: my bet chosen by the root (or `forced`), the others'
-    /// by the rollout policy, then the round.
-    fn bet_iteration(&mut self, ctx: &BetContext, legal: CardSet, forced: Option<Card>) {
+    /// by the rollout policy, then the round. Returns what the deciding seat got: its points
+    /// (the rebid bonus included) and, when a round was played, its tricks and whether it made
+    /// its bet (read off the position the evaluator leaves).
+    fn bet_iteration(&mut self, ctx: &BetContext, legal: CardSet, forced: Option<Card>) -> Outcome {
         let BetContext { me, rules, n, dummy, table, attempt: first_attempt, used: used0, ref know } = *ctx;
         let (hands, mut pile) = self.draw(know);
         // My bet: the tree's root decision (all my bettable cards are legal in every
@@ -628,6 +726,7 @@ impl IsmctsBot {
         let mut points = [0.0; MAX_SEATS];
         let mut attempt = first_attempt;
         let mut resolved = None;
+        let mut outcome = Outcome::default();
         loop {
             for p in 0..n {
                 if p != me || attempt > first_attempt {
@@ -684,9 +783,12 @@ impl IsmctsBot {
             for (p, x) in points.iter_mut().enumerate().take(n) {
                 *x += round[p];
             }
+            outcome.round = Some((pos.won[me], pos.won[me] == scorer.bets[me]));
         }
         pile.clear();
         self.backprop(&points, n);
+        outcome.points = points[me];
+        outcome
     }
 }
 

@@ -25,6 +25,7 @@ use serde_json::Value;
 
 use crate::expert::{Budget, CardValue, OracleBot, Search, bet_rank, first_lead, resolve_leader};
 use crate::heuristic::{best_trump, cards_of, heuristic_bet, heuristic_playout};
+use crate::ismcts::IsmctsBot;
 use crate::pi::Scorer;
 use crate::sample::Knowledge;
 
@@ -44,15 +45,38 @@ pub const BLUNDER: f64 = 3.0;
 /// is the mean over its evaluated decisions.
 pub const ACCURACY_SCALE: f64 = 3.0;
 
-/// The reviewer levels (the determinization search of the expert family; `expert` is its
-/// largest budget, [`Budget::EXPERT`]).
-pub const LEVELS: &[&str] = &["easy", "medium", "hard", "expert"];
+/// The reviewer levels: `expert` is the `expert` player (ISMCTS, [`Reviewer::Expert`]); `easy`,
+/// `medium`, `hard` and `pimc` are the determinization search at those budgets.
+pub const LEVELS: &[&str] = &["easy", "medium", "hard", "pimc", "expert"];
 
-/// The search budget of a reviewer level (see [`LEVELS`]; `pimc` is accepted for `expert`).
-pub fn level_budget(level: &str) -> Option<Budget> {
-    match level {
-        "expert" | "pimc" => Some(Budget::EXPERT),
-        _ => Budget::level(level),
+/// What values the options of a bet or a card play.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Reviewer {
+    /// The `expert` player level: ISMCTS at [`crate::ismcts::EXPERT_ITERATIONS`] iterations, every option
+    /// given an equal share ([`IsmctsBot::play_values`], [`IsmctsBot::bet_values`]).
+    Expert,
+    /// The determinization search with this budget ([`Search::play_values`],
+    /// [`Search::bet_values`]).
+    Search(Budget),
+}
+
+impl Reviewer {
+    /// The reviewer of a level (see [`LEVELS`]).
+    pub fn of(level: &str) -> Option<Reviewer> {
+        match level {
+            "expert" => Some(Reviewer::Expert),
+            "pimc" => Some(Reviewer::Search(Budget::EXPERT)),
+            _ => Budget::level(level).map(Reviewer::Search),
+        }
+    }
+
+    /// Sampled deals for the decisions neither search covers (trump, leader, reveal, pass,
+    /// announcement).
+    fn samples(self) -> u32 {
+        match self {
+            Reviewer::Expert => Budget::EXPERT.bet_samples,
+            Reviewer::Search(b) => b.bet_samples,
+        }
     }
 }
 
@@ -574,15 +598,22 @@ fn pass_values(view: &SeatView, options: &[CardSet], to_left: bool, samples: u32
 ///   bets as the heuristic after the passes);
 /// - trump announcements (`kod7`, all bets ★ and tied): see `announce_values` (the other tied
 ///   players announce as the heuristic, the holder of ‽ picks as the heuristic, or the lot).
-pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) -> Result<Evaluation, String> {
-    let options: Vec<OptionValue> = match (view.phase(), legal[0]) {
-        (PhaseView::Betting { .. }, Action::Bet(_)) => {
+pub fn evaluate(view: &SeatView, legal: &[Action], reviewer: Reviewer, seed: u64) -> Result<Evaluation, String> {
+    let samples = reviewer.samples();
+    let options: Vec<OptionValue> = match (view.phase(), legal[0], reviewer) {
+        (PhaseView::Betting { .. }, Action::Bet(_), Reviewer::Expert) => {
+            from_cards(IsmctsBot::expert(seed).bet_values(view, cards_of(legal)))
+        }
+        (PhaseView::Betting { .. }, Action::Bet(_), Reviewer::Search(budget)) => {
             from_cards(Search::new(budget, seed).bet_values(view, cards_of(legal), None))
         }
-        (PhaseView::Playing, Action::Play(_)) => {
+        (PhaseView::Playing, Action::Play(_), Reviewer::Expert) => {
+            from_cards(IsmctsBot::expert(seed).play_values(view, cards_of(legal)))
+        }
+        (PhaseView::Playing, Action::Play(_), Reviewer::Search(budget)) => {
             from_cards(Search::new(budget, seed).play_values(view, cards_of(legal), None))
         }
-        (PhaseView::ChooseTrump { leader }, Action::ChooseTrump(_)) => {
+        (PhaseView::ChooseTrump { leader }, Action::ChooseTrump(_), _) => {
             let starts: Vec<(Seat, Option<Suit>)> = legal
                 .iter()
                 .filter_map(|a| match a {
@@ -590,10 +621,10 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                     _ => None,
                 })
                 .collect();
-            let v = start_values(view, &starts, budget.bet_samples, seed).ok_or("the bets are not known")?;
+            let v = start_values(view, &starts, samples, seed).ok_or("the bets are not known")?;
             sampled_options(legal, v)
         }
-        (PhaseView::ChooseLeader { .. }, Action::ChooseLeader(_)) => {
+        (PhaseView::ChooseLeader { .. }, Action::ChooseLeader(_), _) => {
             let bet_cards = view.bet_cards().ok_or("the bets are not known")?;
             let starts: Vec<(Seat, Option<Suit>)> = legal
                 .iter()
@@ -602,10 +633,10 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                     _ => None,
                 })
                 .collect();
-            let v = start_values(view, &starts, budget.bet_samples, seed).ok_or("the bets are not known")?;
+            let v = start_values(view, &starts, samples, seed).ok_or("the bets are not known")?;
             sampled_options(legal, v)
         }
-        (PhaseView::Passing { to_left, .. }, Action::Pass(_)) => {
+        (PhaseView::Passing { to_left, .. }, Action::Pass(_), _) => {
             let options: Vec<CardSet> = legal
                 .iter()
                 .filter_map(|a| match a {
@@ -613,10 +644,10 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                     _ => None,
                 })
                 .collect();
-            let v = pass_values(view, &options, to_left, budget.bet_samples, seed);
+            let v = pass_values(view, &options, to_left, samples, seed);
             sampled_options(legal, v)
         }
-        (PhaseView::Reveal { tied }, Action::Reveal(_)) => {
+        (PhaseView::Reveal { tied }, Action::Reveal(_), _) => {
             let bet_cards = view.bet_cards().ok_or("the bets are not known")?;
             let me = view.seat().ok_or("a player's view")?;
             // Without the reveal, suit priority breaks the tie (the others cannot reveal: only
@@ -629,10 +660,10 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                     _ => (top, bet_cards[top].suit()),
                 })
                 .collect();
-            let v = start_values(view, &starts, budget.bet_samples, seed).ok_or("the bets are not known")?;
+            let v = start_values(view, &starts, samples, seed).ok_or("the bets are not known")?;
             sampled_options(legal, v)
         }
-        (PhaseView::AnnounceTrump { tied }, Action::AnnounceTrump(_)) => {
+        (PhaseView::AnnounceTrump { tied }, Action::AnnounceTrump(_), _) => {
             let suits: Vec<Suit> = legal
                 .iter()
                 .filter_map(|a| match a {
@@ -640,7 +671,7 @@ pub fn evaluate(view: &SeatView, legal: &[Action], budget: Budget, seed: u64) ->
                     _ => None,
                 })
                 .collect();
-            let v = announce_values(view, tied, &suits, budget.bet_samples, seed).ok_or("the bets are not known")?;
+            let v = announce_values(view, tied, &suits, samples, seed).ok_or("the bets are not known")?;
             sampled_options(legal, v)
         }
         _ => return Err("this decision is not evaluated".into()),
@@ -816,7 +847,7 @@ pub(crate) fn summarize<'a>(ds: impl Iterator<Item = &'a DecisionReview>, scale:
 }
 
 /// Review one decision (`index` seeds it).
-pub fn review_moment(m: &Moment, seat: Seat, index: usize, budget: Budget, opts: &ReviewOptions) -> DecisionReview {
+pub fn review_moment(m: &Moment, seat: Seat, index: usize, reviewer: Reviewer, opts: &ReviewOptions) -> DecisionReview {
     let view = m.game.view(seat);
     let seed = decision_seed(opts.seed, index);
     let chosen = m.chosen;
@@ -827,7 +858,7 @@ pub fn review_moment(m: &Moment, seat: Seat, index: usize, budget: Budget, opts:
         _ => 0,
     };
     let trick = if matches!(chosen, Action::Play(_)) { view.trick().cards().to_vec() } else { Vec::new() };
-    let (evaluation, note) = match evaluate(&view, &m.legal, budget, seed) {
+    let (evaluation, note) = match evaluate(&view, &m.legal, reviewer, seed) {
         Ok(e) => (Some(e), None),
         Err(n) => (None, Some(n)),
     };
@@ -899,7 +930,7 @@ pub fn review_oh7(
     opts: &ReviewOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Review, ReviewError> {
-    let budget = level_budget(&opts.level).ok_or_else(|| ReviewError::Level(opts.level.clone()))?;
+    let reviewer = Reviewer::of(&opts.level).ok_or_else(|| ReviewError::Level(opts.level.clone()))?;
     let (rec, moments) = decisions_of(record, seat)?;
     let total = moments.len();
     progress(0, total);
@@ -908,7 +939,7 @@ pub fn review_oh7(
         .par_iter()
         .enumerate()
         .map(|(i, m)| {
-            let d = review_moment(m, seat, i, budget, opts);
+            let d = review_moment(m, seat, i, reviewer, opts);
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             d
         })
@@ -1048,7 +1079,16 @@ mod tests {
     /// solved exactly in every sample) is a mistake or a blunder; the other is not marked.
     #[test]
     fn a_certainly_worse_play_is_marked() {
-        let budget = level_budget("easy").unwrap();
+        check_a_certainly_worse_play_is_marked(Reviewer::of("easy").unwrap());
+    }
+
+    /// The same with the expert player's search as the reviewer.
+    #[test]
+    fn a_certainly_worse_play_is_marked_expert() {
+        check_a_certainly_worse_play_is_marked(Reviewer::Expert);
+    }
+
+    fn check_a_certainly_worse_play_is_marked(budget: Reviewer) {
         for seed in 1..200u64 {
             let v = finished(&["random"], 4, seed);
             let (_, moments) = decisions_of(&v, 0).unwrap();
@@ -1083,7 +1123,16 @@ mod tests {
     /// between two of them) give the same evaluation of seat 0's bet and first play.
     #[test]
     fn evaluations_depend_only_on_the_view() {
-        let budget = level_budget("easy").unwrap();
+        check_evaluations_depend_only_on_the_view(Reviewer::of("easy").unwrap());
+    }
+
+    /// The same with the expert player's search as the reviewer.
+    #[test]
+    fn evaluations_depend_only_on_the_view_expert() {
+        check_evaluations_depend_only_on_the_view(Reviewer::Expert);
+    }
+
+    fn check_evaluations_depend_only_on_the_view(budget: Reviewer) {
         let rules = Ruleset::preset(Preset::En);
         for seed in 1..20u64 {
             let mut g = Oh7Game::new(rules, 4, seed).unwrap();
@@ -1162,7 +1211,7 @@ mod tests {
         let passes: Vec<_> = r.decisions.iter().filter(|d| d.kind == "pass").collect();
         assert!(!passes.is_empty());
         assert!(passes.iter().all(|d| d.evaluation.as_ref().is_some_and(|e| e.options.len() > 1) && d.loss.is_some()));
-        let budget = level_budget("easy").unwrap();
+        let budget = Reviewer::of("easy").unwrap();
         for seed in 1..400u64 {
             let mut g = Oh7Game::new(Ruleset::preset(Preset::FrAdvanced), 4, seed).unwrap();
             let mut bots: Vec<_> = (0..4).map(|p| crate::oh7_bot("random", seed + p).unwrap()).collect();
@@ -1186,7 +1235,7 @@ mod tests {
     #[test]
     fn kod7_announcements_are_evaluated() {
         use oh7_core::card::parse_cards;
-        let budget = level_budget("easy").unwrap();
+        let budget = Reviewer::of("easy").unwrap();
         let set = |t: &str| CardSet::from_cards(&parse_cards(t).unwrap());
         let deal = |h2: &str, h3: &str| {
             let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 1).unwrap();

@@ -139,3 +139,42 @@ fn the_learned_prior_is_deterministic_and_legal() {
         assert!(legal.contains(&a));
     }
 }
+
+/// The review mode (`play_values`, `bet_values`): every legal card valued, in order, each with
+/// an equal share of the iterations (so the evaluator is asked exactly that many times for a
+/// card play); the same seed gives the same values; tricks and bet success are proportions of
+/// what a seat can reach.
+#[test]
+fn review_values_cover_every_option_evenly_and_repeat() {
+    let cfg = IsmctsConfig { iterations: 120, ..IsmctsConfig::default() };
+    for (g, seat, legal) in situations() {
+        let view = g.view(seat);
+        let mut cards = CardSet::EMPTY;
+        for a in &legal {
+            match a {
+                Action::Bet(c) | Action::Play(c) => cards.insert(*c),
+                _ => unreachable!("situations have bets or plays"),
+            }
+        }
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counting = Counting { inner: Playout::new(&cfg), calls: Arc::clone(&calls) };
+        let mut bot = IsmctsBot::new(cfg, 11).with_evaluator(Box::new(counting));
+        let playing = matches!(view.phase(), PhaseView::Playing);
+        let values = if playing { bot.play_values(&view, cards) } else { bot.bet_values(&view, cards) };
+        let order: Vec<Card> = values.iter().map(|v| v.card).collect();
+        assert_eq!(order, cards.iter().collect::<Vec<_>>());
+        let per = 120 / cards.len() as usize;
+        if playing {
+            assert_eq!(calls.load(Ordering::Relaxed), per * cards.len() as usize, "one evaluation per iteration");
+        }
+        let hand = (view.hand().len() as usize + view.tricks().len()) as f64;
+        for v in &values {
+            assert!(v.value.is_finite());
+            assert!((0.0..=1.0).contains(&v.made), "{v:?}");
+            assert!((0.0..=hand).contains(&v.tricks), "{v:?}");
+        }
+        let mut again = IsmctsBot::new(cfg, 11);
+        let repeat = if playing { again.play_values(&view, cards) } else { again.bet_values(&view, cards) };
+        assert_eq!(repeat, values);
+    }
+}

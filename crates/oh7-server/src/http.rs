@@ -296,6 +296,9 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
     let mut table: Option<TableHandle> = None;
     let mut stopping = app.stopping.clone();
     let err = |r: Refusal, id: Option<&str>| r.to_msg(id, None).frame();
+    // Once the client pings (its heartbeat), it is held to it: silent past the deadline, the
+    // connection is closed (a stalled network, a page frozen without a close).
+    let mut heard_by: Option<tokio::time::Instant> = None;
     loop {
         // The table's task ended (it was lost to another instance): its last frames are sent
         // and the connection closes; the client reconnects.
@@ -305,11 +308,21 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
                 None => std::future::pending().await,
             }
         };
+        let deadline = async {
+            match heard_by {
+                Some(t) => tokio::time::sleep_until(t).await,
+                None => std::future::pending().await,
+            }
+        };
         let msg = tokio::select! {
             m = stream.next() => m,
             _ = stopping.changed() => break,
             _ = table_gone => break,
+            _ = deadline => break,
         };
+        if heard_by.is_some() {
+            heard_by = Some(tokio::time::Instant::now() + s.heartbeat);
+        }
         let text = match msg {
             Some(Ok(Message::Text(t))) => t,
             Some(Ok(Message::Binary(_))) => {
@@ -359,6 +372,9 @@ async fn connection(socket: WebSocket, app: Arc<App>) {
                 continue;
             }
         };
+        if matches!(msg, ClientMsg::Ping {}) {
+            heard_by = Some(tokio::time::Instant::now() + s.heartbeat);
+        }
         if msg.id().is_some_and(|id| id.is_empty() || id.len() > MAX_ID_LEN) {
             let r = Refusal::new(ErrorCode::Malformed, format!("A command id has 1 to {MAX_ID_LEN} characters."));
             let _ = tx.send(err(r, None)).await;

@@ -17,6 +17,7 @@ pub mod event;
 pub mod http;
 pub mod listen;
 pub mod lobby;
+pub mod migrations;
 pub mod patch;
 pub mod pg;
 pub mod project;
@@ -74,7 +75,13 @@ pub struct Settings {
     /// The address clients reach this instance at (`http://host:port`), told to clients that
     /// another instance sends here; `None`: `http://` and the address it listens on.
     pub public_url: Option<String>,
+    /// A connection that has sent a `ping` and then sends nothing for this long is closed (its
+    /// seat is away); a client that never pings is not held to it.
+    pub heartbeat: Duration,
 }
+
+/// The heartbeat deadline: the browser pings every 15 s, so three pings may be lost.
+pub const HEARTBEAT: Duration = Duration::from_secs(45);
 
 impl Default for Settings {
     fn default() -> Settings {
@@ -95,6 +102,7 @@ impl Default for Settings {
             review_jobs: 1,
             lease: pg::LEASE,
             public_url: None,
+            heartbeat: HEARTBEAT,
         }
     }
 }

@@ -71,7 +71,7 @@ impl PgStore {
     /// leases last without a heartbeat ([`Cluster::heartbeat`] renews them).
     pub async fn open(url: &str, holder: &str, lease: Duration) -> Result<PgStore, StoreError> {
         let pool = PgPoolOptions::new().max_connections(16).connect(url).await?;
-        sqlx::migrate!("./migrations_pg").run(&pool).await?;
+        crate::migrations::POSTGRES.migrator().await?.run(&pool).await?;
         let own = PgStore { pool, holder: holder.to_string(), lease, queue: None };
         let (tx, rx) = mpsc::channel::<Batch>(MAX_GROUP * WRITERS);
         let rx = Arc::new(tokio::sync::Mutex::new(rx));

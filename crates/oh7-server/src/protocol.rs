@@ -89,6 +89,9 @@ pub enum ClientMsg {
     /// Ask for a snapshot (after a gap). A struct variant, so that unknown fields are refused
     /// as for every other command (a unit variant of a tagged enum ignores them).
     Sync {},
+    /// The client's heartbeat: answered `pong` by the table (so a stalled table or instance
+    /// goes unanswered); after one, a connection silent for the heartbeat deadline is closed.
+    Ping {},
 }
 
 impl ClientMsg {
@@ -103,7 +106,7 @@ impl ClientMsg {
             | ClientMsg::Seat { id, .. }
             | ClientMsg::Hint { id }
             | ClientMsg::Review { id, .. } => Some(id),
-            ClientMsg::Hello { .. } | ClientMsg::Sync {} => None,
+            ClientMsg::Hello { .. } | ClientMsg::Sync {} | ClientMsg::Ping {} => None,
         }
     }
 }
@@ -504,6 +507,11 @@ pub enum ServerMsg {
         url: String,
         /// Why, in English.
         message: String,
+    },
+    /// The answer to `ping`, from the table.
+    Pong {
+        /// The version.
+        version: u64,
     },
     /// The server is stopping.
     Closing {

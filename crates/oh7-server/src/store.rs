@@ -249,7 +249,7 @@ impl SqliteStore {
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new().max_connections(2).connect_with(opts.clone()).await?;
-        sqlx::migrate!("./migrations").run(&pool).await?;
+        crate::migrations::SQLITE.migrator().await?.run(&pool).await?;
         // No automatic checkpoint on the writer: the checkpointer does it beside it.
         let opts = opts.pragma("wal_autocheckpoint", "0");
         let conn = SqliteConnection::connect_with(&opts).await?;

@@ -208,3 +208,48 @@ async fn a_half_sent_request_head_times_out() {
     assert_eq!((status, body.as_str()), (200, "ok"));
     server.stop().await;
 }
+
+/// The heartbeat: `ping` is answered `pong` with the table's version, by seats and spectators
+/// alike; `ping` with a field is malformed; a client that pinged and then stays silent past the
+/// deadline is disconnected (and its seat is away), while a client that never pings is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ping_is_answered_and_holds_the_client_to_its_heartbeat() {
+    let db = temp_db();
+    let settings = oh7_server::Settings { heartbeat: Duration::from_millis(700), ..fast() };
+    let server = start(&db, settings).await;
+    let created = create_table(server.addr, &json!({"players": 3, "name": "A"})).await.unwrap();
+    let invite = created["invite"].as_str().unwrap();
+    let mut a = Client::connect(server.addr).await.unwrap();
+    let snap = a.hello(invite, created["token"].as_str()).await.unwrap();
+    let mut quiet = Client::connect(server.addr).await.unwrap();
+    quiet.hello(created["watch"].as_str().unwrap(), None).await.unwrap();
+    a.send(&json!({"type": "ping", "id": "x"})).await.unwrap();
+    let m = a.until(|m| m["type"] == "error" || m["type"] == "pong").await.unwrap();
+    assert_eq!(m["code"], "malformed", "a field the ping does not have: {m}");
+    a.send(&json!({"type": "ping"})).await.unwrap();
+    let m = a.until(|m| m["type"] == "error" || m["type"] == "pong").await.unwrap();
+    assert_eq!(m, json!({"type": "pong", "version": snap["version"]}));
+    // Kept alive by its pings.
+    for _ in 0..4 {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        a.send(&json!({"type": "ping"})).await.unwrap();
+        a.until(|m| m["type"] == "pong").await.unwrap();
+    }
+    // Silent past the deadline: closed.
+    let gone = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match a.recv_within(Duration::from_secs(5)).await {
+                Err(oh7_server::client::ClientError::Closed) => return true,
+                Err(_) => return false,
+                Ok(_) => continue,
+            }
+        }
+    })
+    .await;
+    assert_eq!(gone, Ok(true), "a silent client that pinged is disconnected");
+    // The spectator never pinged and sent nothing all along: still connected, and it answers.
+    quiet.send(&json!({"type": "ping"})).await.unwrap();
+    let m = quiet.until(|m| m["type"] == "pong").await.unwrap();
+    assert_eq!(m["version"], snap["version"]);
+    server.stop().await;
+}

@@ -26,8 +26,10 @@ pub struct ReviewArgs {
     /// The seat to review (from 0).
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seat: usize,
-    /// The reviewer: the determinization search of the expert family at this budget (Seven:
-    /// the Seven search with 256 to 4096 worlds per option).
+    /// The reviewer: `expert` is the expert player's search (ISMCTS, every option given an
+    /// equal share of its iterations); `easy`, `medium`, `hard` and `pimc` are the
+    /// determinization search at those budgets (Seven: the Seven search with 256 to 4096
+    /// worlds per option, `pimc` as `expert`).
     #[arg(long, value_name = "L", default_value = "expert", value_parser = clap::builder::PossibleValuesParser::new(LEVELS.iter().copied()))]
     pub level: String,
     /// The review seed (decimal, or hexadecimal with 0x); the same seed gives the same review.

@@ -626,7 +626,7 @@ fn the_browser_table() {
         wait_for(&a, "#end").await;
         wait_for(&a, ".stats-area").await;
         let body = text(&a).await;
-        assert!(body.contains("Success rate") && body.contains("Nil bid rate") && !body.contains("not chosen yet"), "{body}");
+        assert!(body.contains("Success rate") && body.contains("Nil bet rate") && !body.contains("not chosen yet"), "{body}");
         shot(&a, "end-1280x800-en").await;
         axe(&a, "game-over").await;
         p.close().await.ok();

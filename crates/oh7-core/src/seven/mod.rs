@@ -457,6 +457,23 @@ struct Reshuffle {
     cards: u32,
 }
 
+/// A finished round of Seven, as every seat may know it ([`SevenGame::past_rounds`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SevenRoundSummary {
+    /// The round, from 1.
+    pub number: u32,
+    /// Who went out (ended the round with no card).
+    pub out: Option<Seat>,
+    /// The points each seat added (the cards left in its hand).
+    pub points: Vec<i64>,
+    /// The totals after the round.
+    pub totals: Vec<i64>,
+    /// Seats over the limit, out of the game.
+    pub eliminated: SeatSet,
+    /// Seats whose total was exactly the limit and went back to 0.
+    pub reset: SeatSet,
+}
+
 /// How a round ended.
 #[derive(Clone, Copy, Debug)]
 struct RoundResult {
@@ -618,6 +635,23 @@ impl SevenGame {
     /// The seats still in the game.
     pub fn in_game(&self) -> SeatSet {
         self.in_game
+    }
+    /// The finished rounds, in order: who went out, each seat's points and totals after it,
+    /// who was eliminated and whose total went back to 0 (all public).
+    pub fn past_rounds(&self) -> Vec<SevenRoundSummary> {
+        self.log
+            .iter()
+            .filter_map(|r| {
+                r.result.map(|x| SevenRoundSummary {
+                    number: r.number,
+                    out: x.out,
+                    points: x.points[..self.players].to_vec(),
+                    totals: x.totals[..self.players].to_vec(),
+                    eliminated: x.eliminated,
+                    reset: x.reset,
+                })
+            })
+            .collect()
     }
     /// The seat whose turn it is (meaningless once the game is over).
     pub fn current(&self) -> Seat {

@@ -1148,6 +1148,7 @@ fn seat_view_holds_exactly_what_the_seat_may_know() {
                 "in_game",
                 "totals",
                 "hand_counts",
+                "past_rounds",
                 "draw_pile",
                 "discard_pile",
                 "top",

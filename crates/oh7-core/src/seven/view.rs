@@ -246,6 +246,10 @@ impl SeatViewLike for SevenView<'_> {
             "call_out": call_out,
             "over": over,
             "winners": g.winners(),
+            "past_rounds": g.past_rounds().iter().map(|r| json!({
+                "number": r.number, "out": r.out, "points": r.points, "totals": r.totals,
+                "eliminated": seats_json(r.eliminated), "reset": seats_json(r.reset),
+            })).collect::<Vec<_>>(),
         });
         if let Some(hand) = self.hand() {
             let seat = self.seat.expect("a hand has a seat");

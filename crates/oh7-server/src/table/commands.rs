@@ -31,6 +31,13 @@ impl Table {
                 self.send_snapshot(conn);
                 Ok(None)
             }
+            ClientMsg::Ping {} => {
+                let pong = ServerMsg::Pong { version: self.core.version }.frame();
+                if self.conns.get(&conn).is_some_and(|c| c.tx.try_send(pong).is_err()) {
+                    self.detach(conn);
+                }
+                Ok(None)
+            }
             ClientMsg::Hello { .. } => {
                 Err(Refusal::new(ErrorCode::AlreadyJoined, "This connection has joined a table already."))
             }
