@@ -730,8 +730,7 @@ function endPanel(ctx, v) {
     { class: "panel end", id: "end" },
     h("h2", {}, t.over),
     h("p", { class: "winner" }, t.winner(winners)),
-    gameOfView(v) === "oh7" ? scoreTable(ctx, v) : (v.past_rounds || []).length ? sevenRoundTable(ctx, v, v.past_rounds) : null,
-    statsEl(ctx, names),
+    // What to do next first (review, play again, replay), on screen at 1280×800; the figures below.
     reviewEl(ctx),
     h(
       "div",
@@ -741,6 +740,8 @@ function endPanel(ctx, v) {
       ctx.code ? h("a", { id: "replay-link", class: "button", href: `${ctx.base}/replay/${encodeURIComponent(ctx.code)}` }, t.replay) : null,
       watch ? h("a", { id: "download", href: `${ctx.base}/api/tables/${watch}/record`, download: "oh7-game.json" }, t.download) : null,
     ),
+    gameOfView(v) === "oh7" ? scoreTable(ctx, v) : (v.past_rounds || []).length ? sevenRoundTable(ctx, v, v.past_rounds) : null,
+    statsEl(ctx, names),
   );
 }
 

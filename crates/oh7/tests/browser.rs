@@ -473,6 +473,17 @@ fn the_browser_table() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         js(&a, "document.getElementById('rules').open = false; return true").await;
+        // The friend's phone: the chat is a sheet behind a button that counts the unread lines.
+        let until = Instant::now() + Duration::from_secs(10);
+        while js(&b, "return document.getElementById('chat-toggle').getAttribute('aria-label')").await != json!("Chat, 2 unread") {
+            assert!(Instant::now() < until, "no unread count on the phone: {}", js(&b, "return document.getElementById('chat-toggle').outerHTML").await);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(js(&b, "return getComputedStyle(document.querySelector('.table-page > .chat')).display").await, json!("none"));
+        js(&b, "document.getElementById('chat-toggle').click(); return true").await;
+        let open = js(&b, "const c = document.querySelector('.table-page > .chat').getBoundingClientRect(); return [c.top < window.innerHeight && c.bottom > 0, document.activeElement.id, document.getElementById('chat-toggle').getAttribute('aria-label')]").await;
+        assert_eq!(open, json!([true, "chat-input", "Chat"]), "the sheet opens on screen, ready to type, nothing unread");
+        js(&b, "document.getElementById('chat-close').click(); return true").await;
 
         eprintln!("scenario: a bet is chosen, then confirmed (R-OWN-10); a double click on a card sends one play");
         play_both(&a, &b, "the host's bet", 60, |s| {
@@ -725,6 +736,8 @@ fn the_browser_table() {
         let watch = format!("{base}/w/{}", state(&r).await["links"]["watch"].as_str().unwrap());
         play_until(&r, "the end of the game to review", 300, |s| s["table"]["state"] == "over").await;
         wait_for(&r, "#end").await;
+        let fold = js(&r, "window.scrollTo(0, 0); return ['review-btn', 'rematch-btn'].map(id => document.getElementById(id).getBoundingClientRect().bottom <= window.innerHeight)").await;
+        assert_eq!(fold, json!([true, true]), "at 1280×800 the review and play-again buttons are on screen at game over");
         wait_for(&r, "#review-btn").await.click().await.unwrap();
         let s = wait_state(&r, "the review done", |s| s["review"]["state"] == "done" || s["review"]["state"] == "failed").await;
         assert_eq!(s["review"]["state"], "done", "the review was made: {s}");
