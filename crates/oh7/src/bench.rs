@@ -101,7 +101,7 @@ pub enum BenchCommand {
     /// Time to review seat 0 of a whole game (`oh7 review`): a 4-player `en` game and a
     /// 9-player `bga` game between heuristic bots.
     Review {
-        /// The reviewer level (easy, medium, hard, expert).
+        /// The reviewer level (easy, medium, hard, pimc, expert).
         #[arg(long, default_value = "expert")]
         level: String,
         /// Games per table (seeds 1, 2, ...).

@@ -614,8 +614,21 @@ fn the_browser_table() {
                 shot(&a, "summary").await;
                 let body = text(&a).await;
                 assert!(body.contains("is over") && body.contains("Points"), "the summary is shown: {body}");
+                // Each seat's points explained by the table's rule (en: 2 + basket + tricks).
+                let why = js(&a, "return [...document.querySelectorAll('.summary .why li')].map(l => l.textContent)").await;
+                let why = why.as_array().unwrap();
+                assert_eq!(why.len(), 4, "one explanation per seat: {why:?}");
+                assert!(why.iter().all(|l| l.as_str().unwrap().contains("bet made: 2 + ") || l.as_str().unwrap().contains("bet missed by ")), "{why:?}");
                 wait_for(&a, "button[data-k='summary-ok']").await.click().await.unwrap();
                 wait_state(&a, "the summary dismissed", |s| s["summary"].is_null()).await;
+                // The score sheet, any time during play.
+                wait_for(&a, "#score-sheet summary").await.click().await.unwrap();
+                let rows = js(&a, "return document.querySelectorAll('#score-sheet table.scores tbody tr').length").await;
+                assert!(rows.as_u64().unwrap() >= 2, "a round and the totals on the score sheet: {rows}");
+                js(&a, "document.getElementById('score-sheet').scrollIntoView({block: 'center'}); return true").await;
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                std::fs::write(shots().join("score-sheet-1280x800-en.png"), a.screenshot().await.unwrap()).unwrap();
+                js(&a, "window.scrollTo(0, 0); return true").await;
             }
             let sp = state(&p).await;
             if sp["summary"].is_object() && sp["completed"].is_null() && !phone_summary {
@@ -790,6 +803,17 @@ fn the_browser_table() {
         let body = text(&r).await;
         assert!(body.contains("Expected points") && body.contains("Accuracy") && body.contains("Hindsight"), "{body}");
         shot(&r, "review-1280x800-en").await;
+        // On to a marked decision: it is said in plain words (expected points, what the round gave).
+        let until = Instant::now() + Duration::from_secs(20);
+        while js(&r, "return !!document.querySelector('.step-body .plain') || document.getElementById('step-next').disabled").await != json!(true) {
+            assert!(Instant::now() < until, "no marked decision reached: {}", text(&r).await);
+            r.active_element().await.unwrap().send_keys("\u{E014}").await.unwrap();
+        }
+        let plain = js(&r, "const p = document.querySelector('.step-body .plain'); return p ? p.textContent : ''").await;
+        assert!(plain.as_str().unwrap().contains("could expect") && plain.as_str().unwrap().contains("In the end the round gave you"), "{plain}");
+        js(&r, "document.querySelector('.step-body .plain').scrollIntoView({block: 'center'}); return true").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        std::fs::write(shots().join("review-plain-1280x800-en.png"), r.screenshot().await.unwrap()).unwrap();
         axe(&r, "review").await;
         let review_url = format!("{base}{href}");
         r.close().await.ok();
