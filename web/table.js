@@ -121,7 +121,7 @@ export function renderGame(root, ctx) {
     game === "seven" ? sevenActions(ctx, v) : oh7Actions(ctx, v),
   );
   renderHand(handArea, ctx, v);
-  region(side, JSON.stringify([S.lang, v.last_trick, v.bet_attempts, v.phase?.name, S.table?.seats]), () => (game === "seven" ? null : sideEl(ctx, v)));
+  region(side, JSON.stringify([S.lang, v.last_trick, v.bet_attempts, v.phase?.name, S.table?.seats, v.tricks?.length, v.leader_trump]), () => (game === "seven" ? null : sideEl(ctx, v)));
   region(sheet, JSON.stringify([S.lang, S.table?.state, v.past_rounds?.length, S.table?.totals, S.table?.seats?.map((x) => x.name)]), () => sheetEl(ctx, v, sheet.querySelector("details")?.open));
   region(end, JSON.stringify([S.lang, S.table?.state, S.table?.game_number, v.past_rounds?.length, S.table?.totals, S.table?.winners, ctx.stats(), S.you, S.links, reviewOf(S)]), () =>
     S.table?.state === "over" ? endPanel(ctx, v) : null,
@@ -165,8 +165,16 @@ function oh7Top(ctx, v) {
       ),
     );
   }
-  const why = !over && v.phase.name === "playing" && !(v.tricks || []).length ? leaderWhy(ctx.S.table?.ruleset?.leader, v) : null;
-  return h("div", { class: "counters" }, ...items, why ? h("p", { class: "lead-why" }, t.leadWhy(why, w, (s) => seatName(ctx, s))) : null);
+  const why = leadWhyText(ctx, v);
+  return h("div", { class: "counters" }, ...items, why ? h("p", { class: "lead-why" }, why) : null);
+}
+
+/** Why the first leader leads, during the first trick when a tie decided it (else null). On
+ * phones it is shown under the hand (`sideEl`), so the hand stays on the first screen. */
+function leadWhyText(ctx, v) {
+  if (ctx.S.table?.state === "over" || v.phase.name !== "playing" || (v.tricks || []).length) return null;
+  const why = leaderWhy(ctx.S.table?.ruleset?.leader, v);
+  return why ? ctx.t().leadWhy(why, terms(v.preset, ctx.S.lang), (s) => seatName(ctx, s)) : null;
 }
 
 function sevenTop(ctx, v) {
@@ -597,6 +605,8 @@ function sideEl(ctx, v) {
   const t = ctx.t();
   const w = terms(v.preset, ctx.S.lang);
   const out = [];
+  const why = leadWhyText(ctx, v);
+  if (why) out.push(h("p", { class: "lead-why-side" }, why));
   if (v.bet_attempts?.length && v.phase.name === "betting") {
     out.push(
       h(
