@@ -513,6 +513,9 @@ fn the_browser_table() {
 
         eprintln!("scenario: the keyboard: arrow keys move along the hand, and the focused card survives moves");
         to_my_play(&a, &[&b], "the host's turn to play again").await;
+        // The hand is redrawn when the last trick's hold ends: wait for it, so the key goes to the
+        // hand that stays (under a CPU hog the hold outlasted the focus and the key was lost).
+        wait_state(&a, "the last trick gathered", |s| s["completed"].is_null()).await;
         js(&a, "document.querySelector('.hand [tabindex=\"0\"]').focus(); return true").await;
         let first = js(&a, "return document.activeElement.dataset.k").await;
         let focused = a.active_element().await.unwrap();
