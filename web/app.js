@@ -3,7 +3,7 @@
 // every card from cards.js; names and chat are shown as text, never as HTML.
 
 import { texts, errorText } from "./i18n.js";
-import { initial, reduce, gameOf, myTurn, newTurn } from "./state.js";
+import { initial, reduce, gameOf, myTurn, newTurn, askedAgain } from "./state.js";
 import { connect, tokenFor, keepToken } from "./socket.js";
 import { h, region, part } from "./dom.js";
 import { rulesSections, facts, symbols } from "./rules.js";
@@ -100,6 +100,7 @@ const ctx = {
   },
   t: T,
   clockLeft: () => clockLeft(),
+  rematchLeft: () => rematchLeft(),
   rules,
   dispatch,
   send: (type, fields) => sendCommand(type, fields),
@@ -120,16 +121,22 @@ function dispatch(msg) {
   S = { ...reduce(S, msg), lang };
   if (newTurn(before, S)) onNewTurn();
   else if (!myTurn(S)) turnSince = null;
+  if (askedAgain(S) && !askedAgain(before)) alertMe(T().rematchAsked(S.table.seats?.[0]?.name || ""));
   render();
 }
 
 /** The viewer's decision begins: its clock starts, and the alerts it asked for go off. */
 function onNewTurn() {
   turnSince = Date.now();
+  alertMe(T().turnNotice, T().turnNoticeBody(tableName()));
+}
+
+/** The alerts this browser asked for: a chime, and a notification when the tab is hidden. */
+function alertMe(title, body = tableName()) {
   if (alerts.sound) beep();
   if (alerts.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
     try {
-      const n = new Notification(T().turnNotice, { body: T().turnNoticeBody(tableName()), tag: "oh7-turn" });
+      const n = new Notification(title, { body, tag: "oh7-turn" });
       n.onclick = () => {
         window.focus();
         n.close();
@@ -177,9 +184,16 @@ function clockLeft() {
   return Math.max(0, Math.ceil(secs - (Date.now() - turnSince) / 1000));
 }
 
-/** Redraw every second while the viewer's clock runs. */
+/** Seconds before the rematch being asked starts without those who have not answered, or null. */
+function rematchLeft() {
+  const r = S.table?.rematch;
+  if (!r || !r.deadline_ms) return null;
+  return Math.max(0, Math.min(r.wait_s, Math.ceil((r.deadline_ms - Date.now()) / 1000)));
+}
+
+/** Redraw every second while the viewer's clock or a rematch's deadline runs. */
 function tickClock() {
-  const running = clockLeft() !== null;
+  const running = clockLeft() !== null || rematchLeft() !== null;
   if (running && clockTimer === null) clockTimer = setInterval(render, 1000);
   if (!running && clockTimer !== null) {
     clearInterval(clockTimer);
@@ -335,7 +349,7 @@ function hasChosenLang() {
 function render() {
   const app = document.getElementById("app");
   document.documentElement.lang = S.lang;
-  document.title = !reviewCode && myTurn(S) ? T().turnTitle : T().title;
+  document.title = reviewCode ? T().title : myTurn(S) ? T().turnTitle : askedAgain(S) ? T().againTitle : T().title;
   tickClock();
   if (reviewCode) {
     if (!reviewMod) {
@@ -860,7 +874,10 @@ function renderChat(app) {
   let toggle = app.querySelector("#chat-toggle");
   if (!toggle) {
     toggle = h("button", { type: "button", id: "chat-toggle", class: "chat-toggle", "aria-controls": "chat", onclick: () => setChat(!chatOpen) });
-    app.querySelector(".table-page").append(toggle);
+    // In the page's top bar, where it covers nothing (a button fixed over the page hid the last
+    // cards of a phone's hand).
+    const bar = app.querySelector(".table-page > .bar");
+    bar.insertBefore(toggle, bar.querySelector(".watching"));
   }
   region(toggle, JSON.stringify([S.lang, unread]), () => [T().chat, unread ? h("span", { class: "unread", "aria-hidden": "true" }, String(unread)) : null]);
   toggle.setAttribute("aria-label", T().chatOpen(unread));

@@ -278,6 +278,11 @@ export function myTurn(S) {
 /** Whether the viewer's decision at `after` is a new one (not the one it owed at `before`): its
  * turn begins, or it acted and must decide again (the table's version moved while it owed a
  * decision and had a command on its way). The server's turn clock starts again then. */
+/** The host asks this viewer for another game and it has not answered. */
+export function askedAgain(s) {
+  return s.you !== null && s.you !== undefined && s.table?.rematch?.answers?.[s.you] === "waiting";
+}
+
 export function newTurn(before, after) {
   if (!myTurn(after)) return false;
   if (!myTurn(before)) return true;

@@ -126,6 +126,8 @@ export function renderGame(root, ctx) {
   region(end, JSON.stringify([S.lang, S.table?.state, S.table?.game_number, v.past_rounds?.length, S.table?.totals, S.table?.winners, ctx.stats(), S.you, S.links, reviewOf(S)]), () =>
     S.table?.state === "over" ? endPanel(ctx, v) : null,
   );
+  const again = end.querySelector(".again");
+  if (again) region(again, JSON.stringify([S.lang, S.table?.rematch, S.you, ctx.rematchLeft(), S.table?.seats?.map((x) => x.name)]), () => againEl(ctx));
   const news = part(root, "review-news", "p", { role: "status", class: "sr-only" });
   const said = S.table?.state === "over" ? reviewNews(ctx) : "";
   if (news.textContent !== said) news.textContent = said;
@@ -358,6 +360,9 @@ function promptEl(ctx, v) {
   const t = ctx.t();
   const { S } = ctx;
   if (S.table?.state === "over") return null;
+  if (S.you !== null && S.table?.seats?.[S.you]?.status === "bot_for_away") {
+    return h("p", { class: "turn stand-in" }, t.standIn, " ", h("button", { type: "button", id: "take-back", "data-k": "take-back", onclick: () => ctx.send("back") }, t.takeBack));
+  }
   const moving = v.to_move || [];
   if (S.you !== null && moving.includes(S.you) && S.legal.length) {
     const left = ctx.clockLeft();
@@ -745,14 +750,46 @@ function endPanel(ctx, v) {
     h(
       "div",
       { class: "end-actions" },
-      S.you === 0 ? h("button", { type: "button", id: "rematch-btn", class: "primary", "data-k": "rematch", onclick: () => ctx.send("rematch") }, t.rematch) : null,
-      S.you !== null && S.you !== 0 ? h("p", {}, t.waitingRematch) : null,
+      // Play again: its own region (below), so its countdown redraws nothing else.
+      h("div", { class: "again" }),
       ctx.code ? h("a", { id: "replay-link", class: "button", href: `${ctx.base}/replay/${encodeURIComponent(ctx.code)}` }, t.replay) : null,
       watch ? h("a", { id: "download", href: `${ctx.base}/api/tables/${watch}/record`, download: "oh7-game.json" }, t.download) : null,
     ),
     gameOfView(v) === "oh7" ? scoreTable(ctx, v) : (v.past_rounds || []).length ? sevenRoundTable(ctx, v, v.past_rounds) : null,
     statsEl(ctx, names),
   );
+}
+
+/** Play again: the host's button (while the others answer, "Start now"); each person's answer;
+ *  who has answered and the time left before the game starts without the others. */
+function againEl(ctx) {
+  const t = ctx.t();
+  const { S } = ctx;
+  const r = S.table?.rematch;
+  const hostButton = (label) => h("button", { type: "button", id: "rematch-btn", class: "primary", "data-k": "rematch", onclick: () => ctx.send("rematch") }, label);
+  if (!r) {
+    if (S.you === 0) return hostButton(t.rematch);
+    return S.you !== null ? h("p", {}, t.waitingRematch) : null;
+  }
+  const mine = S.you === null ? null : r.answers[S.you];
+  const parts = [h("p", { class: "asked" }, t.rematchAsked(seatName(ctx, S.table.host ?? 0)))];
+  if (S.you === 0) parts.push(hostButton(t.rematchStartNow));
+  else if (mine === "waiting") {
+    parts.push(
+      h(
+        "div",
+        { class: "answer", role: "group", "aria-label": t.rematchAsked(seatName(ctx, S.table.host ?? 0)) },
+        h("button", { type: "button", id: "rematch-yes", class: "primary", "data-k": "rematch-yes", onclick: () => ctx.send("answer", { yes: true }) }, t.rematchYes),
+        h("button", { type: "button", id: "rematch-no", "data-k": "rematch-no", onclick: () => ctx.send("answer", { yes: false }) }, t.rematchNo),
+      ),
+    );
+  } else if (mine === "yes") parts.push(h("p", {}, t.rematchIn));
+  else if (mine === "no") parts.push(h("p", {}, t.rematchOut));
+  const people = r.answers.map((a, s) => (a === "bot" || s === (S.table.host ?? 0) ? null : h("li", { "data-answer": a }, h("strong", {}, seatName(ctx, s)), `${t.colon}${t.rematchAnswers[a]}`)));
+  parts.push(h("ul", { class: "answers", id: "rematch-answers" }, ...people));
+  const left = ctx.rematchLeft();
+  if (left !== null) parts.push(h("p", { class: "left", id: "rematch-left", role: "timer" }, t.rematchLeft(left)));
+  return parts;
 }
 
 /** This seat's review of the game: the button, then queued, the progress, the link to share.
@@ -866,6 +903,27 @@ function statsEl(ctx, names) {
         h(
           "table",
           { class: "scores stats" },
+          h("thead", {}, h("tr", {}, h("td", {}), ...players.map((p) => h("th", { scope: "col" }, h("span", { class: "nm" }, names[p.seat] ?? `#${p.seat + 1}`))))),
+          h("tbody", {}, ...keys.map((k) => h("tr", {}, h("th", { scope: "row" }, rows[k]), ...players.map((p) => h("td", {}, fmt(k, p[k])))))),
+        ),
+      ),
+    );
+  }
+  const sv = st.seven;
+  if (sv) {
+    const rows = t.sevenStatsRows;
+    const keys = ["points_per_round", "out_rate", "action_cards", "turns"];
+    const fmt = (k, x) => (k === "points_per_round" ? t.num(x) : k === "out_rate" ? t.pct(x) : String(x));
+    const players = sv.players || [];
+    out.push(
+      h("h3", {}, st.games > 1 ? t.statsGames(st.games) : t.statsTitle),
+      h("ul", { class: "table-stats" }, ...t.sevenStatsTable(sv).map((x) => h("li", {}, x))),
+      h(
+        "div",
+        { class: "scroll" },
+        h(
+          "table",
+          { class: "scores stats", id: "seven-stats" },
           h("thead", {}, h("tr", {}, h("td", {}), ...players.map((p) => h("th", { scope: "col" }, h("span", { class: "nm" }, names[p.seat] ?? `#${p.seat + 1}`))))),
           h("tbody", {}, ...keys.map((k) => h("tr", {}, h("th", { scope: "row" }, rows[k]), ...players.map((p) => h("td", {}, fmt(k, p[k])))))),
         ),

@@ -4,7 +4,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
-import { initial, reduce, canAct, myTurn, newTurn } from "../state.js";
+import { initial, reduce, canAct, myTurn, newTurn, askedAgain } from "../state.js";
 
 const dir = new URL("./fixtures/", import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort();
@@ -297,3 +297,21 @@ for (const f of files) {
     }
   });
 }
+
+test("a rematch asks each person once: askedAgain until the answer, not for the host", () => {
+  const { frames } = load("en-4.seat0.jsonl");
+  // Seen from seat 1 (the recording's table is the same for every seat); a recording older than
+  // the table's `rematch` field has it as the server sends it now, `null`.
+  const last = run(frames);
+  let s = { ...last, you: 1, table: { rematch: null, ...last.table } };
+  assert.equal(s.table.state, "over");
+  assert.equal(askedAgain(s), false, "nothing asked yet");
+  const v = s.version;
+  const asked = { deadline_ms: 1, wait_s: 30, answers: ["yes", "waiting", "bot", "bot"] };
+  s = reduce(s, { type: "event", version: v + 1, event: { kind: "rematch" }, patch: { "t/rematch": asked } });
+  assert.equal(s.needSync, false);
+  assert.equal(askedAgain(s), true);
+  assert.equal(askedAgain({ ...s, you: 0 }), false, "the host asked; it is not asked");
+  s = reduce(s, { type: "event", version: v + 2, event: { kind: "answer", seat: 1, yes: true }, patch: { "t/rematch/answers/1": "yes" } });
+  assert.equal(askedAgain(s), false, "answered");
+});

@@ -29,7 +29,8 @@ pub enum Event {
     },
     /// A game starts (the first, or a rematch). `fill`: bot levels for the seats still free.
     Start {
-        /// The seat that asked (the host), absent when the table was created started.
+        /// The seat that asked (the host); absent when the server started it (a table created
+        /// started, or a rematch every person answered or whose deadline passed).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
         /// The command id.
@@ -66,6 +67,25 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<String>,
     },
+    /// The host asks the people at the table for another game (they answer with
+    /// [`Event::Answer`]; the game starts when all have, or at the deadline).
+    Rematch {
+        /// The host's seat.
+        seat: Seat,
+        /// The command id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+    },
+    /// A person answers the host's rematch: in (`yes`) or not this time (a bot plays the seat).
+    Answer {
+        /// The seat.
+        seat: Seat,
+        /// The command id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        /// In the next game.
+        yes: bool,
+    },
     /// A chat line.
     Chat {
         /// Who wrote it.
@@ -85,6 +105,8 @@ impl Event {
             Event::Start { seat: Some(s), id: Some(id), .. }
             | Event::Act { seat: s, id: Some(id), .. }
             | Event::Seat { seat: s, id: Some(id), .. }
+            | Event::Rematch { seat: s, id: Some(id) }
+            | Event::Answer { seat: s, id: Some(id), .. }
             | Event::Chat { seat: s, id: Some(id), .. } => Some((*s, id)),
             _ => None,
         }

@@ -78,6 +78,9 @@ pub struct Settings {
     /// A connection that has sent a `ping` and then sends nothing for this long is closed (its
     /// seat is away); a client that never pings is not held to it.
     pub heartbeat: Duration,
+    /// How long the people at a table have to answer the host's rematch; then the game starts
+    /// and a bot plays for each person who has not answered.
+    pub rematch_wait: Duration,
 }
 
 /// The heartbeat deadline: the browser pings every 15 s, so three pings may be lost.
@@ -99,6 +102,7 @@ impl Default for Settings {
             header_timeout: Duration::from_secs(10),
             idle_unload: Duration::from_secs(600),
             review_level: "expert".into(),
+            rematch_wait: Duration::from_secs(30),
             review_jobs: 1,
             lease: pg::LEASE,
             public_url: None,

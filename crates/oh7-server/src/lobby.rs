@@ -671,6 +671,40 @@ pub struct TableStats {
     pub history: Vec<GameResult>,
     /// The Oh 7 figures over every finished Oh 7 game (`null` when there is none).
     pub stats: Option<Oh7Figures>,
+    /// The Seven figures over every finished Seven game (`null` when there is none).
+    pub seven: Option<SevenFigures>,
+}
+
+/// The figures of `oh7-stats` over a table's finished Seven games, in [`TableStats`].
+#[derive(Debug, Serialize)]
+pub struct SevenFigures {
+    /// Rounds played.
+    pub rounds: u64,
+    /// Draw actions (a turn's draw or a penalty), and the cards they drew.
+    pub draws: u64,
+    /// Cards drawn.
+    pub cards_drawn: u64,
+    /// Last cards announced.
+    pub announces: u64,
+    /// Call-outs that made a player draw.
+    pub callouts: u64,
+    /// Per seat.
+    pub players: Vec<SevenSeatFigures>,
+}
+
+/// One seat's Seven figures, in [`SevenFigures`].
+#[derive(Debug, Serialize)]
+pub struct SevenSeatFigures {
+    /// The seat, from 0.
+    pub seat: usize,
+    /// The mean points added per round played (fewer is better).
+    pub points_per_round: f64,
+    /// The share of its rounds in which the seat went out first.
+    pub out_rate: f64,
+    /// Action cards played (2, A♠, 7, 8, 10, J).
+    pub action_cards: u64,
+    /// Turns taken (plays, draws, passes).
+    pub turns: u64,
 }
 
 /// The figures of `oh7-stats` over a table's finished Oh 7 games, in [`TableStats`].
@@ -726,7 +760,39 @@ pub fn table_stats(games: &[Arc<FinishedGame>]) -> TableStats {
         .collect();
     let oh7: Vec<&Value> = games.iter().map(|g| &g.record).filter(|r| r["game"] == "oh7").collect();
     let stats = if oh7.is_empty() { None } else { Some(oh7_figures(&oh7)) };
-    TableStats { games: games.len(), history, stats }
+    let seven: Vec<&Value> = games.iter().map(|g| &g.record).filter(|r| r["game"] == "seven").collect();
+    let seven = if seven.is_empty() { None } else { Some(seven_figures(&seven)) };
+    TableStats { games: games.len(), history, stats, seven }
+}
+
+fn seven_figures(records: &[&Value]) -> SevenFigures {
+    let mut acc = oh7_stats::Stats::new();
+    for r in records {
+        if let Err(e) = acc.add_value(r) {
+            tracing::error!(error = %e, "a finished game's record is not readable for statistics");
+        }
+    }
+    let o = &acc.seven;
+    let players = o
+        .by_seat
+        .iter()
+        .enumerate()
+        .map(|(seat, p)| SevenSeatFigures {
+            seat,
+            points_per_round: p.points.value(),
+            out_rate: p.out.value(),
+            action_cards: p.plays[..oh7_stats::seven::ACTION_CARDS.len()].iter().sum(),
+            turns: p.turns,
+        })
+        .collect();
+    SevenFigures {
+        rounds: o.rounds,
+        draws: o.draws,
+        cards_drawn: o.cards_drawn,
+        announces: o.announces,
+        callouts: o.callouts,
+        players,
+    }
 }
 
 fn oh7_figures(records: &[&Value]) -> Oh7Figures {
@@ -894,36 +960,52 @@ mod tests {
         same(&presets(), &old_presets());
     }
 
+    /// The Oh 7 part of the statistics is as before (the Seven figures are new: checked below).
+    fn same_stats(new: &TableStats, old: &Value) {
+        let mut v = serde_json::to_value(new).unwrap();
+        v.as_object_mut().unwrap().remove("seven");
+        assert_eq!(v.to_string(), old.to_string());
+    }
+
     #[test]
     fn stats_are_as_before() {
         let specs = GameSpec::all();
         let seven = specs.iter().find(|s| s.game_name() == "seven").expect("seven");
         let (smin, _) = seven.player_range().expect("seven's players");
         // No game yet, only Seven (stats null), and a record the accumulator cannot read.
-        same(&table_stats(&[]), &old_table_stats(&[]));
+        same_stats(&table_stats(&[]), &old_table_stats(&[]));
         let sevens = vec![finished(1, seven, smin, 1), finished(2, seven, smin, 2)];
-        same(&table_stats(&sevens), &old_table_stats(&sevens));
+        same_stats(&table_stats(&sevens), &old_table_stats(&sevens));
+        // Seven's own figures: every round of both games, each seat's share of rounds gone out.
+        let sv = table_stats(&sevens).seven.expect("Seven figures");
+        let rounds: usize = sevens.iter().map(|g| g.record["rounds"].as_array().unwrap().len()).sum();
+        assert!(sv.rounds > 0 && sv.rounds as usize <= rounds, "{} of {rounds}", sv.rounds);
+        assert_eq!(sv.players.len(), smin);
+        let out: f64 = sv.players.iter().map(|p| p.out_rate).sum();
+        assert!(out > 0.0, "someone goes out: {out}");
+        assert!(sv.players.iter().all(|p| p.turns > 0));
+        assert!(table_stats(&[]).seven.is_none());
         let garbage = vec![Arc::new(FinishedGame {
             game: 1,
             record: json!({"game": "oh7", "players": 3}),
             totals: vec![0, 0, 0],
             winners: vec![],
         })];
-        same(&table_stats(&garbage), &old_table_stats(&garbage));
+        same_stats(&table_stats(&garbage), &old_table_stats(&garbage));
         // Every Oh 7 preset at its player counts alone, then all of them (and Seven) together.
         let mut all = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
             let (min, max) = spec.player_range().expect("players");
             for players in [min, max] {
                 let one = vec![finished(1, spec, players, 7 + i as u64 * 31 + players as u64)];
-                same(&table_stats(&one), &old_table_stats(&one));
+                same_stats(&table_stats(&one), &old_table_stats(&one));
                 all.push(finished(all.len() as u32 + 1, spec, players, 100 + all.len() as u64));
             }
         }
-        same(&table_stats(&all), &old_table_stats(&all));
+        same_stats(&table_stats(&all), &old_table_stats(&all));
         let figures = table_stats(&all).stats.expect("Oh 7 figures");
         assert!(figures.rounds > 0 && !figures.players.is_empty() && !figures.table.trump_selection_rate.is_empty());
         all.extend(garbage);
-        same(&table_stats(&all), &old_table_stats(&all));
+        same_stats(&table_stats(&all), &old_table_stats(&all));
     }
 }

@@ -46,11 +46,33 @@ pub enum Happened {
         /// Game number at this table, from 1.
         game: u32,
     },
+    /// The host asked for another game.
+    Rematch,
+    /// A person answered the rematch.
+    Answer {
+        /// The seat.
+        seat: Seat,
+        /// In the next game, or not this time.
+        yes: bool,
+    },
     /// A chat line.
     Chat {
         /// The line.
         entry: ChatLine,
     },
+}
+
+/// The rematch being asked, in the table information.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RematchInfo {
+    /// When the game starts without the people who have not answered: milliseconds since the
+    /// Unix epoch, by the server's clock.
+    pub deadline_ms: u64,
+    /// The whole wait, in seconds (a client shows the time left, at most this).
+    pub wait_s: u64,
+    /// Per seat: `yes`, `no`, `waiting` (a person who has not answered) or `bot`; the host is
+    /// `yes`.
+    pub answers: Vec<&'static str>,
 }
 
 /// One seat in the table information.
@@ -95,6 +117,8 @@ pub struct TableInfo {
     pub winners: Option<Vec<Seat>>,
     /// Whether a finished game's record can be downloaded.
     pub record: bool,
+    /// The rematch the host asked for, while the people answer (`null` otherwise).
+    pub rematch: Option<RematchInfo>,
 }
 
 /// What one viewer's document holds besides the table information (which is the same for every
@@ -151,6 +175,8 @@ pub fn told(happened: &Happened, seat: Option<Seat>) -> Told {
         Happened::Join { seat } => Told::Join { seat: *seat },
         Happened::Seat { seat, bot } => Told::Seat { seat: *seat, bot: bot.clone() },
         Happened::Start { game } => Told::Start { game: *game },
+        Happened::Rematch => Told::Rematch {},
+        Happened::Answer { seat, yes } => Told::Answer { seat: *seat, yes: *yes },
         Happened::Chat { entry } => Told::Chat { entry: entry.clone() },
     }
 }

@@ -49,8 +49,23 @@ pub enum ClientMsg {
         /// The action.
         action: String,
     },
-    /// A new game at the same seats, once the game is over (the host).
+    /// Another game at the same seats, once the game is over (the host): the other people are
+    /// asked (`answer`); the game starts when all have answered or at the deadline. Sent again
+    /// while they answer, it starts the game at once.
     Rematch {
+        /// Command id.
+        id: String,
+    },
+    /// A person's answer to the host's rematch: `yes` to play, `no` for a bot to play the seat
+    /// in the next game.
+    Answer {
+        /// Command id.
+        id: String,
+        /// In the next game.
+        yes: bool,
+    },
+    /// Take back a seat a bot plays for you (after a rematch you did not answer, or declined).
+    Back {
         /// Command id.
         id: String,
     },
@@ -102,6 +117,8 @@ impl ClientMsg {
             | ClientMsg::Start { id, .. }
             | ClientMsg::Act { id, .. }
             | ClientMsg::Rematch { id }
+            | ClientMsg::Answer { id, .. }
+            | ClientMsg::Back { id }
             | ClientMsg::Chat { id, .. }
             | ClientMsg::Seat { id, .. }
             | ClientMsg::Hint { id }
@@ -155,6 +172,8 @@ pub enum ErrorCode {
     GameOver,
     /// The game is not over yet.
     NotOver,
+    /// `answer` when no rematch asks this seat (none asked, or the host's own seat).
+    NotAsked,
     /// A chat line that is empty or over 300 characters.
     ChatTooLong,
     /// A request no form of the client can send (create).
@@ -224,6 +243,7 @@ impl ErrorCode {
             ErrorCode::Illegal => "illegal",
             ErrorCode::GameOver => "game_over",
             ErrorCode::NotOver => "not_over",
+            ErrorCode::NotAsked => "not_asked",
             ErrorCode::ChatTooLong => "chat_too_long",
             ErrorCode::BadRequest => "bad_request",
             ErrorCode::SeatTaken => "seat_taken",
@@ -377,6 +397,15 @@ pub enum Told {
     Start {
         /// Its number at the table, from 1.
         game: u32,
+    },
+    /// The host asked for another game (the table's `rematch` says who has answered).
+    Rematch {},
+    /// A person answered the rematch.
+    Answer {
+        /// The seat.
+        seat: Seat,
+        /// In the next game, or not this time.
+        yes: bool,
     },
     /// A chat line.
     Chat {

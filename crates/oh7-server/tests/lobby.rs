@@ -456,6 +456,14 @@ async fn stats_keep_every_game_across_a_rematch_and_a_restart() {
         let ack = cs[0].command(json!({"type": kind})).await.unwrap();
         assert_eq!(ack["type"], "ack", "{ack}");
         let mut v = ack["version"].as_u64().unwrap();
+        if game == 2 {
+            // The others are asked; the game starts once both are in.
+            for c in &mut cs[1..] {
+                let ack = c.command(json!({"type": "answer", "yes": true})).await.unwrap();
+                assert_eq!(ack["type"], "ack", "{ack}");
+                v = ack["version"].as_u64().unwrap() + 1;
+            }
+        }
         loop {
             for c in cs.iter_mut() {
                 while c.version < v {

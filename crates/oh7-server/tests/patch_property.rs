@@ -29,6 +29,7 @@ fn info(spec: &GameSpec, players: usize) -> TableInfo {
         totals: None,
         winners: None,
         record: false,
+        rematch: None,
     }
 }
 

@@ -326,6 +326,11 @@ async fn rematch_and_chat() {
     }
     let r = cs[0].command(json!({"type": "rematch"})).await.unwrap();
     assert_eq!(r["type"], "ack", "{r}");
+    // The other person is asked, and the game starts when they are in.
+    cs[1].until(|m| m["event"]["kind"] == "rematch").await.unwrap();
+    assert_eq!(cs[1].table["rematch"]["answers"], json!(["yes", "waiting"]));
+    let r = cs[1].command(json!({"type": "answer", "yes": true})).await.unwrap();
+    assert_eq!(r["type"], "ack", "{r}");
     let m = cs[1].until(|m| m["event"]["kind"] == "start").await.unwrap();
     assert_eq!(m["event"]["game"], 2);
     assert_eq!(cs[1].table["state"], "playing");

@@ -24,6 +24,10 @@ pub struct ServeArgs {
     /// Seconds a person who dropped out keeps the seat before a bot plays for them.
     #[arg(long, default_value_t = 30)]
     pub grace_s: u64,
+    /// Seconds the people at a table have to answer the host's "Play again"; then the game
+    /// starts and a bot plays for each person who has not answered.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub rematch_wait_s: u64,
     /// Connections from one address.
     #[arg(long, default_value_t = 64)]
     pub max_conns_per_ip: usize,
@@ -68,6 +72,7 @@ impl ServeArgs {
         oh7_server::Settings {
             bot_pause: Duration::from_millis(self.bot_pause_ms),
             grace: Duration::from_secs(self.grace_s),
+            rematch_wait: Duration::from_secs(self.rematch_wait_s),
             max_conns_per_ip: self.max_conns_per_ip,
             max_tables_per_ip: self.max_tables_per_ip,
             commands_per_s: self.commands_per_s,

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Guard, serve};
+use common::{Guard, serve_with};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
@@ -246,6 +246,19 @@ async fn hand_and_trick_on_screen(c: &Client, what: &str) {
         "{what}: hand, trick or seats off screen: {r}"
     );
     assert!(v[6] == 0.0 && v[7] >= 1.0, "{what}: a seat's card count or bet cards hidden: {r}");
+    // The chat's button covers nothing of the hand, the trick or the buttons to act.
+    let covered = js(
+        c,
+        "const tg = document.getElementById('chat-toggle');
+         if (!tg || getComputedStyle(tg).display === 'none') return [];
+         const b = tg.getBoundingClientRect();
+         return [...document.querySelectorAll('.hand .card, .center, .actions button, .seat')].filter(e => {
+           const r = e.getBoundingClientRect();
+           return r.width > 0 && r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top;
+         }).map(e => e.className);",
+    )
+    .await;
+    assert_eq!(covered, json!([]), "{what}: the chat button covers part of the table");
 }
 
 /// Count the commands this page sends from now on (wraps the socket's `send`).
@@ -372,6 +385,9 @@ fn no_english(body: &str, page: &str) {
     }
 }
 
+/// Seconds the people at a table have to answer "Play again" in this suite.
+const REMATCH_WAIT_S: u64 = 4;
+
 #[test]
 fn the_browser_table() {
     let Some(driver_bin) = find_driver() else {
@@ -384,7 +400,8 @@ fn the_browser_table() {
     };
     let scratch = tempfile::Builder::new().prefix("oh7-browser-").tempdir().expect("a temporary directory");
     let dir = scratch.path().to_path_buf();
-    let (_server, addr) = serve(&dir.join("oh7.db"));
+    // A short wait for answers to "Play again", so the scenario of a friend gone does not idle.
+    let (_server, addr) = serve_with(&dir.join("oh7.db"), &["--rematch-wait-s", &REMATCH_WAIT_S.to_string()]);
     let base = format!("http://{addr}");
     let port = free_port();
     let _driver = Guard(
@@ -744,6 +761,51 @@ fn the_browser_table() {
         wait_for(&c, "#end").await;
         shot(&c, "seven-end").await;
         c.close().await.ok();
+
+        eprintln!("scenario: Play again asks the friend, who answers on a phone; later the friend is gone, and from the deadline a bot plays the seat until the friend is back");
+        let h = session(&driver, 1280, 800, "en-US").await;
+        let one_round = NewTable { lang: "en", game: "oh7", preset: "en", players: 2, seats: &["human"], ruleset: "preset = \"en\"\nrounds = 1" };
+        create(&h, &base, one_round).await;
+        let inv = link(&h, "invite-link").await;
+        let f = session(&driver, 390, 844, "en-US").await;
+        f.goto(&inv).await.unwrap();
+        wait_for(&f, "#sit-name").await.send_keys("Fay").await.unwrap();
+        f.find(Locator::Css("#sit-btn")).await.unwrap().click().await.unwrap();
+        wait_state(&f, "the friend seated", |s| s["you"] == 1).await;
+        start(&h, None).await;
+        play_both(&h, &f, "the end of game 1", 120, |s| s["table"]["state"] == "over").await;
+        wait_state(&f, "the friend sees game 1 over", |s| s["table"]["state"] == "over").await;
+        wait_for(&h, "#rematch-btn").await.click().await.unwrap();
+        wait_for(&f, "#rematch-yes").await;
+        let asked = js(&f, "return [document.title, document.getElementById('rematch-left').textContent, document.querySelector('.again .asked').textContent]").await;
+        assert_eq!(asked[0], "● Play again? — oh7", "{asked}");
+        assert!(asked[1].as_str().unwrap().starts_with("Starts in ") && asked[2].as_str().unwrap().contains("asks for another game"), "{asked}");
+        shot(&f, "rematch-asked-390x844-en").await;
+        let host = js(&h, "return [document.getElementById('rematch-btn').textContent, document.getElementById('rematch-answers').textContent]").await;
+        assert_eq!(host[0], "Start now", "{host}");
+        assert!(host[1].as_str().unwrap().contains("Fay: has not answered"), "{host}");
+        fits_width(&f, "the rematch question at 390 px").await;
+        axe(&f, "the rematch question").await;
+        wait_for(&f, "#rematch-yes").await.click().await.unwrap();
+        wait_state(&h, "game 2 started on the friend's answer", |s| s["table"]["game_number"] == 2 && s["table"]["state"] == "playing").await;
+        assert_eq!(state(&h).await["table"]["seats"][1]["status"], "here");
+        play_both(&h, &f, "the end of game 2", 120, |s| s["table"]["state"] == "over").await;
+        // The friend leaves the table page; the host asks and nobody waits past the deadline.
+        f.goto(&format!("{base}/")).await.unwrap();
+        wait_state(&h, "the friend away", |s| s["table"]["seats"][1]["status"] == "away").await;
+        let asked_at = Instant::now();
+        wait_for(&h, "#rematch-btn").await.click().await.unwrap();
+        wait_for(&h, "#rematch-left").await;
+        let s = wait_state(&h, "game 3 started at the deadline", |s| s["table"]["game_number"] == 3).await;
+        let waited = asked_at.elapsed();
+        assert!(waited < Duration::from_secs(REMATCH_WAIT_S + 5), "game 3 started after {waited:?}");
+        assert_eq!(s["table"]["seats"][1]["status"], "bot_for_away", "a bot plays for the friend: {s}");
+        // The friend opens the invite again: the seat is theirs, the bot stops.
+        f.goto(&inv).await.unwrap();
+        wait_state(&f, "the friend back in the seat", |s| s["you"] == 1 && s["table"]["game_number"] == 3).await;
+        wait_state(&h, "the friend here again", |s| s["table"]["seats"][1]["status"] == "here").await;
+        h.close().await.ok();
+        f.close().await.ok();
 
         eprintln!("scenario: after a game, the person reviews their decisions, opens the review and steps through it; a spectator has no review button; an unknown review says so");
         let r = session(&driver, 1280, 800, "en-US").await;

@@ -48,6 +48,7 @@ impl Table {
             ClientMsg::Act { ref id, .. }
             | ClientMsg::Start { ref id, .. }
             | ClientMsg::Rematch { ref id }
+            | ClientMsg::Answer { ref id, .. }
             | ClientMsg::Chat { ref id, .. }
             | ClientMsg::Seat { ref id, .. }
                 if seat.is_some_and(|s| self.core.acted.contains_key(&(s, id.clone()))) =>
@@ -58,6 +59,8 @@ impl Table {
             ClientMsg::Act { id, action } => self.act(conn, seat, &id, &action).await,
             ClientMsg::Start { id, fill } => self.start(&id, seat, fill).await,
             ClientMsg::Rematch { id } => self.rematch(&id, seat).await,
+            ClientMsg::Answer { id, yes } => self.answer_rematch(conn, &id, seat, yes).await,
+            ClientMsg::Back { id } => self.back(&id, seat),
             ClientMsg::Chat { id, text } => self.chat(&id, seat, &text).await,
             ClientMsg::Seat { id, seat: target, bot } => self.set_seat(conn, &id, seat, target, bot).await,
             ClientMsg::Hint { id } => self.hint(conn, seat, id),
@@ -263,9 +266,96 @@ impl Table {
             Some(g) if !g.is_over() => return Err(Refusal::new(ErrorCode::NotOver, "The game is not over yet.")),
             Some(_) => {}
         }
-        let ev = Event::Start { seat: Some(0), id: Some(id.to_string()), seed: new_seed(), fill: None };
-        let happened = self.commit(ev).await?;
+        if self.core.rematch.is_some() {
+            // Asked again while the others answer: start now, bots for those not in.
+            self.start_rematch().await?;
+            return Ok(Some(self.ack(id)));
+        }
+        if self.core.asked_seats().next().is_none() {
+            // Nobody to ask: the game starts at once.
+            let ev = Event::Start { seat: Some(0), id: Some(id.to_string()), seed: new_seed(), fill: None };
+            let happened = self.commit(ev).await?;
+            self.after_change(&happened, None);
+            return Ok(Some(self.ack(id)));
+        }
+        let happened = self.commit(Event::Rematch { seat: 0, id: Some(id.to_string()) }).await?;
+        self.arm_rematch();
+        self.broadcast(&happened);
+        Ok(Some(self.ack(id)))
+    }
+
+    /// The people at the table have until the deadline to answer the rematch.
+    pub(super) fn arm_rematch(&mut self) {
+        let Some(p) = &self.core.rematch else { return };
+        let wait = self.settings.rematch_wait;
+        self.rematch_deadline = Some(std::time::SystemTime::now() + wait);
+        let (me, asked) = (self.me.clone(), p.asked);
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            let _ = me.send(super::TableMsg::RematchDeadline { asked }).await;
+        });
+    }
+
+    pub(super) async fn rematch_deadline(&mut self, asked: u64) {
+        if self.core.rematch.as_ref().is_some_and(|p| p.asked == asked)
+            && let Err(r) = self.start_rematch().await
+        {
+            tracing::error!(table = %self.id, code = r.code.as_str(), "the rematch could not start");
+        }
+    }
+
+    /// Start the rematch being asked: a bot plays for each person who is not in (declined or
+    /// did not answer) until they take their seat back (`back`, or coming back to the table).
+    async fn start_rematch(&mut self) -> Result<(), Refusal> {
+        let Some(p) = self.core.rematch.clone() else { return Ok(()) };
+        let happened = self.commit(Event::Start { seat: None, id: None, seed: new_seed(), fill: None }).await?;
+        self.rematch_deadline = None;
+        for (s, a) in p.answers.iter().enumerate() {
+            if *a != Some(true) {
+                self.core.seats[s].bot_for_away = true;
+                tracing::info!(table = %self.id, seat = s, "a bot plays for a seat not in the rematch");
+            }
+        }
         self.after_change(&happened, None);
+        Ok(())
+    }
+
+    async fn answer_rematch(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: Option<Seat>,
+        yes: bool,
+    ) -> Result<Option<Ack>, Refusal> {
+        let Some(seat) = seat else {
+            return Err(Refusal::new(ErrorCode::NotSeated, "Take a seat first."));
+        };
+        if self.core.rematch.is_none() || !self.core.asked_seats().any(|s| s == seat) {
+            return Err(Refusal::new(ErrorCode::NotAsked, "Nobody is asking you for another game now."));
+        }
+        let happened = self.commit(Event::Answer { seat, id: Some(id.to_string()), yes }).await?;
+        self.reply(conn, &ServerMsg::Ack(self.ack(id)));
+        self.broadcast(&happened);
+        if self.core.rematch.as_ref().is_some_and(|p| p.complete())
+            && let Err(r) = self.start_rematch().await
+        {
+            tracing::error!(table = %self.id, code = r.code.as_str(), "the rematch could not start");
+        }
+        Ok(None)
+    }
+
+    /// Take back a seat a bot plays for the person (they are at the table). Nothing to take
+    /// back is answered all the same.
+    fn back(&mut self, id: &str, seat: Option<Seat>) -> Result<Option<Ack>, Refusal> {
+        let Some(seat) = seat else {
+            return Err(Refusal::new(ErrorCode::NotSeated, "Take a seat first."));
+        };
+        let st = &mut self.core.seats[seat];
+        if st.bot_for_away {
+            st.bot_for_away = false;
+            tracing::info!(table = %self.id, seat, "the person takes the seat back");
+            self.presence();
+        }
         Ok(Some(self.ack(id)))
     }
 

@@ -131,6 +131,11 @@ pub enum TableMsg {
         /// Since which version the seat owed the decision.
         since: u64,
     },
+    /// The deadline of the rematch asked at version `asked` passed.
+    RematchDeadline {
+        /// The version of the host's request.
+        asked: u64,
+    },
     /// Public information (for HTTP).
     Info {
         /// The answer.
@@ -192,6 +197,8 @@ pub struct Table {
     reviews: Arc<crate::reviews::Reviews>,
     /// This instance may no longer write the table (another one holds it): stop.
     lost: bool,
+    /// When the rematch being asked starts without those who have not answered.
+    rematch_deadline: Option<std::time::SystemTime>,
 }
 
 /// Sends to a table task.
@@ -248,6 +255,7 @@ impl Table {
             last_busy: Instant::now(),
             reviews,
             lost: false,
+            rematch_deadline: None,
         };
         tracing::info!(table = %t.id, version = t.core.version, "table ready");
         for s in 0..n {
@@ -255,6 +263,8 @@ impl Table {
                 t.start_grace(s);
             }
         }
+        // A rematch being asked when the server stopped: the people get the whole wait again.
+        t.arm_rematch();
         t.schedule();
         tokio::spawn(t.run(rx));
         Ok(TableHandle { tx })
@@ -368,6 +378,7 @@ impl Table {
             TableMsg::BotDone { seat, asked, action, bot } => self.bot_done(seat, asked, action, bot).await,
             TableMsg::Grace { seat, epoch } => self.grace_over(seat, epoch),
             TableMsg::Clock { seat, since } => self.clock_ran_out(seat, since),
+            TableMsg::RematchDeadline { asked } => self.rematch_deadline(asked).await,
             TableMsg::Info { .. } | TableMsg::Record { .. } | TableMsg::Finished { .. } => {}
             TableMsg::Lost => self.lost = true,
             TableMsg::Shutdown { reply } => {

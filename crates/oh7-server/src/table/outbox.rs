@@ -9,7 +9,7 @@ use oh7_core::game::Seat;
 
 use super::{Access, ConnId, Frame, Table};
 use crate::patch::diff_into;
-use crate::project::{Happened, SeatInfo, Sight, TableInfo, sight, table_part, told};
+use crate::project::{Happened, RematchInfo, SeatInfo, Sight, TableInfo, sight, table_part, told};
 use crate::protocol::{Links, PROTOCOL, Refusal, ServerMsg};
 use oh7_bots::GameSpec;
 
@@ -54,6 +54,24 @@ impl Table {
             totals: self.core.game.as_ref().map(|g| g.totals()),
             winners: self.core.game.as_ref().filter(|g| g.is_over()).map(|g| g.winners()),
             record: !self.core.finished.is_empty(),
+            rematch: self.core.rematch.as_ref().map(|p| RematchInfo {
+                deadline_ms: self
+                    .rematch_deadline
+                    .and_then(|d| d.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_millis() as u64),
+                wait_s: self.settings.rematch_wait.as_secs(),
+                answers: p
+                    .answers
+                    .iter()
+                    .zip(&self.core.seats)
+                    .map(|(a, st)| match a {
+                        _ if st.bot.is_some() => "bot",
+                        Some(true) => "yes",
+                        Some(false) => "no",
+                        None => "waiting",
+                    })
+                    .collect(),
+            }),
         }
     }
 

@@ -55,6 +55,23 @@ pub struct FinishedGame {
     pub winners: Vec<Seat>,
 }
 
+/// A rematch the host asked for, waiting on the people's answers.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Pending {
+    /// The version of the host's request.
+    pub asked: u64,
+    /// Per seat: `Some(true)` in, `Some(false)` not this time, `None` not answered (bots and
+    /// the host count as in).
+    pub answers: Vec<Option<bool>>,
+}
+
+impl Pending {
+    /// Every person has answered.
+    pub fn complete(&self) -> bool {
+        self.answers.iter().all(Option::is_some)
+    }
+}
+
 /// Why an event does not apply.
 #[derive(Debug, thiserror::Error)]
 pub(super) enum ApplyError {
@@ -78,6 +95,8 @@ pub(super) struct Core {
     pub chat: VecDeque<ChatLine>,
     /// Acks of acted commands, by seat and command id.
     pub acted: HashMap<(Seat, String), u64>,
+    /// The rematch being asked, if any.
+    pub rematch: Option<Pending>,
 }
 
 impl Core {
@@ -92,7 +111,13 @@ impl Core {
             finished: Vec::new(),
             chat: VecDeque::new(),
             acted: HashMap::new(),
+            rematch: None,
         }
+    }
+
+    /// The people other than the host (the seats a rematch asks).
+    pub fn asked_seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.seats.iter().enumerate().filter(|(s, st)| *s != 0 && st.name.is_some() && st.bot.is_none()).map(|(s, _)| s)
     }
 
     pub fn names(&self) -> Vec<String> {
@@ -160,6 +185,23 @@ impl Core {
                     return Err(ApplyError::Misfit("a person sits there"));
                 }
             }
+            Event::Rematch { .. } => {
+                if !self.game.as_ref().is_some_and(|g| g.is_over()) {
+                    return Err(ApplyError::Misfit("no finished game"));
+                }
+                if self.rematch.is_some() {
+                    return Err(ApplyError::Misfit("a rematch is asked already"));
+                }
+            }
+            Event::Answer { seat, .. } => {
+                let seat = Self::seat(config, *seat)?;
+                if self.rematch.is_none() {
+                    return Err(ApplyError::Misfit("no rematch asked"));
+                }
+                if !self.asked_seats().any(|s| s == seat) {
+                    return Err(ApplyError::Misfit("a seat the rematch does not ask"));
+                }
+            }
             Event::Chat { seat, .. } => {
                 Self::seat(config, *seat)?;
             }
@@ -193,6 +235,7 @@ impl Core {
                 g.set_names(self.names());
                 self.game = Some(g);
                 self.game_number += 1;
+                self.rematch = None;
                 for s in &mut self.seats {
                     s.owed_since = None;
                     s.forced = false;
@@ -221,6 +264,18 @@ impl Core {
             Event::Seat { target, bot, .. } => {
                 self.seats[*target].bot = bot.clone();
                 Happened::Seat { seat: *target, bot: bot.clone() }
+            }
+            Event::Rematch { .. } => {
+                let asked: Vec<Seat> = self.asked_seats().collect();
+                let answers = (0..self.seats.len()).map(|s| (!asked.contains(&s)).then_some(true)).collect();
+                self.rematch = Some(Pending { asked: self.version + 1, answers });
+                Happened::Rematch
+            }
+            Event::Answer { seat, yes, .. } => {
+                if let Some(p) = &mut self.rematch {
+                    p.answers[*seat] = Some(*yes);
+                }
+                Happened::Answer { seat: *seat, yes: *yes }
             }
             Event::Chat { seat, text, .. } => {
                 let entry = ChatLine { seat: *seat, name: self.names()[*seat].clone(), text: text.clone() };

@@ -19,8 +19,15 @@ impl Drop for Guard {
 /// Start `oh7 serve` on an ephemeral loopback port with the database `db` and no bot pause;
 /// returns it and the address it printed.
 pub fn serve(db: &Path) -> (Guard, SocketAddr) {
+    serve_with(db, &[])
+}
+
+/// [`serve`] with more options.
+pub fn serve_with(db: &Path, more: &[&str]) -> (Guard, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0", "--db"])
+        .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0"])
+        .args(more)
+        .arg("--db")
         .arg(db)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
