@@ -214,8 +214,8 @@ export function facts(game, r, lang, players) {
   const fr = lang === "fr";
   const out = [];
   if (r.end === "target") out.push(fr ? `Objectif : ${r.target ?? 35} points` : `Target: ${r.target ?? 35} points`);
-  else if (r.end === "fixed_rounds") out.push(fr ? `${r.rounds} manches` : `${r.rounds} rounds`);
-  else out.push(fr ? `Au moins ${r.rounds} manches` : `At least ${r.rounds} rounds`);
+  else if (r.end === "fixed_rounds") out.push(fr ? `${r.rounds} manche${r.rounds > 1 ? "s" : ""}` : `${r.rounds} round${r.rounds === 1 ? "" : "s"}`);
+  else out.push(fr ? `Au moins ${r.rounds} manche${r.rounds > 1 ? "s" : ""}` : `At least ${r.rounds} round${r.rounds === 1 ? "" : "s"}`);
   if (r.passing) out.push(fr ? "Passe de cartes" : "Card passing");
   if (r.decks === 2 || (r.preset === "bga" && players >= 5)) out.push(fr ? "Deux paquets" : "Two decks");
   if (r.dummy && players === 2) out.push(fr ? "Avec le Pantin" : "With the Dummy");
