@@ -213,15 +213,17 @@ export function reduce(s, msg) {
       // No answer in time (a connection that died quietly): let the person try again; the
       // server never applies a command twice, and a stale one is refused.
       return s.pending && s.pending.id === msg.id && s.pending.acked === undefined ? { ...s, pending: null } : s;
+    // Acting puts a round's summary away once it has been on screen: during the last trick's
+    // hold (the summary waits for it) it stays, to be shown after.
     case "local/sent":
-      return { ...s, pending: { id: msg.id, action: msg.action }, choice: null, passSel: [], summary: null };
+      return { ...s, pending: { id: msg.id, action: msg.action }, choice: null, passSel: [], summary: s.completed ? s.summary : null };
     case "local/choose":
-      return { ...s, choice: msg.action, summary: null };
+      return { ...s, choice: msg.action, summary: s.completed ? s.summary : null };
     case "local/unchoose":
       return { ...s, choice: null };
     case "local/toggle-pass": {
       const has = s.passSel.includes(msg.card);
-      return { ...s, passSel: has ? s.passSel.filter((c) => c !== msg.card) : [...s.passSel, msg.card], summary: null };
+      return { ...s, passSel: has ? s.passSel.filter((c) => c !== msg.card) : [...s.passSel, msg.card], summary: s.completed ? s.summary : null };
     }
     case "local/review-sent":
       return { ...s, review: { game: msg.game ?? null, seat: s.you, id: msg.id, state: "asking" } };

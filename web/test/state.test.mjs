@@ -315,3 +315,15 @@ test("a rematch asks each person once: askedAgain until the answer, not for the 
   s = reduce(s, { type: "event", version: v + 2, event: { kind: "answer", seat: 1, yes: true }, patch: { "t/rematch/answers/1": "yes" } });
   assert.equal(askedAgain(s), false, "answered");
 });
+
+test("a bet chosen during the last trick's hold keeps the round's summary for after the hold", () => {
+  const summary = { number: 1, version: 9 };
+  const completed = { plays: [[0, "7S"]], winner: 0, version: 9 };
+  const held = { ...initial(), summary, completed };
+  assert.equal(reduce(held, { type: "local/choose", action: "bet 3S" }).summary, summary, "kept while the hold lasts");
+  assert.equal(reduce(held, { type: "local/sent", id: "x", action: "bet 3S" }).summary, summary);
+  assert.equal(reduce(held, { type: "local/toggle-pass", card: "3S" }).summary, summary);
+  const shown = reduce(held, { type: "local/dismiss-trick" });
+  assert.equal(shown.summary, summary, "shown once the hold ends");
+  assert.equal(reduce(shown, { type: "local/choose", action: "bet 3S" }).summary, null, "then acting puts it away");
+});
