@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The hand model and the policy prior, from nothing: training data from seeded games of today's
+# The hand model, the policy prior and the leaf value, from nothing: training data from seeded games of today's
 # expert, held-out games measured against the uniform sampler, training, evaluation
 # (docs/learning.md).
 # Deterministic: the same commands give the same files on any machine, with any thread count.
-#   scripts/learn-hand.sh [OUT_DIR]    (default: target/learn; the models are OUT_DIR/hand.safetensors
-#   and OUT_DIR/prior.safetensors)
-# About 30 minutes on a 2-core machine (docs/learning.md has the measured times).
+#   scripts/learn-hand.sh [OUT_DIR]    (default: target/learn; the models are OUT_DIR/hand.safetensors,
+#   OUT_DIR/prior.safetensors and OUT_DIR/value.safetensors)
+# About 50 minutes on a 2-core machine (docs/learning.md has the measured times).
 set -euo pipefail
 out=${1:-target/learn}
 oh7=${OH7:-target/release/oh7}
@@ -30,3 +30,12 @@ done
 "$oh7" learn train "$out"/train-*.safetensors --kind prior --epochs 3 --seed 1 --out "$out/prior.safetensors"
 "$oh7" learn eval "$out"/eval-*.safetensors --model "$out/hand.safetensors"
 "$oh7" learn eval --kind prior "$out"/eval-*.safetensors --model "$out/prior.safetensors"
+# The leaf value (docs/learning.md, "The leaf value"): every card played of the expert's games,
+# each player's features and the tricks it still won; about 22 more minutes on 2 cores.
+for s in "kod7 4" "bga 5" "fr-advanced 5" "en 4"; do
+  set -- $s
+  f="$out/value-$1-$2.safetensors"
+  [ -s "$f" ] || "$oh7" learn data --value --preset "$1" --players "$2" --games 300 --rounds 2 --seed 1 --bots expert --out "$f"
+done
+"$oh7" learn train "$out"/value-*.safetensors --kind value --hidden 32 --layers 2 --epochs 6 --batch 64 --lr 0.003 --seed 1 --out "$out/value.safetensors"
+"$oh7" learn eval --kind value --model "$out/value.safetensors" "$out"/value-*.safetensors

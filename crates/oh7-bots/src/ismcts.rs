@@ -43,6 +43,7 @@ use crate::heuristic::{cards_of, expected_tricks, heuristic_bet, heuristic_play,
 use crate::pi::{Position, Scorer, Solver};
 use crate::policy::PolicyPrior;
 use crate::sample::{Knowledge, position_from_view, seat_of};
+use crate::value::{LearnedValue, ValueNet};
 
 /// How a rollout finishes the round from the tree's last node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +71,9 @@ pub trait Evaluator: Send {
 
     /// A card from `legal` for the seat to move at `pos`, in a playout after a re-bet.
     fn play(&mut self, pos: &Position, bets: &[u8; MAX_SEATS], legal: CardSet, rng: &mut ChaCha8Rng) -> Card;
+
+    /// A decision begins: a bet (`betting`) or a card to play.
+    fn begin(&mut self, _betting: bool) {}
 }
 
 /// A prior over the root's actions, read from the deciding seat's view only: the search's
@@ -226,6 +230,12 @@ pub struct IsmctsConfig {
     /// Draw the determinizations from the learned hand model ([`crate::hand_model`]) instead of
     /// uniformly among the deals consistent with the view.
     pub hand: bool,
+    /// Value the positions where the tree ends with the shipped learned value
+    /// ([`crate::value`]) instead of a playout.
+    pub value: bool,
+    /// With [`IsmctsConfig::value`], value the leaves of bet decisions with it too (else the
+    /// playout values them).
+    pub value_bets: bool,
 }
 
 impl Default for IsmctsConfig {
@@ -247,6 +257,8 @@ impl Default for IsmctsConfig {
             puct: 1.5,
             prior: false,
             hand: false,
+            value: false,
+            value_bets: false,
         }
     }
 }
@@ -271,6 +283,8 @@ impl IsmctsConfig {
                 "halving" => cfg.halving = v.parse().map_err(|_| bad())?,
                 "hand" => cfg.hand = v.parse().map_err(|_| bad())?,
                 "prior" => cfg.prior = v.parse().map_err(|_| bad())?,
+                "value" => cfg.value = v.parse().map_err(|_| bad())?,
+                "value_bets" => cfg.value_bets = v.parse().map_err(|_| bad())?,
                 "puct" => cfg.puct = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?,
                 "spite" => cfg.spite = v.parse().ok().filter(|x: &f64| x.is_finite()).ok_or_else(bad)?,
                 "rollout" => {
@@ -282,7 +296,7 @@ impl IsmctsConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown ismcts setting `{k}`: iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer, halving, hand, prior, puct"
+                        "unknown ismcts setting `{k}`: iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer, halving, hand, prior, value, value_bets, puct"
                     ));
                 }
             }
@@ -336,7 +350,11 @@ impl IsmctsBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             nodes: Vec::new(),
             path: Vec::new(),
-            eval: Box::new(Playout::new(&cfg)),
+            eval: if cfg.value {
+                Box::new(LearnedValue::new(ValueNet::shipped().clone(), &cfg))
+            } else {
+                Box::new(Playout::new(&cfg))
+            },
             prior: cfg.prior.then(|| Box::new(PolicyPrior::shipped()) as Box<dyn Prior>),
             root_prior: None,
             probs: None,
@@ -545,6 +563,7 @@ impl IsmctsBot {
         self.set_prior(view, legal);
         let draws = if self.cfg.infer > 0.0 { self.inferred(view, &know) } else { Vec::new() };
         self.reset();
+        self.eval.begin(false);
         for i in 0..self.cfg.iterations as usize {
             let (hands, pile) = match draws.get(i) {
                 Some(d) => d.clone(),
@@ -610,6 +629,7 @@ impl IsmctsBot {
             return legal.first().expect("one");
         }
         self.reset();
+        self.eval.begin(true);
         let ctx = BetContext::from_view(view);
         self.set_probs(view, &ctx.know);
         self.set_prior(view, legal);
@@ -659,6 +679,7 @@ impl IsmctsBot {
         self.root_prior = None;
         let draws = if self.cfg.infer > 0.0 { self.inferred(view, &know) } else { Vec::new() };
         self.reset();
+        self.eval.begin(false);
         let cards: Vec<Card> = legal.iter().collect();
         let children: Vec<u32> = cards.iter().map(|&c| self.add(0, c, me)).collect();
         let mut acc = vec![Outcomes::default(); cards.len()];
@@ -686,6 +707,7 @@ impl IsmctsBot {
     /// played. In `legal`'s order.
     pub fn bet_values(&mut self, view: &SeatView, legal: CardSet) -> Vec<CardValue> {
         self.reset();
+        self.eval.begin(true);
         let ctx = BetContext::from_view(view);
         self.set_probs(view, &ctx.know);
         self.root_prior = None;

@@ -24,6 +24,7 @@ pub mod sample;
 pub mod seven;
 pub mod spec;
 pub mod tournament;
+pub mod value;
 
 use oh7_core::game::{Game, Seat};
 

@@ -383,6 +383,45 @@ impl Scorer {
         }
     }
 
+    /// Each player's expected points when player `q` still wins `k` more tricks with
+    /// probability `more[q][k]`, the players independently of one another (the learned leaf
+    /// value, [`crate::value`]): the formula of [`Scorer::score`] with the others' losses in the
+    /// basket replaced by their expectation.
+    pub fn expected(&self, won: &Won, more: &[[f64; TRICKS + 1]; MAX_SEATS]) -> [f64; MAX_SEATS] {
+        let n = self.players as usize;
+        let loss = |q: usize, k: usize| (self.bets[q] as i32 - won[q] as i32 - k as i32).abs();
+        let mut lost = [0.0f64; MAX_SEATS];
+        for q in 0..n {
+            lost[q] = more[q].iter().enumerate().map(|(k, &pr)| pr * f64::from(loss(q, k))).sum();
+        }
+        let all: f64 = lost[..n].iter().sum();
+        let mut out = [0.0; MAX_SEATS];
+        for p in 0..n {
+            let others = all - lost[p];
+            out[p] = more[p]
+                .iter()
+                .enumerate()
+                .filter(|(_, pr)| **pr > 0.0)
+                .map(|(k, &pr)| {
+                    let l = loss(p, k);
+                    let tricks = f64::from(won[p]) + k as f64;
+                    let v = match self.scoring {
+                        Scoring::BidPlusTwo | Scoring::Basket if l != 0 => -f64::from(l),
+                        Scoring::BidPlusTwo => f64::from(self.bets[p]) + 2.0,
+                        Scoring::Basket => 2.0 + others + tricks,
+                        Scoring::DoubleBasket if l == 0 => {
+                            let two = if self.void_bet & (1 << p) != 0 { 0.0 } else { 2.0 };
+                            2.0 * others + two + tricks
+                        }
+                        Scoring::DoubleBasket => others,
+                    };
+                    pr * v
+                })
+                .sum();
+        }
+        out
+    }
+
     /// Whether result `r` (worth `v` to `s`) beats the best so far `br` (worth `bv`): a higher
     /// score; at equal score, lower points for the others together (spoil them); then the
     /// smaller tricks vector, so the choice never depends on the search order.

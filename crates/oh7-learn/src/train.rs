@@ -71,11 +71,11 @@ pub fn held_out(rows: &Rows, k: usize) -> bool {
 /// network's inputs (`k / outputs` rows of them per group), what is added to its outputs (a log
 /// prior, and −1e9 for what is masked out) and the targets. For the hand model a group is a
 /// hidden card's [`LOCS`] places (one network row each); for the prior, a decision's ids.
-struct Batch {
-    k: usize,
-    feats: Vec<f32>,
-    bias: Vec<f32>,
-    target: Vec<f32>,
+pub(crate) struct Batch {
+    pub(crate) k: usize,
+    pub(crate) feats: Vec<f32>,
+    pub(crate) bias: Vec<f32>,
+    pub(crate) target: Vec<f32>,
 }
 
 impl Batch {
@@ -166,7 +166,7 @@ pub fn train(rows: &Rows, plan: &TrainPlan, report: &mut dyn FnMut(&Epoch)) -> R
     sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
     sizes.push(1);
     let all: Vec<usize> = (0..rows.len()).collect();
-    fit(rows, &all, &sizes, plan, batch, report)
+    fit(&all, &|k| held_out(rows, k), &sizes, plan, &|idx| batch(rows, idx), report)
 }
 
 /// Train the policy prior on the rows a search decided (their root visits are the targets);
@@ -181,7 +181,7 @@ pub fn train_prior(
     sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
     sizes.push(OH7_ACTIONS);
     let searched: Vec<usize> = (0..rows.len()).filter(|&k| rows.searched[k] == 1).collect();
-    fit(rows, &searched, &sizes, plan, prior_batch, report)
+    fit(&searched, &|k| held_out(rows, k), &sizes, plan, &|idx| prior_batch(rows, idx), report)
 }
 
 /// A batch of decisions for the prior: the input, the legal mask as 0 / −1e9, the visits.
@@ -197,12 +197,14 @@ fn prior_batch(rows: &Rows, idx: &[usize]) -> Batch {
     b
 }
 
-fn fit(
-    rows: &Rows,
+/// Train a network of `sizes` on the rows `use_rows` (those `held` says are held out score each
+/// epoch), their batches made by `make`.
+pub(crate) fn fit(
     use_rows: &[usize],
+    held: &dyn Fn(usize) -> bool,
     sizes: &[usize],
     plan: &TrainPlan,
-    make: fn(&Rows, &[usize]) -> Batch,
+    make: &dyn Fn(&[usize]) -> Batch,
     report: &mut dyn FnMut(&Epoch),
 ) -> Result<(Vec<u8>, Vec<Epoch>), String> {
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
@@ -211,7 +213,7 @@ fn fit(
     let mut net = Net::new(sizes, true, &mut rng);
     let mut grad = net.zeros_like();
     let mut opt = AdamW::new(&net, plan.lr as f32, plan.weight_decay as f32);
-    let (mut train_idx, test_idx): (Vec<usize>, Vec<usize>) = use_rows.iter().partition(|&&k| !held_out(rows, k));
+    let (mut train_idx, test_idx): (Vec<usize>, Vec<usize>) = use_rows.iter().partition(|&&k| !held(k));
     if train_idx.is_empty() || test_idx.is_empty() {
         return Err(format!(
             "{} training rows and {} held-out rows: give data from at least 10 games",
@@ -229,7 +231,7 @@ fn fit(
         train_idx.shuffle(&mut rng);
         let (mut sum, mut steps) = (0.0, 0usize);
         for chunk in train_idx.chunks(plan.batch) {
-            let b = make(rows, chunk);
+            let b = make(chunk);
             if b.cards() == 0 {
                 continue;
             }
@@ -240,7 +242,7 @@ fn fit(
         }
         let (mut nll, mut cards) = (0.0, 0usize);
         for chunk in test_idx.chunks(256) {
-            let b = make(rows, chunk);
+            let b = make(chunk);
             nll += loss(&net, &b, None);
             cards += b.cards();
         }

@@ -35,6 +35,9 @@ pub enum Kind {
     Hand,
     /// The search's root prior over bets and cards (`ismcts:prior=true`).
     Prior,
+    /// The leaf value: each player's tricks still to win in a position (`ismcts:value=true`;
+    /// data from `oh7 learn data --value`).
+    Value,
 }
 
 #[derive(Args)]
@@ -63,6 +66,10 @@ pub struct DataArgs {
     /// (for `oh7 learn eval`; 0: not measured).
     #[arg(long, value_name = "K", default_value_t = 0)]
     baseline: u32,
+    /// Write the leaf value's rows instead (per player at each card played: the position's
+    /// features and the tricks it still won; tables without the Dummy).
+    #[arg(long)]
+    value: bool,
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -166,9 +173,6 @@ fn data(a: &DataArgs) -> Result<()> {
     };
     let progress = Progress::new(hi - lo, "games", "");
     let start = Instant::now();
-    let rows =
-        pool(a.threads)?.install(|| oh7_learn::data::generate(&plan, &|d| progress.set(d))).map_err(|e| anyhow!(e))?;
-    progress.finish();
     let meta = DataMeta {
         format: FORMAT.into(),
         preset: if a.rules.ruleset.is_some() { "custom".into() } else { a.rules.preset.to_string() },
@@ -181,6 +185,24 @@ fn data(a: &DataArgs) -> Result<()> {
         rounds: a.rounds,
         baseline: a.baseline,
     };
+    if a.value {
+        let rows = pool(a.threads)?
+            .install(|| oh7_learn::value::generate_value(&plan, &|d| progress.set(d)))
+            .map_err(|e| anyhow!(e))?;
+        progress.finish();
+        oh7_learn::value::write_value(&a.out, &rows, &meta).map_err(|e| anyhow!(e))?;
+        eprintln!(
+            "{} value rows from {} games written to {} in {:.1} s",
+            rows.len(),
+            hi - lo,
+            a.out.display(),
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
+    let rows =
+        pool(a.threads)?.install(|| oh7_learn::data::generate(&plan, &|d| progress.set(d))).map_err(|e| anyhow!(e))?;
+    progress.finish();
     oh7_learn::data::write(&a.out, &rows, &meta).map_err(|e| anyhow!(e))?;
     eprintln!(
         "{} rows from {} games ({} searched) written to {} in {:.1} s",
@@ -215,6 +237,7 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
             (a.hidden.unwrap_or(TrainPlan::default().hidden), a.layers.unwrap_or(TrainPlan::default().layers))
         }
         Kind::Prior => (a.hidden.unwrap_or(128), a.layers.unwrap_or(1)),
+        Kind::Value => (a.hidden.unwrap_or(32), a.layers.unwrap_or(1)),
     };
     if a.epochs == 0 || a.batch == 0 || hidden == 0 || layers == 0 {
         bail!("--epochs, --batch, --hidden and --layers must be at least 1");
@@ -222,16 +245,24 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
     if !(a.lr.is_finite() && a.lr > 0.0) {
         bail!("--lr must be a positive number");
     }
-    let (rows, _) = read_all(&a.files)?;
-    eprintln!("{} rows from {} files", rows.len(), a.files.len());
     let plan =
         TrainPlan { hidden, layers, epochs: a.epochs, batch: a.batch, lr: a.lr, seed: a.seed, ..TrainPlan::default() };
+    let (rows, values) = if a.kind == Kind::Value {
+        let v = oh7_learn::value::read_values(&a.files).map_err(|e| anyhow!(e))?;
+        eprintln!("{} value rows from {} files", v.len(), a.files.len());
+        (Rows::default(), v)
+    } else {
+        let (rows, _) = read_all(&a.files)?;
+        eprintln!("{} rows from {} files", rows.len(), a.files.len());
+        (rows, Default::default())
+    };
     let start = Instant::now();
     let (bytes, _) = pool(a.threads)?
         .install(|| {
             let unit = match a.kind {
                 Kind::Hand => "hidden card",
                 Kind::Prior => "decision",
+                Kind::Value => "player and position",
             };
             let mut report = |ep: &oh7_learn::train::Epoch| {
                 eprintln!(
@@ -246,6 +277,7 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
             match a.kind {
                 Kind::Hand => train(&rows, &plan, &mut report),
                 Kind::Prior => train_prior(&rows, &plan, &mut report),
+                Kind::Value => oh7_learn::value::train_value(&values, &plan, &mut report),
             }
         })
         .map_err(|e| anyhow!(e))?;
@@ -259,6 +291,9 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
 fn eval(a: &EvalArgs) -> Result<()> {
     if a.kind == Kind::Prior {
         return eval_prior(a);
+    }
+    if a.kind == Kind::Value {
+        return eval_value(a);
     }
     let model = match &a.model {
         Some(p) => load_model(p).map_err(|e| anyhow!(e))?,
@@ -336,6 +371,24 @@ fn eval_prior(a: &EvalArgs) -> Result<()> {
             c.uniform,
             100.0 * c.agree
         );
+    }
+    Ok(())
+}
+
+fn eval_value(a: &EvalArgs) -> Result<()> {
+    let net = match &a.model {
+        Some(p) => {
+            let bytes = std::fs::read(p).map_err(|e| anyhow!("cannot open {}: {e}", p.display()))?;
+            oh7_bots::value::ValueNet::from_safetensors(&bytes).map_err(|e| anyhow!("{}: {e}", p.display()))?
+        }
+        None => (**oh7_bots::value::ValueNet::shipped()).clone(),
+    };
+    println!("| data | held-out rows | model (nats) | by tricks left only (nats) | expected tricks, mean abs. error |");
+    println!("|---|---|---|---|---|");
+    for f in &a.files {
+        let rows = oh7_learn::value::read_value(f).map_err(|e| anyhow!(e))?;
+        let (ce, base, mae, n) = oh7_learn::value::evaluate_value(&net, &rows);
+        println!("| {} | {n} | {ce:.4} | {base:.4} | {mae:.3} |", f.display());
     }
     Ok(())
 }

@@ -37,7 +37,7 @@ pub struct TournamentArgs {
     /// Bots, comma-separated (seat s gets bot s mod k, then the seating rotates). Oh 7: random,
     /// heuristic, easy, medium, hard, ismcts, expert; for research `ismcts:KEY=VALUE:...` (keys:
     /// iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer,
-    /// halving, hand; see docs/bots.md and docs/learning.md), `mix:BETS:PLAY`, `hybrid:ITERATIONS`, `pimc` (the expert before
+    /// halving, hand, prior, puct, value; see docs/bots.md and docs/learning.md), `mix:BETS:PLAY`, `hybrid:ITERATIONS`, `pimc` (the expert before
     /// 2026-11-25), and `oracle` (sees
     /// every hand; for measurement).
     /// Seven: random, heuristic, search.
