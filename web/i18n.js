@@ -251,6 +251,7 @@ export const TEXT = {
       hindsightGame: (a, n) => `The oracle agreed with ${a} of ${n} decisions.`,
       back: "oh7: new table",
       toTable: "Back to the table",
+      rematchAsked: (host, n) => `${host} asks for another game at your table (${n} s left): go back to the table to answer.`,
     },
     rp: {
       title: "Replay",
@@ -633,6 +634,7 @@ export const TEXT = {
       hindsightGame: (a, n) => `L'oracle était d'accord avec ${a} décision${a > 1 ? "s" : ""} sur ${n}.`,
       back: "oh7 : nouvelle table",
       toTable: "Retour à la table",
+      rematchAsked: (host, n) => `${host} propose une autre partie à votre table (encore ${n} s) : retournez à la table pour répondre.`,
     },
     rp: {
       title: "Revoir la partie",

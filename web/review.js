@@ -635,7 +635,38 @@ function tableLink(t) {
     from = null;
   }
   const path = from && !page.replay && from.share === page.code && /^\/t\/[0-9a-f]{32}$/.test(from.path) ? from.path : null;
-  return path ? h("p", {}, h("a", { id: "review-table", href: path }, t.rv.toTable)) : null;
+  if (!path) return null;
+  setTimeout(() => watchTable(path.slice(3), t), 0);
+  return [h("p", {}, h("a", { id: "review-table", href: path }, t.rv.toTable)), h("p", { id: "review-rematch", class: "rematch-news", role: "status" })];
+}
+
+let tableWatch = null;
+
+/** While this review is open, the table it came from is looked at every few seconds: when the
+ *  host asks for another game, the page says so (the answer is given at the table). */
+function watchTable(invite, t) {
+  if (tableWatch) return;
+  const tick = async () => {
+    const el = document.getElementById("review-rematch");
+    if (!el) {
+      clearInterval(tableWatch);
+      tableWatch = null;
+      return;
+    }
+    try {
+      const r = await fetch(`/api/tables/${invite}`);
+      if (!r.ok) return;
+      const info = await r.json();
+      const m = info.rematch;
+      const left = m ? Math.max(0, Math.min(m.wait_s, Math.ceil((m.deadline_ms - Date.now()) / 1000))) : 0;
+      const text = m ? t.rv.rematchAsked(info.seats?.[info.host ?? 0]?.name || "", left) : "";
+      if (el.textContent !== text) el.textContent = text;
+    } catch {
+      // Offline for a moment: the next look says it.
+    }
+  };
+  tick();
+  tableWatch = setInterval(tick, 3000);
 }
 
 function buildReview(env) {

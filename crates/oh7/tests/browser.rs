@@ -790,18 +790,27 @@ fn the_browser_table() {
         wait_state(&h, "game 2 started on the friend's answer", |s| s["table"]["game_number"] == 2 && s["table"]["state"] == "playing").await;
         assert_eq!(state(&h).await["table"]["seats"][1]["status"], "here");
         play_both(&h, &f, "the end of game 2", 120, |s| s["table"]["state"] == "over").await;
-        // The friend leaves the table page; the host asks and nobody waits past the deadline.
-        f.goto(&format!("{base}/")).await.unwrap();
-        wait_state(&h, "the friend away", |s| s["table"]["seats"][1]["status"] == "away").await;
+        // The friend opens the review of game 2 in the same tab; the host asks. The review page
+        // says so, and nobody waits past the deadline.
+        wait_state(&f, "the friend sees game 2 over", |s| s["table"]["state"] == "over").await;
+        wait_for(&f, "#review-btn").await.click().await.unwrap();
+        wait_for(&f, "#review-open").await.click().await.unwrap();
+        wait_for(&f, ".step-body .step-title").await;
+        wait_state(&h, "the friend away on the review", |s| s["table"]["seats"][1]["status"] == "away").await;
         let asked_at = Instant::now();
         wait_for(&h, "#rematch-btn").await.click().await.unwrap();
         wait_for(&h, "#rematch-left").await;
+        let until = Instant::now() + Duration::from_secs(REMATCH_WAIT_S + 5);
+        while !js(&f, "const e = document.getElementById('review-rematch'); return !!e && e.textContent.includes('asks for another game')").await.as_bool().unwrap() {
+            assert!(Instant::now() < until, "the review page never said the host asks: {}", text(&f).await);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         let s = wait_state(&h, "game 3 started at the deadline", |s| s["table"]["game_number"] == 3).await;
         let waited = asked_at.elapsed();
         assert!(waited < Duration::from_secs(REMATCH_WAIT_S + 5), "game 3 started after {waited:?}");
         assert_eq!(s["table"]["seats"][1]["status"], "bot_for_away", "a bot plays for the friend: {s}");
-        // The friend opens the invite again: the seat is theirs, the bot stops.
-        f.goto(&inv).await.unwrap();
+        // Back to the table from the review: the seat is the friend's again, the bot stops.
+        wait_for(&f, "#review-table").await.click().await.unwrap();
         wait_state(&f, "the friend back in the seat", |s| s["you"] == 1 && s["table"]["game_number"] == 3).await;
         wait_state(&h, "the friend here again", |s| s["table"]["seats"][1]["status"] == "here").await;
         h.close().await.ok();
