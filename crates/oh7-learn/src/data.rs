@@ -167,24 +167,43 @@ pub fn generate(plan: &DataPlan, progress: &(dyn Fn(u64) + Sync)) -> Result<Rows
         return Err("no bots: give at least one level".into());
     }
     Oh7Game::new(plan.rules, plan.players, 0).map_err(|e| e.to_string())?;
+    let mut rows = Rows::default();
+    for p in each_game(plan, progress, play_one)? {
+        rows.append(p);
+    }
+    Ok(rows)
+}
+
+/// `one(plan, i)` for each game `i` of `plan` (its shard, or all) on the rayon pool, in game
+/// order; `progress` is told the number of games done.
+pub(crate) fn each_game<T: Send>(
+    plan: &DataPlan,
+    progress: &(dyn Fn(u64) + Sync),
+    one: fn(&DataPlan, u64) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
     let (lo, hi) = match plan.shard {
         Some(s) => (plan.games * s.index / s.count, plan.games * (s.index + 1) / s.count),
         None => (0, plan.games),
     };
     let done = std::sync::atomic::AtomicU64::new(0);
-    let parts: Vec<Result<Rows, String>> = (lo..hi)
+    (lo..hi)
         .into_par_iter()
         .map(|i| {
-            let r = play_one(plan, i);
+            let r = one(plan, i);
             progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
             r
         })
-        .collect();
-    let mut rows = Rows::default();
-    for p in parts {
-        rows.append(p?);
-    }
-    Ok(rows)
+        .collect()
+}
+
+/// The metadata of a data file's bytes (`path` for the messages).
+pub(crate) fn read_meta(bytes: &[u8], path: &Path) -> Result<DataMeta, String> {
+    let (_, md) = safetensors::SafeTensors::read_metadata(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    md.metadata()
+        .as_ref()
+        .and_then(|m| m.get("meta"))
+        .ok_or_else(|| format!("{}: not an oh7 data file (no meta)", path.display()))
+        .and_then(|m| serde_json::from_str(m).map_err(|e| format!("{}: bad meta: {e}", path.display())))
 }
 
 fn play_one(plan: &DataPlan, i: u64) -> Result<Rows, String> {
@@ -360,12 +379,11 @@ pub fn uniform_nll(know: &Knowledge, truth: &[Option<u8>; CARD_IDS], k: u32, rng
 /// Write rows to `path` as safetensors with `meta`.
 pub fn write(path: &Path, rows: &Rows, meta: &DataMeta) -> Result<(), String> {
     use safetensors::Dtype;
-    use safetensors::tensor::TensorView;
     let n = rows.len();
     fn bytes<T: Copy>(v: &[T], f: impl Fn(T) -> Vec<u8>) -> Vec<u8> {
         v.iter().flat_map(|&x| f(x)).collect()
     }
-    let cols: Vec<(&str, Dtype, Vec<usize>, Vec<u8>)> = vec![
+    let cols: Vec<Column> = vec![
         ("obs", Dtype::F16, vec![n, OH7_OBS], bytes(&rows.obs, |x| x.to_le_bytes().to_vec())),
         ("extra", Dtype::F16, vec![n, HAND_EXTRA], bytes(&rows.extra, |x| x.to_le_bytes().to_vec())),
         ("mask", Dtype::U8, vec![n, OH7_ACTIONS], rows.mask.clone()),
@@ -381,6 +399,15 @@ pub fn write(path: &Path, rows: &Rows, meta: &DataMeta) -> Result<(), String> {
         ("seat", Dtype::U8, vec![n], rows.seat.clone()),
         ("kind", Dtype::U8, vec![n], rows.kind.clone()),
     ];
+    write_tensors(path, &cols, meta)
+}
+
+/// One tensor to write: its name, type, shape and bytes.
+pub(crate) type Column<'a> = (&'a str, safetensors::Dtype, Vec<usize>, Vec<u8>);
+
+/// Write `cols` to `path` as safetensors with `meta` (replaced only once complete).
+pub(crate) fn write_tensors(path: &Path, cols: &[Column<'_>], meta: &DataMeta) -> Result<(), String> {
+    use safetensors::tensor::TensorView;
     let views: Vec<(String, TensorView)> = cols
         .iter()
         .map(|(name, dt, shape, data)| {
@@ -397,13 +424,7 @@ pub fn write(path: &Path, rows: &Rows, meta: &DataMeta) -> Result<(), String> {
 /// Rows read back from a data file, with its metadata.
 pub fn read(path: &Path) -> Result<(Rows, DataMeta), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let (_, md) = safetensors::SafeTensors::read_metadata(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    let meta: DataMeta = md
-        .metadata()
-        .as_ref()
-        .and_then(|m| m.get("meta"))
-        .ok_or_else(|| format!("{}: not an oh7 data file (no meta)", path.display()))
-        .and_then(|m| serde_json::from_str(m).map_err(|e| format!("{}: bad meta: {e}", path.display())))?;
+    let meta = read_meta(&bytes, path)?;
     if meta.format != FORMAT {
         return Err(format!("{}: format {} (this oh7 reads {FORMAT})", path.display(), meta.format));
     }

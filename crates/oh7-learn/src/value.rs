@@ -14,9 +14,8 @@ use oh7_core::card::CardSet;
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, MAX_SEATS, Oh7Game, PhaseView, TRICKS};
 use oh7_sim::game_seed;
-use rayon::prelude::*;
 
-use crate::data::{DataMeta, DataPlan};
+use crate::data::{Column, DataMeta, DataPlan, each_game, read_meta, write_tensors};
 use crate::train::{Batch, Epoch, TrainPlan, fit};
 
 /// The format's name, in every value file's metadata.
@@ -64,22 +63,9 @@ pub fn generate_value(plan: &DataPlan, progress: &(dyn Fn(u64) + Sync)) -> Resul
     if plan.bots.is_empty() {
         return Err("no bots: give at least one level".into());
     }
-    let (lo, hi) = match plan.shard {
-        Some(s) => (plan.games * s.index / s.count, plan.games * (s.index + 1) / s.count),
-        None => (0, plan.games),
-    };
-    let done = std::sync::atomic::AtomicU64::new(0);
-    let parts: Vec<Result<ValueRows, String>> = (lo..hi)
-        .into_par_iter()
-        .map(|i| {
-            let r = value_game(plan, i);
-            progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
-            r
-        })
-        .collect();
     let mut rows = ValueRows::default();
-    for p in parts {
-        rows.append(p?);
+    for p in each_game(plan, progress, value_game)? {
+        rows.append(p);
     }
     Ok(rows)
 }
@@ -158,41 +144,22 @@ fn value_game(plan: &DataPlan, i: u64) -> Result<ValueRows, String> {
 /// Write value rows to `path` as safetensors with `meta` (its `format` set to [`VALUE_FORMAT`]).
 pub fn write_value(path: &Path, rows: &ValueRows, meta: &DataMeta) -> Result<(), String> {
     use safetensors::Dtype;
-    use safetensors::tensor::TensorView;
     let n = rows.len();
-    let feats: Vec<u8> = rows.feats.iter().flat_map(|x| x.to_le_bytes()).collect();
-    let game: Vec<u8> = rows.game.iter().flat_map(|x| x.to_le_bytes()).collect();
-    let cols = [
-        ("feats", Dtype::F32, vec![n, VALUE_FEATURES], &feats),
-        ("more", Dtype::U8, vec![n], &rows.more),
-        ("left", Dtype::U8, vec![n], &rows.left),
-        ("game", Dtype::U32, vec![n], &game),
+    let cols: Vec<Column> = vec![
+        ("feats", Dtype::F32, vec![n, VALUE_FEATURES], rows.feats.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        ("more", Dtype::U8, vec![n], rows.more.clone()),
+        ("left", Dtype::U8, vec![n], rows.left.clone()),
+        ("game", Dtype::U32, vec![n], rows.game.iter().flat_map(|x| x.to_le_bytes()).collect()),
     ];
-    let views: Vec<(String, TensorView)> = cols
-        .iter()
-        .map(|(name, dt, shape, data)| {
-            TensorView::new(*dt, shape.clone(), data).map(|v| (name.to_string(), v)).map_err(|e| e.to_string())
-        })
-        .collect::<Result<_, _>>()?;
     let mut meta = meta.clone();
     meta.format = VALUE_FORMAT.into();
-    let mut info = std::collections::HashMap::new();
-    info.insert("meta".to_string(), serde_json::to_string(&meta).map_err(|e| e.to_string())?);
-    let tmp = path.with_extension("partial");
-    safetensors::serialize_to_file(views, Some(info), &tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    write_tensors(path, &cols, &meta)
 }
 
 /// Value rows read back from a file.
 pub fn read_value(path: &Path) -> Result<ValueRows, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let (_, md) = safetensors::SafeTensors::read_metadata(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    let meta: DataMeta = md
-        .metadata()
-        .as_ref()
-        .and_then(|m| m.get("meta"))
-        .ok_or_else(|| format!("{}: not an oh7 data file (no meta)", path.display()))
-        .and_then(|m| serde_json::from_str(m).map_err(|e| format!("{}: bad meta: {e}", path.display())))?;
+    let meta = read_meta(&bytes, path)?;
     if meta.format != VALUE_FORMAT {
         return Err(format!("{}: format {} (the leaf value reads {VALUE_FORMAT})", path.display(), meta.format));
     }
