@@ -183,9 +183,14 @@ async fn the_host_may_start_without_waiting() {
     let (mut cs, _, _) = finished(server.addr).await;
     let ack = cs[0].command(json!({"type": "rematch"})).await.unwrap();
     let v = ack["version"].as_u64().unwrap();
-    let ack = cs[0].command(json!({"type": "rematch"})).await.unwrap();
+    cs[0].send(&json!({"type": "rematch", "id": "now"})).await.unwrap();
+    let ack = cs[0].until(|m| m["id"] == "now").await.unwrap();
     assert_eq!(ack["type"], "ack", "{ack}");
     assert_eq!(ack["version"], v + 1, "the second ask is the start");
+    // Sent again, the same id is answered with the same ack, not applied.
+    cs[0].send(&json!({"type": "rematch", "id": "now"})).await.unwrap();
+    let again = cs[0].until(|m| m["id"] == "now").await.unwrap();
+    assert_eq!((again["version"].clone(), again["repeated"].clone()), (json!(v + 1), json!(true)), "{again}");
     settle(&mut cs, v + 1).await;
     assert_eq!(cs[1].table["state"], "playing");
     assert_eq!((status(&cs[1], 1), status(&cs[1], 2)), (json!("bot_for_away"), json!("bot_for_away")));

@@ -267,8 +267,9 @@ impl Table {
             Some(_) => {}
         }
         if self.core.rematch.is_some() {
-            // Asked again while the others answer: start now, bots for those not in.
-            self.start_rematch().await?;
+            // Asked again while the others answer: start now, bots for those not in (the start
+            // carries this command's id, so a repeat of it is answered, not applied).
+            self.start_rematch(Some(id)).await?;
             return Ok(Some(self.ack(id)));
         }
         if self.core.asked_seats().next().is_none() {
@@ -298,7 +299,7 @@ impl Table {
 
     pub(super) async fn rematch_deadline(&mut self, asked: u64) {
         if self.core.rematch.as_ref().is_some_and(|p| p.asked == asked)
-            && let Err(r) = self.start_rematch().await
+            && let Err(r) = self.start_rematch(None).await
         {
             tracing::error!(table = %self.id, code = r.code.as_str(), "the rematch could not start");
         }
@@ -306,9 +307,11 @@ impl Table {
 
     /// Start the rematch being asked: a bot plays for each person who is not in (declined or
     /// did not answer) until they take their seat back (`back`, or coming back to the table).
-    async fn start_rematch(&mut self) -> Result<(), Refusal> {
+    /// `host_id`: the host's command that starts it now, if it is one.
+    async fn start_rematch(&mut self, host_id: Option<&str>) -> Result<(), Refusal> {
         let Some(p) = self.core.rematch.clone() else { return Ok(()) };
-        let happened = self.commit(Event::Start { seat: None, id: None, seed: new_seed(), fill: None }).await?;
+        let (seat, id) = (host_id.map(|_| 0), host_id.map(str::to_string));
+        let happened = self.commit(Event::Start { seat, id, seed: new_seed(), fill: None }).await?;
         self.rematch_deadline = None;
         for (s, a) in p.answers.iter().enumerate() {
             if *a != Some(true) {
@@ -337,7 +340,7 @@ impl Table {
         self.reply(conn, &ServerMsg::Ack(self.ack(id)));
         self.broadcast(&happened);
         if self.core.rematch.as_ref().is_some_and(|p| p.complete())
-            && let Err(r) = self.start_rematch().await
+            && let Err(r) = self.start_rematch(None).await
         {
             tracing::error!(table = %self.id, code = r.code.as_str(), "the rematch could not start");
         }
