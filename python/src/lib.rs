@@ -5,16 +5,14 @@
 //! Observations and masks cross the boundary as `bytes` (native-endian `float32`, `uint8`),
 //! which numpy reads without a copy; one Rust call per step and per observation.
 
-use std::str::FromStr;
-
 mod spiel;
 
-use oh7_bots::{DynBot, GameSpec};
+use oh7_bots::{DynBot, GameBots, GameSpec};
 use oh7_core::card::{Card, CardSet};
 use oh7_core::oh7::Oh7Game;
+use oh7_core::registry::{GameId, GameRequest};
 use oh7_core::rl::{Oh7Env, RlEnv};
-use oh7_core::ruleset::{Preset, Ruleset};
-use oh7_core::seven::SevenRules;
+use oh7_core::ruleset::Preset;
 use oh7_core::{Game, Seat};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -24,33 +22,31 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The game and its rules from the constructor's arguments.
+/// The game and its rules from the constructor's arguments: the registry's request (its one
+/// set of defaults), then Seven's knobs given as arguments.
 fn game_spec(
-    game: &str,
+    game: Option<&str>,
     preset: Option<&str>,
     ruleset: Option<&str>,
     limit: Option<i64>,
     hand_size: Option<u32>,
 ) -> PyResult<GameSpec> {
-    match game {
-        "oh7" => {
-            if ruleset.is_some() && preset.is_some() {
-                return Err(value_error("give a preset or a ruleset, not both"));
-            }
-            let rules = match (ruleset, preset) {
-                (Some(text), _) => Ruleset::from_toml(text).map_err(value_error)?,
-                (None, p) => Ruleset::preset(Preset::from_str(p.unwrap_or("kod7")).map_err(value_error)?),
-            };
+    let id = match game {
+        Some(name) => name.parse::<GameId>().map_err(value_error)?,
+        None => GameId::DEFAULT,
+    };
+    if !id.entry().has_presets && (preset.is_some() || ruleset.is_some()) {
+        let title = id.entry().title;
+        return Err(value_error(format!("{title} has no presets or ruleset files: use limit and hand_size")));
+    }
+    let mut spec = GameSpec::from_request(&GameRequest { game, preset, ruleset }).map_err(value_error)?;
+    match &mut spec {
+        GameSpec::Oh7 { .. } => {
             if limit.is_some() || hand_size.is_some() {
                 return Err(value_error("limit and hand_size are Seven's rules (game=\"seven\")"));
             }
-            Ok(GameSpec::Oh7 { ruleset: rules })
         }
-        "seven" => {
-            if preset.is_some() || ruleset.is_some() {
-                return Err(value_error("Seven has no presets or ruleset files: use limit and hand_size"));
-            }
-            let mut rules = SevenRules::default();
+        GameSpec::Seven { rules } => {
             match limit {
                 None => {}
                 Some(0) => rules.limit = None,
@@ -62,10 +58,9 @@ fn game_spec(
             if let Some(h) = hand_size {
                 rules.hand_size = h;
             }
-            Ok(GameSpec::Seven { rules })
         }
-        other => Err(value_error(format!("unknown game `{other}`: choose oh7 or seven"))),
     }
+    Ok(spec)
 }
 
 /// One game as a learning environment: steps by action id for the seat asked, masks and
@@ -126,10 +121,10 @@ impl Core {
 #[pymethods]
 impl Core {
     #[new]
-    #[pyo3(signature = (game="oh7", preset=None, players=4, seed=0, ruleset=None, limit=None, hand_size=None, win_reward=1.0))]
+    #[pyo3(signature = (game=None, preset=None, players=4, seed=0, ruleset=None, limit=None, hand_size=None, win_reward=1.0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        game: &str,
+        game: Option<&str>,
         preset: Option<&str>,
         players: usize,
         seed: u64,
@@ -247,7 +242,7 @@ impl Core {
             return Ok(None);
         }
         // Oh 7 totals are points won; Seven's are penalty points.
-        let sign = if self.env.game().game_name() == "seven" { -1.0 } else { 1.0 };
+        let sign = if spec_id(self.env.game()) == GameId::Seven { -1.0 } else { 1.0 };
         let mut r: Vec<f64> = totals.iter().zip(&self.totals).map(|(a, b)| sign * (a - b) as f64).collect();
         if over {
             let winners = self.env.game().winners();
@@ -502,11 +497,12 @@ struct Bot {
 #[pymethods]
 impl Bot {
     #[new]
-    #[pyo3(signature = (level="expert", game="oh7", seed=0))]
-    fn new(level: &str, game: &str, seed: u64) -> PyResult<Bot> {
+    #[pyo3(signature = (level="expert", game=None, seed=0))]
+    fn new(level: &str, game: Option<&str>, seed: u64) -> PyResult<Bot> {
         let spec = game_spec(game, None, None, None, None)?;
         let bot = spec.bot(level, seed).map_err(value_error)?;
-        Ok(Bot { level: level.to_string(), game: game.to_string(), bot, queue: Vec::new(), queue_seat: None })
+        let game = spec.game_name().to_string();
+        Ok(Bot { level: level.to_string(), game, bot, queue: Vec::new(), queue_seat: None })
     }
 
     #[getter]
@@ -556,14 +552,15 @@ impl Bot {
 
 /// The number of action ids of a game.
 #[pyfunction]
-fn num_actions(game: &str) -> PyResult<usize> {
+#[pyo3(signature = (game=None))]
+fn num_actions(game: Option<&str>) -> PyResult<usize> {
     Ok(game_spec(game, None, None, None, None)?.rl_env(4, 0).map_err(value_error)?.actions())
 }
 
 /// The bot levels of a game, weakest first.
 #[pyfunction]
-#[pyo3(signature = (game="oh7"))]
-fn bot_levels(game: &str) -> PyResult<Vec<&'static str>> {
+#[pyo3(signature = (game=None))]
+fn bot_levels(game: Option<&str>) -> PyResult<Vec<&'static str>> {
     Ok(game_spec(game, None, None, None, None)?.levels().to_vec())
 }
 
@@ -575,8 +572,8 @@ fn presets() -> Vec<&'static str> {
 
 /// The player counts a game with these rules allows: `(fewest, most)`.
 #[pyfunction]
-#[pyo3(signature = (game="oh7", preset=None, ruleset=None))]
-fn player_range(game: &str, preset: Option<&str>, ruleset: Option<&str>) -> PyResult<(usize, usize)> {
+#[pyo3(signature = (game=None, preset=None, ruleset=None))]
+fn player_range(game: Option<&str>, preset: Option<&str>, ruleset: Option<&str>) -> PyResult<(usize, usize)> {
     game_spec(game, preset, ruleset, None, None)?
         .player_range()
         .ok_or_else(|| value_error("no player count fits these rules"))
@@ -594,4 +591,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OH7_ACTIONS", oh7_core::rl::OH7_ACTIONS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+/// The registry's key of a running game.
+fn spec_id(game: &dyn oh7_core::DynGame) -> GameId {
+    game.game_name().parse().expect("every engine is in the registry")
 }

@@ -278,7 +278,7 @@ impl SpielCore {
     /// A copy of the game as an `oh7.Core` (what `oh7.Bot.act` plays on; its deal was set by
     /// chance nodes, so it does not pickle).
     fn core(&self) -> PyResult<crate::Core> {
-        let spec = oh7_bots::GameSpec::Oh7 { ruleset: *self.env.game.rules() };
+        let spec = oh7_bots::GameSpec::oh7(*self.env.game.rules());
         Ok(crate::Core::from_env(spec, Box::new(self.env.clone()), self.players, self.env.game.seed()))
     }
 

@@ -14,6 +14,7 @@ pub mod expert;
 pub mod hand_model;
 pub mod heuristic;
 pub mod ismcts;
+pub mod level;
 pub mod outcomes;
 pub mod pi;
 pub mod policy;
@@ -29,8 +30,10 @@ pub mod value;
 use oh7_core::game::{Game, Seat};
 
 pub use dyn_bot::{DynBot, ForGame};
+pub use level::{BotLevel, Level};
+use oh7_core::registry::GameId;
 pub use random::{RandomBot, random_oh7_game};
-pub use spec::GameSpec;
+pub use spec::{GameBots, GameSpec};
 
 /// A computer player: given what one seat may know and its legal actions, an action.
 ///
@@ -95,44 +98,46 @@ pub fn play_game<G: Game>(
 /// ([`ismcts::IsmctsBot`]), the general method to beat; `expert` is ISMCTS with four times its
 /// budget ([`ismcts::EXPERT_ITERATIONS`]).
 /// (The oracle, which sees every hand, is not a player: see [`expert::OracleBot`].)
-pub const OH7_LEVELS: &[&str] = &["random", "heuristic", "easy", "medium", "hard", "ismcts", "expert"];
+pub const OH7_LEVELS: &[&str] = &level::OH7_NAMES;
 /// The bot levels offered for Seven, weakest first.
-pub const SEVEN_LEVELS: &[&str] = &["random", "heuristic", "search"];
+pub const SEVEN_LEVELS: &[&str] = &level::SEVEN_NAMES;
 
 /// Playouts per candidate action of the Seven `search` bot.
 pub const SEVEN_SEARCH_SAMPLES: u32 = 256;
 
-/// A bot for the Oh 7 family by level name (see [`OH7_LEVELS`]).
+/// A bot for the Oh 7 family by level name (see [`OH7_LEVELS`]) or research setting
+/// ([`BotLevel`]).
 pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7Game>>, String> {
+    oh7_bot_of(&BotLevel::parse(GameId::Oh7, level).map_err(|e| e.to_string())?, seed)
+}
+
+/// A bot for the Oh 7 family of a [`BotLevel`] already read.
+pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7Game>>, String> {
     match level {
-        "random" => Ok(Box::new(RandomBot::new(seed))),
-        "heuristic" => Ok(Box::new(heuristic::HeuristicBot::new())),
-        "ismcts" => Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::default(), seed))),
-        // The strongest level: ISMCTS with four times the budget.
-        "expert" => Ok(Box::new(ismcts::IsmctsBot::expert(seed))),
-        // Research: ISMCTS (ITERATIONS) for the bets and the early play, the determinization
-        // search with the exact solver for the last five tricks (`hybrid:ITERATIONS`).
-        _ if level.starts_with("hybrid:") => {
-            let it: u32 = level["hybrid:".len()..].parse().map_err(|_| "hybrid:ITERATIONS")?;
-            let cfg = ismcts::IsmctsConfig { iterations: it, ..ismcts::IsmctsConfig::default() };
-            Ok(Box::new(HybridBot::new(level, cfg, seed)))
-        }
-        // Research: the determinization search alone at the expert's budget, for the whole
-        // round (the `expert` level until 2026-11-25).
-        "pimc" => Ok(Box::new(expert::ExpertBot::new("pimc", expert::Budget::EXPERT, seed))),
-        // Research: bets by one level, everything else by another (`mix:ismcts:expert`).
-        _ if level.starts_with("mix:") => {
-            let (bet, rest) = level["mix:".len()..].split_once(':').ok_or("mix:BETS:PLAY")?;
-            Ok(Box::new(MixBot { bets: oh7_bot(bet, seed)?, play: oh7_bot(rest, seed ^ 0x51)? }))
-        }
-        // Research settings: `ismcts:iterations=4000:c=0.35:rollout=random`.
-        _ if level.starts_with("ismcts:") => {
-            Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::parse(&level["ismcts:".len()..])?, seed)))
-        }
-        _ => match expert::Budget::level(level) {
-            Some(b) => Ok(Box::new(expert::ExpertBot::new(level, b, seed))),
-            None => Err(format!("unknown bot `{level}`: choose one of {}", OH7_LEVELS.join(", "))),
+        BotLevel::Level(l) => match l {
+            Level::Random => Ok(Box::new(RandomBot::new(seed))),
+            Level::Heuristic => Ok(Box::new(heuristic::HeuristicBot::new())),
+            Level::Ismcts => Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::default(), seed))),
+            // The strongest level: ISMCTS with four times the budget.
+            Level::Expert => Ok(Box::new(ismcts::IsmctsBot::expert(seed))),
+            Level::Easy | Level::Medium | Level::Hard => {
+                let b = expert::Budget::level(l.name()).expect("a budget per search level");
+                Ok(Box::new(expert::ExpertBot::new(l.name(), b, seed)))
+            }
+            Level::Search => Err(format!("`{}` is a level of Seven", l.name())),
         },
+        BotLevel::Hybrid(it) => {
+            let cfg = ismcts::IsmctsConfig { iterations: *it, ..ismcts::IsmctsConfig::default() };
+            Ok(Box::new(HybridBot::new(&level.to_string(), cfg, seed)))
+        }
+        BotLevel::Pimc => Ok(Box::new(expert::ExpertBot::new("pimc", expert::Budget::EXPERT, seed))),
+        BotLevel::Mix(bets, play) => {
+            Ok(Box::new(MixBot { bets: oh7_bot_of(bets, seed)?, play: oh7_bot_of(play, seed ^ 0x51)? }))
+        }
+        BotLevel::IsmctsWith(settings) => {
+            Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::parse(settings)?, seed)))
+        }
+        BotLevel::Oracle => Err("`oracle` sees every hand: only a tournament seats it".into()),
     }
 }
 
@@ -192,10 +197,10 @@ impl Bot<oh7_core::oh7::Oh7Game> for MixBot {
 
 /// A bot for Seven by level name (see [`SEVEN_LEVELS`]).
 pub fn seven_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::seven::SevenGame>>, String> {
-    match level {
-        "random" => Ok(Box::new(RandomBot::new(seed))),
-        "heuristic" => Ok(Box::new(seven::SevenHeuristic)),
-        "search" => Ok(Box::new(seven::SevenSearch::new(seed, SEVEN_SEARCH_SAMPLES))),
-        _ => Err(format!("unknown bot `{level}`: choose one of {}", SEVEN_LEVELS.join(", "))),
+    match BotLevel::parse(GameId::Seven, level).map_err(|e| e.to_string())? {
+        BotLevel::Level(Level::Random) => Ok(Box::new(RandomBot::new(seed))),
+        BotLevel::Level(Level::Heuristic) => Ok(Box::new(seven::SevenHeuristic)),
+        BotLevel::Level(Level::Search) => Ok(Box::new(seven::SevenSearch::new(seed, SEVEN_SEARCH_SAMPLES))),
+        other => Err(format!("`{other}` is not a level of Seven")),
     }
 }

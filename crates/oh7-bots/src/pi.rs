@@ -371,16 +371,7 @@ impl Scorer {
     #[inline]
     fn score_in(&self, won: &Won, p: usize, basket: i32) -> i32 {
         let l = (self.bets[p] as i32 - won[p] as i32).abs();
-        match self.scoring {
-            Scoring::BidPlusTwo | Scoring::Basket if l != 0 => -l,
-            Scoring::BidPlusTwo => self.bets[p] as i32 + 2,
-            Scoring::Basket => 2 + basket + won[p] as i32,
-            Scoring::DoubleBasket if l == 0 => {
-                let two = if self.void_bet & (1 << p) != 0 { 0 } else { 2 };
-                2 * basket + two + won[p] as i32
-            }
-            Scoring::DoubleBasket => basket - l,
-        }
+        self.scoring.points(self.bets[p] as i32, won[p] as i32, basket - l, self.void_bet & (1 << p) != 0)
     }
 
     /// Each player's expected points when player `q` still wins `k` more tricks with
@@ -403,18 +394,8 @@ impl Scorer {
                 .enumerate()
                 .filter(|(_, pr)| **pr > 0.0)
                 .map(|(k, &pr)| {
-                    let l = loss(p, k);
-                    let tricks = f64::from(won[p]) + k as f64;
-                    let v = match self.scoring {
-                        Scoring::BidPlusTwo | Scoring::Basket if l != 0 => -f64::from(l),
-                        Scoring::BidPlusTwo => f64::from(self.bets[p]) + 2.0,
-                        Scoring::Basket => 2.0 + others + tricks,
-                        Scoring::DoubleBasket if l == 0 => {
-                            let two = if self.void_bet & (1 << p) != 0 { 0.0 } else { 2.0 };
-                            2.0 * others + two + tricks
-                        }
-                        Scoring::DoubleBasket => others,
-                    };
+                    let tricks = i32::from(won[p]) + k as i32;
+                    let v = self.scoring.points(i32::from(self.bets[p]), tricks, others, self.void_bet & (1 << p) != 0);
                     pr * v
                 })
                 .sum();
@@ -471,15 +452,8 @@ impl Scorer {
         let b = self.bets[p] as i32;
         let mut best = i32::MIN;
         for x in lo as i32..=hi as i32 {
-            let l = (d[p] - x).abs();
             let o = others_max(left as i32 - x);
-            let v = match self.scoring {
-                Scoring::BidPlusTwo if l == 0 => b + 2,
-                Scoring::Basket if l == 0 => 2 + o + b,
-                Scoring::BidPlusTwo | Scoring::Basket => -l,
-                Scoring::DoubleBasket if l == 0 => 2 * o + if self.void_bet & (1 << p) != 0 { 0 } else { 2 } + b,
-                Scoring::DoubleBasket => o,
-            };
+            let v = self.scoring.points(b, won[p] as i32 + x, o, self.void_bet & (1 << p) != 0);
             best = best.max(v);
         }
         best
@@ -1164,6 +1138,37 @@ fn equivalent(lo: Card, hi: Card, gaps: CardSet) -> bool {
 mod tests {
     use super::*;
     use oh7_core::ruleset::Preset;
+
+    proptest::proptest! {
+        /// The solver's [`Scorer`] and the engine score every round alike: random games of
+        /// every preset and player count, every scored round, every player (the engine's
+        /// points less its bonuses). Both call `Scoring::points`, the one formula (§6).
+        #[test]
+        fn the_solver_scores_rounds_as_the_engine_does(preset in 0usize..Preset::ALL.len(), seed in 0u64..10_000, pick in 0usize..8) {
+            use rand::SeedableRng;
+            let rules = Ruleset::preset(Preset::ALL[preset]);
+            let counts: Vec<usize> = (rules.min_players as usize..=rules.max_players as usize).collect();
+            let players = counts[pick % counts.len()];
+            let mut g = oh7_core::oh7::Oh7Game::new(rules, players, seed).unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            crate::random_oh7_game(&mut g, &mut rng, &mut Vec::new());
+            let rec = oh7_core::oh7::Record::from_game(&g);
+            let mut scored = 0;
+            for round in rec.rounds.iter().filter(|r| r.points.len() == players) {
+                let bet_cards = round.deal.bet_attempts.last().expect("a bet attempt");
+                let scorer = Scorer::new(&rules, &bet_cards[..players]);
+                let mut won: Won = [0; MAX_SEATS];
+                for (p, w) in round.won.iter().enumerate() {
+                    won[p] = *w;
+                }
+                for p in 0..players {
+                    proptest::prop_assert_eq!(scorer.score(&won, p) + round.bonus[p], round.points[p], "seat {} of round {}", p, round.number);
+                }
+                scored += 1;
+            }
+            proptest::prop_assert!(scored > 0);
+        }
+    }
 
     fn set(t: &str) -> CardSet {
         t.split_whitespace().map(|c| c.parse::<Card>().unwrap()).collect()

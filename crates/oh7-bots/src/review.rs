@@ -14,6 +14,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use oh7_core::GameId;
 use oh7_core::card::{Card, CardSet, Suit};
 use oh7_core::game::{Game, Seat, SeatViewLike};
 use oh7_core::oh7::{Action, DealRecord, MAX_SEATS, Oh7Game, PhaseView, Record, ReplayError, SeatView, replay};
@@ -261,8 +262,9 @@ pub struct RoundReview {
     pub summary: Summary,
 }
 
-fn oh7_name() -> String {
-    "oh7".into()
+/// Reviews written before Seven had reviews carry no `family`: they are of Oh 7.
+fn oh7_family() -> GameId {
+    GameId::Oh7
 }
 
 fn points_unit() -> String {
@@ -275,8 +277,8 @@ pub struct Review {
     /// Always [`FORMAT`].
     pub format: String,
     /// The game: `oh7` (the Oh 7 family) or `seven` (`game` is the whole game's summary).
-    #[serde(default = "oh7_name")]
-    pub family: String,
+    #[serde(default = "oh7_family")]
+    pub family: GameId,
     /// The unit of values, losses and thresholds: `points` (Oh 7: expected round points) or
     /// `percent` (Seven: the chance to go out first, in percentage points).
     #[serde(default = "points_unit")]
@@ -696,7 +698,7 @@ pub struct Moment {
 /// Replay `record` (an `oh7-record/1` value of a finished game) and collect every decision of
 /// `seat` that had at least two legal options, in order.
 pub fn decisions_of(record: &Value, seat: Seat) -> Result<(Record, Vec<Moment>), ReviewError> {
-    if record.get("game").and_then(Value::as_str) == Some("seven") {
+    if GameId::of_record(record).ok() == Some(GameId::Seven) {
         return Err(ReviewError::Seven);
     }
     let final_game = replay(record)?;
@@ -913,10 +915,9 @@ pub fn review_record(
     opts: &ReviewOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Review, ReviewError> {
-    if record.get("game").and_then(Value::as_str) == Some("seven") {
-        crate::review_seven::review_seven(record, seat, opts, progress)
-    } else {
-        review_oh7(record, seat, opts, progress)
+    match GameId::of_record(record) {
+        Ok(GameId::Seven) => crate::review_seven::review_seven(record, seat, opts, progress),
+        _ => review_oh7(record, seat, opts, progress),
     }
 }
 
@@ -956,7 +957,7 @@ pub fn review_oh7(
     let order = costliest(&decisions);
     Ok(Review {
         format: FORMAT.into(),
-        family: oh7_name(),
+        family: GameId::Oh7,
         unit: points_unit(),
         seat,
         name: rec.seats.get(seat).cloned().unwrap_or_default(),

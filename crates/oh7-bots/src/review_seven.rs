@@ -9,6 +9,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use oh7_core::GameId;
 use oh7_core::game::{Game, Seat};
 use oh7_core::seven::{Action, Card, SevenGame, SevenRules, SevenView, Suit, TurnMode};
 use rayon::prelude::*;
@@ -282,11 +283,11 @@ pub fn review_seven(
         .collect();
     Ok(Review {
         format: FORMAT.into(),
-        family: "seven".into(),
+        family: GameId::Seven,
         unit: "percent".into(),
         seat,
         name: game.seat_names().get(seat).cloned().unwrap_or_default(),
-        preset: "seven".into(),
+        preset: GameId::Seven.name().into(),
         players: game.players(),
         level: opts.level.clone(),
         seed: format!("{:016x}", opts.seed),
@@ -323,7 +324,7 @@ mod tests {
         let v = finished(&["random", "heuristic", "heuristic"], 3, 5);
         let seen = std::sync::Mutex::new(Vec::new());
         let r = review_seven(&v, 0, &quick(), &|done, total| seen.lock().unwrap().push((done, total))).unwrap();
-        assert_eq!((r.family.as_str(), r.unit.as_str(), r.preset.as_str()), ("seven", "percent", "seven"));
+        assert_eq!((r.family, r.unit.as_str(), r.preset.as_str()), (GameId::Seven, "percent", "seven"));
         assert!(r.game.evaluated > 5, "{:?}", r.game);
         assert_eq!(r.game.evaluated, r.decisions.len());
         for d in &r.decisions {

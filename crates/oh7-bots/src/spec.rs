@@ -1,147 +1,57 @@
-//! Which game and which rules: [`GameSpec`], the one description of "a game to start" shared by
-//! the server's tables, `oh7 play`, `oh7 simulate` and tournaments; it makes the game
-//! ([`GameSpec::new_game`], behind [`DynGame`]) and its bots ([`GameSpec::bot`], behind
-//! [`DynBot`]).
-//!
-//! Its serde form (`{"game": "oh7", "ruleset": …}`, `{"game": "seven", "rules": …}`) is stored
-//! in the server's databases: it must not change.
+//! The bots of each game ([`GameBots`]): the levels a game offers and a bot of one of them,
+//! behind [`DynBot`], for a [`GameSpec`] of the registry (`oh7_core::registry`), which holds
+//! everything else about "a game to start".
 
-use oh7_core::DynGame;
-use oh7_core::oh7::Oh7Game;
-use oh7_core::ruleset::{Preset, Ruleset};
-use oh7_core::seven::{SevenGame, SevenRules};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use oh7_core::registry::GameId;
+pub use oh7_core::registry::GameSpec;
 
 use crate::dyn_bot::{DynBot, ForGame};
 
-/// Which game and which rules a table plays.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "game", rename_all = "lowercase")]
-pub enum GameSpec {
-    /// The Oh 7 family, any preset or custom ruleset.
-    Oh7 {
-        /// The rules (a preset or a custom ruleset, with its options).
-        ruleset: Ruleset,
-    },
-    /// Seven.
-    Seven {
-        /// Seven's knobs.
-        #[serde(default)]
-        rules: SevenRules,
-    },
-}
-
-impl GameSpec {
+/// The bots a game has: its levels, weakest first, and a bot of a level.
+pub trait GameBots {
     /// The bot levels offered for this game, weakest first.
-    pub fn levels(&self) -> &'static [&'static str] {
-        match self {
-            GameSpec::Oh7 { .. } => crate::OH7_LEVELS,
-            GameSpec::Seven { .. } => crate::SEVEN_LEVELS,
-        }
-    }
+    fn levels(&self) -> &'static [&'static str];
 
     /// The strongest level (used when an away person's seat is played by a bot, and for hints).
-    pub fn strongest(&self) -> &'static str {
+    fn strongest(&self) -> &'static str {
         self.levels().last().copied().unwrap_or("random")
     }
 
-    /// A short name for the game and preset (`en`, `bga`, `seven`).
-    pub fn label(&self) -> String {
+    /// A bot of `level` for this game (see [`GameBots::levels`]).
+    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, String>;
+}
+
+impl GameBots for GameId {
+    fn levels(&self) -> &'static [&'static str] {
         match self {
-            GameSpec::Oh7 { ruleset } => ruleset.preset.name().to_string(),
-            GameSpec::Seven { .. } => "seven".to_string(),
+            GameId::Oh7 => crate::OH7_LEVELS,
+            GameId::Seven => crate::SEVEN_LEVELS,
         }
     }
 
-    /// The player counts this game and its rules allow, fewest and most (`None`: none at all,
-    /// e.g. a Seven hand size too large for any table). Oh 7: the ruleset's own range, which its
-    /// validation guarantees is playable throughout; Seven: the engine's range, narrowed to the
-    /// counts its game accepts with these rules.
-    pub fn player_range(&self) -> Option<(usize, usize)> {
+    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, String> {
         match self {
-            GameSpec::Oh7 { ruleset } => Some((ruleset.min_players as usize, ruleset.max_players as usize)),
-            GameSpec::Seven { .. } => {
-                let ok: Vec<usize> = (oh7_core::seven::MIN_PLAYERS..=oh7_core::seven::MAX_PLAYERS)
-                    .filter(|&n| self.check_players(n).is_ok())
-                    .collect();
-                Some((*ok.first()?, *ok.last()?))
-            }
+            GameId::Oh7 => crate::oh7_bot(level, seed).map(ForGame::boxed),
+            GameId::Seven => crate::seven_bot(level, seed).map(ForGame::boxed),
         }
     }
+}
 
-    /// The rules as a table's settings store them (`Ruleset` or `SevenRules`, serialized).
-    pub fn ruleset_json(&self) -> Value {
-        match self {
-            GameSpec::Oh7 { ruleset } => serde_json::to_value(ruleset),
-            GameSpec::Seven { rules } => serde_json::to_value(rules),
-        }
-        .expect("rules always serialize")
+impl GameBots for GameSpec {
+    fn levels(&self) -> &'static [&'static str] {
+        self.id().levels()
     }
 
-    /// The game's name on the wire and in records (`oh7`, `seven`).
-    pub fn game_name(&self) -> &'static str {
-        match self {
-            GameSpec::Oh7 { .. } => <Oh7Game as oh7_core::Game>::NAME,
-            GameSpec::Seven { .. } => <SevenGame as oh7_core::Game>::NAME,
-        }
-    }
-
-    /// Every game a table can be created with: each Oh 7 preset, then Seven with its default
-    /// rules.
-    pub fn all() -> Vec<GameSpec> {
-        let mut out: Vec<GameSpec> =
-            Preset::ALL.into_iter().map(|p| GameSpec::Oh7 { ruleset: Ruleset::preset(p) }).collect();
-        out.push(GameSpec::Seven { rules: SevenRules::default() });
-        out
-    }
-
-    /// Check that `players` can play this game.
-    pub fn check_players(&self, players: usize) -> Result<(), String> {
-        self.new_game(players, 0).map(|_| ())
-    }
-
-    /// A new game (seats unnamed), behind [`DynGame`]; downcast it (`as_any`, `into_any`) where
-    /// the concrete game is needed.
-    pub fn new_game(&self, players: usize, seed: u64) -> Result<Box<dyn DynGame>, String> {
-        match self {
-            GameSpec::Oh7 { ruleset } => match Oh7Game::new(*ruleset, players, seed) {
-                Ok(g) => Ok(Box::new(g)),
-                Err(e) => Err(e.to_string()),
-            },
-            GameSpec::Seven { rules } => match SevenGame::new(rules.clone(), players, seed) {
-                Ok(g) => Ok(Box::new(g)),
-                Err(e) => Err(e.to_string()),
-            },
-        }
-    }
-
-    /// A new game as a learning environment (fixed action ids, masks, observations).
-    pub fn rl_env(&self, players: usize, seed: u64) -> Result<Box<dyn oh7_core::rl::RlEnv>, String> {
-        match self {
-            GameSpec::Oh7 { ruleset } => match Oh7Game::new(*ruleset, players, seed) {
-                Ok(g) => Ok(Box::new(oh7_core::rl::Oh7Env::new(g))),
-                Err(e) => Err(e.to_string()),
-            },
-            GameSpec::Seven { rules } => match SevenGame::new(rules.clone(), players, seed) {
-                Ok(g) => Ok(Box::new(oh7_core::rl_seven::SevenEnv::new(g))),
-                Err(e) => Err(e.to_string()),
-            },
-        }
-    }
-
-    /// A bot of `level` for this game (see [`GameSpec::levels`]).
-    pub fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, String> {
-        match self {
-            GameSpec::Oh7 { .. } => crate::oh7_bot(level, seed).map(ForGame::boxed),
-            GameSpec::Seven { .. } => crate::seven_bot(level, seed).map(ForGame::boxed),
-        }
+    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, String> {
+        self.id().bot(level, seed)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oh7_core::ruleset::{Preset, Ruleset};
+    use oh7_core::seven::SevenRules;
 
     fn specs() -> [(GameSpec, usize); 5] {
         [
@@ -208,22 +118,9 @@ mod tests {
         assert!(oh7.bot("nonsense", 1).is_err());
     }
 
-    /// The serde form is the one the server's databases hold.
     #[test]
-    fn the_stored_form_does_not_change() {
-        let spec = GameSpec::Oh7 { ruleset: Ruleset::preset(Preset::En) };
-        let v = serde_json::to_value(&spec).unwrap();
-        assert_eq!(v["game"], "oh7");
-        assert_eq!(v["ruleset"], serde_json::to_value(Ruleset::preset(Preset::En)).unwrap());
-        assert_eq!(v.as_object().unwrap().len(), 2);
-        assert_eq!(serde_json::from_value::<GameSpec>(v).unwrap(), spec);
-        let seven: GameSpec = serde_json::from_value(serde_json::json!({"game": "seven"})).unwrap();
-        assert_eq!(seven, GameSpec::Seven { rules: SevenRules::default() });
-        let v = serde_json::to_value(&seven).unwrap();
-        assert_eq!(v, serde_json::json!({"game": "seven", "rules": SevenRules::default()}));
-        assert_eq!(GameSpec::all().len(), Preset::ALL.len() + 1);
-        assert_eq!(seven.player_range(), Some((oh7_core::seven::MIN_PLAYERS, oh7_core::seven::MAX_PLAYERS)));
-        assert_eq!(seven.label(), "seven");
-        assert_eq!(spec.strongest(), "expert");
+    fn the_strongest_levels() {
+        assert_eq!(GameSpec::oh7(Ruleset::preset(Preset::En)).strongest(), "expert");
+        assert_eq!(GameId::Seven.strongest(), *crate::SEVEN_LEVELS.last().unwrap());
     }
 }

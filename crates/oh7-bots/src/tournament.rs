@@ -7,6 +7,8 @@
 //! round, its redeals included; Seven: one round, its rules with `limit: None`). The game is a
 //! [`GameSpec`]; the rounds themselves run on the generic [`Game`] interface.
 
+use crate::BotLevel;
+use oh7_core::GameId;
 use oh7_core::game::{Game, Seat};
 use oh7_core::oh7::{Action, Oh7Game};
 use oh7_core::ruleset::Ruleset;
@@ -81,7 +83,7 @@ pub fn play_oh7_round(
     let mut seats: Vec<Seat7> = Vec::with_capacity(players);
     for (s, &b) in seating.iter().enumerate() {
         let bot_seed = deal_seed(seed ^ 0xb07, (s * 64 + b) as u64);
-        seats.push(if names[b] == "oracle" {
+        seats.push(if BotLevel::parse(GameId::Oh7, &names[b]) == Ok(BotLevel::Oracle) {
             Seat7::Oracle(Box::new(OracleBot::new(bot_seed)))
         } else {
             Seat7::Bot(oh7_bot(&names[b], bot_seed)?)

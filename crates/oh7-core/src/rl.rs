@@ -305,7 +305,9 @@ impl RlEnv for Oh7Env {
         }
         match self.stepper.step(&mut self.game, seat, id) {
             Ok(_) => Ok(()),
-            Err(StepError::Unknown(id)) => Err(EnvError::Unknown { id, game: "oh7", actions: OH7_ACTIONS }),
+            Err(StepError::Unknown(id)) => {
+                Err(EnvError::Unknown { id, game: <Oh7Game as Game>::NAME, actions: OH7_ACTIONS })
+            }
             Err(_) => Err(EnvError::Illegal { id, text: self.action_text(id).unwrap_or_default(), seat }),
         }
     }

@@ -173,7 +173,9 @@ impl crate::rl::RlEnv for SevenEnv {
         }
         match seven_step(&mut self.game, seat, id) {
             Ok(()) => Ok(()),
-            Err(SevenStepError::Unknown(id)) => Err(EnvError::Unknown { id, game: "seven", actions: SEVEN_ACTIONS }),
+            Err(SevenStepError::Unknown(id)) => {
+                Err(EnvError::Unknown { id, game: <SevenGame as Game>::NAME, actions: SEVEN_ACTIONS })
+            }
             Err(_) => Err(EnvError::Illegal { id, text: self.action_text(id).unwrap_or_default(), seat }),
         }
     }

@@ -110,6 +110,28 @@ pub enum Scoring {
     BidPlusTwo,
 }
 
+impl Scoring {
+    /// §6, the one place the formula is written: a player's points for a round (bonuses aside)
+    /// from its bet, the tricks it won, the others' losses (`others_loss`: the basket less its
+    /// own loss, which is 0 when it made its bet) and whether it bet with Ø (`void_bet`: no 2
+    /// when made, [`Scoring::DoubleBasket`]). The engine scores with it in `i32`; searches call
+    /// it with an expected basket in `f64` (every formula is affine in the basket).
+    #[inline]
+    pub fn points<T>(self, bet: i32, won: i32, others_loss: T, void_bet: bool) -> T
+    where
+        T: Copy + From<i32> + std::ops::Add<Output = T> + std::ops::Mul<Output = T>,
+    {
+        let loss = (bet - won).abs();
+        match (self, loss == 0) {
+            (Scoring::Basket | Scoring::BidPlusTwo, false) => T::from(-loss),
+            (Scoring::Basket, true) => T::from(2 + won) + others_loss,
+            (Scoring::BidPlusTwo, true) => T::from(bet + 2),
+            (Scoring::DoubleBasket, false) => others_loss,
+            (Scoring::DoubleBasket, true) => T::from(2) * others_loss + T::from(if void_bet { 0 } else { 2 } + won),
+        }
+    }
+}
+
 /// When the game ends (§7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -11,7 +11,8 @@ use half::f16;
 use oh7_bots::hand_model::{HAND_EXTRA, LOCS, allowed, hand_extra, true_locations};
 use oh7_bots::ismcts::{IsmctsBot, IsmctsConfig};
 use oh7_bots::sample::Knowledge;
-use oh7_bots::{Bot, oh7_bot};
+use oh7_bots::{Bot, BotLevel, Level};
+use oh7_core::GameId;
 use oh7_core::card::{CARD_IDS, CardSet};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, Oh7Game, PhaseView};
@@ -143,13 +144,14 @@ enum Player {
 }
 
 fn player(level: &str, seed: u64) -> Result<Player, String> {
-    Ok(match level {
-        "expert" => Player::Search(Box::new(IsmctsBot::expert(seed))),
-        "ismcts" => Player::Search(Box::new(IsmctsBot::new(IsmctsConfig::default(), seed))),
-        _ if level.starts_with("ismcts:") => {
-            Player::Search(Box::new(IsmctsBot::new(IsmctsConfig::parse(&level["ismcts:".len()..])?, seed)))
+    let parsed = BotLevel::parse(GameId::Oh7, level).map_err(|e| e.to_string())?;
+    Ok(match &parsed {
+        BotLevel::Level(Level::Expert) => Player::Search(Box::new(IsmctsBot::expert(seed))),
+        BotLevel::Level(Level::Ismcts) => Player::Search(Box::new(IsmctsBot::new(IsmctsConfig::default(), seed))),
+        BotLevel::IsmctsWith(settings) => {
+            Player::Search(Box::new(IsmctsBot::new(IsmctsConfig::parse(settings)?, seed)))
         }
-        _ => Player::Other(oh7_bot(level, seed)?),
+        _ => Player::Other(oh7_bots::oh7_bot_of(&parsed, seed)?),
     })
 }
 

@@ -17,7 +17,8 @@ use crate::protocol::{ErrorCode, Refusal};
 use crate::secrets::{TokenHash, new_code, new_secret, new_seed};
 use crate::store::{Row, StoredTable};
 use crate::table::{Access, FinishedGame, SharedStore, Table, TableConfig, TableHandle, TableMsg, check_name};
-use oh7_bots::GameSpec;
+use oh7_bots::{GameBots, GameSpec};
+use oh7_core::registry::{GameId, GameRequest, SpecError};
 
 /// Largest custom ruleset text, in bytes.
 pub const MAX_RULESET: usize = 8192;
@@ -375,59 +376,33 @@ impl Lobby {
                 .param("max_bytes", MAX_RULESET)
         };
         let short = |t: &str| t.chars().take(20).collect::<String>();
-        let spec = match req.game.as_deref().unwrap_or("oh7") {
-            "oh7" => {
-                let ruleset = match (&req.preset, &req.ruleset) {
-                    (Some(_), Some(_)) => {
-                        return Err(Refusal::new(ErrorCode::PresetAndRuleset, "Give a preset or a ruleset, not both."));
-                    }
-                    (_, Some(toml)) => {
-                        if toml.len() > MAX_RULESET {
-                            return Err(too_large());
-                        }
-                        oh7_core::ruleset::Ruleset::from_toml(toml).map_err(|e| bad_ruleset(e.to_string()))?
-                    }
-                    (p, None) => {
-                        let p = p.as_deref().unwrap_or("en");
-                        let preset: oh7_core::ruleset::Preset = p.parse().map_err(|_| {
-                            let names: Vec<&str> = oh7_core::ruleset::Preset::ALL.iter().map(|p| p.name()).collect();
-                            Refusal::new(
-                                ErrorCode::UnknownPreset,
-                                format!("Unknown preset `{}`: choose en, fr, fr-advanced, kod7 or bga.", short(p)),
-                            )
-                            .param("preset", short(p))
-                            .param("presets", names)
-                        })?;
-                        oh7_core::ruleset::Ruleset::preset(preset)
-                    }
-                };
-                GameSpec::Oh7 { ruleset }
+        if req.ruleset.as_ref().is_some_and(|t| t.len() > MAX_RULESET) {
+            return Err(too_large());
+        }
+        let request =
+            GameRequest { game: req.game.as_deref(), preset: req.preset.as_deref(), ruleset: req.ruleset.as_deref() };
+        let spec = GameSpec::from_request(&request).map_err(|e| match e {
+            SpecError::UnknownGame(_) => {
+                let names: Vec<String> = GameId::names().iter().map(|n| format!("`{n}`")).collect();
+                bad(format!("The game is {}.", names.join(" or ")))
             }
-            "seven" => {
-                match req.preset.as_deref() {
-                    // Seven's one entry in `/api/presets` is called `seven`.
-                    None | Some("seven") => {}
-                    Some(p) => {
-                        return Err(Refusal::new(
-                            ErrorCode::UnknownPreset,
-                            "Seven has no presets: give its knobs as a ruleset (e.g. `limit = 50`).",
-                        )
-                        .param("preset", short(p))
-                        .param("presets", vec!["seven"]));
-                    }
-                }
-                let rules = match &req.ruleset {
-                    Some(text) if text.len() > MAX_RULESET => return Err(too_large()),
-                    Some(text) => toml::from_str(text).map_err(|e| bad_ruleset(e.message().trim().to_string()))?,
-                    None => Default::default(),
-                };
-                GameSpec::Seven { rules }
+            SpecError::PresetAndRuleset => {
+                Refusal::new(ErrorCode::PresetAndRuleset, "Give a preset or a ruleset, not both.")
             }
-            _ => return Err(bad("The game is `oh7` or `seven`.".into())),
-        };
+            SpecError::UnknownPreset { game, given, presets } => {
+                let entry = game.entry();
+                let message = if entry.has_presets {
+                    format!("Unknown preset `{given}`: choose {}.", or_list(&presets))
+                } else {
+                    format!("{} has no presets: give its knobs as a ruleset (e.g. `limit = 50`).", entry.title)
+                };
+                Refusal::new(ErrorCode::UnknownPreset, message).param("preset", given).param("presets", presets)
+            }
+            SpecError::BadRuleset(detail) => bad_ruleset(detail),
+        })?;
         let Some((min, max)) = spec.player_range() else {
             // Seven knobs no player count can use (a hand size too large, a zero turn limit).
-            let detail = spec.check_players(oh7_core::seven::MIN_PLAYERS).err().unwrap_or_default();
+            let detail = spec.check_players(spec.id().entry().players.0).err().unwrap_or_default();
             return Err(bad_ruleset(detail));
         };
         let players = req.players.unwrap_or(DEFAULT_PLAYERS.clamp(min, max));
@@ -435,10 +410,7 @@ impl Lobby {
             Refusal::new(ErrorCode::BadPlayers, format!("Players: {detail}")).param("min", min).param("max", max)
         };
         if !(min..=max).contains(&players) {
-            let detail = match &spec {
-                GameSpec::Oh7 { ruleset } => ruleset.check_players(players).err().map(|e| e.to_string()),
-                GameSpec::Seven { .. } => None,
-            };
+            let detail = spec.ruleset().and_then(|r| r.check_players(players).err()).map(|e| e.to_string());
             return Err(bad_players(
                 detail.unwrap_or_else(|| format!("this game is played by {min} to {max} players; got {players}")),
             ));
@@ -590,14 +562,8 @@ impl Lobby {
 // The bodies below list their fields in alphabetical order: they were once built as `Value` maps,
 // whose keys serde_json writes sorted, and the same order keeps every body byte for byte.
 
-/// One value per game (`oh7`, `seven`).
-#[derive(Debug, Serialize)]
-pub struct ByGame<T> {
-    /// The Oh 7 family's.
-    pub oh7: T,
-    /// Seven's.
-    pub seven: T,
-}
+/// One value per game of the registry, keyed by its name (`oh7`, `seven`).
+pub type ByGame<T> = std::collections::BTreeMap<GameId, T>;
 
 /// One game and preset a table can be created with, in [`Presets`].
 #[derive(Debug, Serialize)]
@@ -642,12 +608,10 @@ pub fn presets() -> Presets {
             })
         })
         .collect();
-    let oh7 = GameSpec::Oh7 { ruleset: oh7_core::ruleset::Ruleset::preset(oh7_core::ruleset::Preset::En) };
-    let seven = GameSpec::Seven { rules: Default::default() };
     Presets {
         games,
-        levels: ByGame { oh7: oh7.levels(), seven: seven.levels() },
-        strongest: ByGame { oh7: oh7.strongest(), seven: seven.strongest() },
+        levels: GameId::ALL.into_iter().map(|g| (g, g.levels())).collect(),
+        strongest: GameId::ALL.into_iter().map(|g| (g, g.strongest())).collect(),
     }
 }
 
@@ -758,9 +722,12 @@ pub fn table_stats(games: &[Arc<FinishedGame>]) -> TableStats {
         .iter()
         .map(|g| GameResult { game: g.game, totals: g.totals.clone(), winners: g.winners.clone() })
         .collect();
-    let oh7: Vec<&Value> = games.iter().map(|g| &g.record).filter(|r| r["game"] == "oh7").collect();
+    let of = |id| -> Vec<&Value> {
+        games.iter().map(|g| &g.record).filter(|r| GameId::of_record(r).ok() == Some(id)).collect()
+    };
+    let oh7 = of(GameId::Oh7);
     let stats = if oh7.is_empty() { None } else { Some(oh7_figures(&oh7)) };
-    let seven: Vec<&Value> = games.iter().map(|g| &g.record).filter(|r| r["game"] == "seven").collect();
+    let seven = of(GameId::Seven);
     let seven = if seven.is_empty() { None } else { Some(seven_figures(&seven)) };
     TableStats { games: games.len(), history, stats, seven }
 }
@@ -844,6 +811,15 @@ fn oh7_figures(records: &[&Value]) -> Oh7Figures {
             nil_bid_rate: o.nil.value(),
             trump_selection_rate: trump,
         },
+    }
+}
+
+/// `a, b or c`.
+fn or_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
     }
 }
 

@@ -13,8 +13,9 @@ use oh7_core::game::Seat;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::protocol::{ChatLine, Told};
+use crate::protocol::{ChatLine, TableState, Told};
 use oh7_core::DynGame;
+use oh7_core::GameId;
 
 /// What happened, as the table tells it (public facts only; the action text is given to the
 /// actor's own seat alone).
@@ -92,7 +93,7 @@ pub struct SeatInfo {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TableInfo {
     /// `oh7` or `seven`.
-    pub game: &'static str,
+    pub game: GameId,
     /// The preset's name (`seven` for Seven).
     pub preset: String,
     /// The rules (a `Ruleset` or `SevenRules`, serialized).
@@ -102,7 +103,7 @@ pub struct TableInfo {
     /// `en` or `fr`.
     pub lang: String,
     /// `lobby`, `playing` or `over`.
-    pub state: &'static str,
+    pub state: TableState,
     /// Games started at the table.
     pub game_number: u32,
     /// The host's seat (0).

@@ -3,6 +3,7 @@
 //! Every message a client receives is a [`ServerMsg`] and carries the table's `version`.
 //! Messages that hold any part of a game are built only by [`crate::project`].
 
+use oh7_bots::GameBots;
 use oh7_core::game::Seat;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -438,6 +439,33 @@ pub struct Ack {
     pub level: Option<&'static str>,
 }
 
+/// Where a table is: no game yet, a game running, or its game over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableState {
+    /// Seats being filled; no game yet.
+    Lobby,
+    /// A game is running.
+    Playing,
+    /// The game is over (a rematch may start the next).
+    Over,
+}
+
+/// Where a review job stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewState {
+    /// Waiting for a worker.
+    #[default]
+    Queued,
+    /// Being reviewed.
+    Running,
+    /// Written: its share code is in the message.
+    Done,
+    /// It could not be made.
+    Failed,
+}
+
 /// Where a review asked by this connection stands: `queued` (with its `position` in line),
 /// `running` (`done` of `total` decisions), `done` (its `share` code: the page is
 /// `/review/CODE`) or `failed` (`message`). Reviews do not change the table's version.
@@ -450,7 +478,7 @@ pub struct ReviewStatus {
     /// The seat reviewed.
     pub seat: Seat,
     /// `queued`, `running`, `done` or `failed`.
-    pub state: &'static str,
+    pub state: ReviewState,
     /// `queued`: jobs ahead, plus one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<usize>,

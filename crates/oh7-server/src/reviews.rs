@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{Semaphore, mpsc};
 
-use crate::protocol::{Frame, ReviewStatus, ServerMsg};
+use crate::protocol::{Frame, ReviewState, ReviewStatus, ServerMsg};
 use crate::secrets::new_code;
 use crate::store::{Row, StoredReview};
 use crate::table::SharedStore;
@@ -79,7 +79,7 @@ pub struct Reviews {
     persons: Mutex<HashMap<(String, Seat), PersonLock>>,
 }
 
-fn msg(version: u64, game: u32, seat: Seat, state: &'static str) -> ReviewStatus {
+fn msg(version: u64, game: u32, seat: Seat, state: ReviewState) -> ReviewStatus {
     ReviewStatus { version, game, seat, state, ..ReviewStatus::default() }
 }
 
@@ -124,7 +124,11 @@ impl Reviews {
         if let Ok(Some(share)) = self.store.review_code(&table_id, game, seat, &self.level).await {
             let _ = tx
                 .send(
-                    ServerMsg::Review(ReviewStatus { share: Some(share), ..msg(version, game, seat, "done") }).frame(),
+                    ServerMsg::Review(ReviewStatus {
+                        share: Some(share),
+                        ..msg(version, game, seat, ReviewState::Done)
+                    })
+                    .frame(),
                 )
                 .await;
             return;
@@ -142,7 +146,10 @@ impl Reviews {
         let ahead = self.waiting.fetch_add(1, Ordering::SeqCst);
         self.tell(
             &key,
-            &ServerMsg::Review(ReviewStatus { position: Some(ahead + 1), ..msg(version, game, seat, "queued") }),
+            &ServerMsg::Review(ReviewStatus {
+                position: Some(ahead + 1),
+                ..msg(version, game, seat, ReviewState::Queued)
+            }),
         );
         // One job per person at a time: their review of another game goes first.
         let person = {
@@ -156,7 +163,11 @@ impl Reviews {
         let Ok(_permit) = permit else { return };
         self.tell(
             &key,
-            &ServerMsg::Review(ReviewStatus { done: Some(0), total: None, ..msg(version, game, seat, "running") }),
+            &ServerMsg::Review(ReviewStatus {
+                done: Some(0),
+                total: None,
+                ..msg(version, game, seat, ReviewState::Running)
+            }),
         );
         let opts = ReviewOptions { level: self.level.clone(), ..ReviewOptions::default() };
         let me = self.clone();
@@ -169,7 +180,7 @@ impl Reviews {
                     &ServerMsg::Review(ReviewStatus {
                         done: Some(done),
                         total: Some(total),
-                        ..msg(version, game, seat, "running")
+                        ..msg(version, game, seat, ReviewState::Running)
                     }),
                 );
             };
@@ -192,26 +203,31 @@ impl Reviews {
                 match self.store.append(vec![Row::Review(row)]).await {
                     // Stored by another job meanwhile (`INSERT OR IGNORE`): its code is the one.
                     Ok(()) => match self.store.review_code(&table_id, game, seat, &self.level).await {
-                        Ok(Some(code)) => {
-                            ServerMsg::Review(ReviewStatus { share: Some(code), ..msg(version, game, seat, "done") })
-                        }
-                        _ => ServerMsg::Review(ReviewStatus { share: Some(share), ..msg(version, game, seat, "done") }),
+                        Ok(Some(code)) => ServerMsg::Review(ReviewStatus {
+                            share: Some(code),
+                            ..msg(version, game, seat, ReviewState::Done)
+                        }),
+                        _ => ServerMsg::Review(ReviewStatus {
+                            share: Some(share),
+                            ..msg(version, game, seat, ReviewState::Done)
+                        }),
                     },
                     Err(e) => {
                         tracing::error!(table = %table_id, error = %e, "a review could not be stored");
                         ServerMsg::Review(ReviewStatus {
                             message: Some("The review could not be saved; try again.".into()),
-                            ..msg(version, game, seat, "failed")
+                            ..msg(version, game, seat, ReviewState::Failed)
                         })
                     }
                 }
             }
-            Ok(Err(e)) => {
-                ServerMsg::Review(ReviewStatus { message: Some(e.to_string()), ..msg(version, game, seat, "failed") })
-            }
+            Ok(Err(e)) => ServerMsg::Review(ReviewStatus {
+                message: Some(e.to_string()),
+                ..msg(version, game, seat, ReviewState::Failed)
+            }),
             Err(_) => ServerMsg::Review(ReviewStatus {
                 message: Some("The review stopped unexpectedly; try again.".into()),
-                ..msg(version, game, seat, "failed")
+                ..msg(version, game, seat, ReviewState::Failed)
             }),
         };
         self.tell(&key, &end);

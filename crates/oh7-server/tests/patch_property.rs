@@ -14,12 +14,12 @@ use rand_chacha::ChaCha8Rng;
 
 fn info(spec: &GameSpec, players: usize) -> TableInfo {
     TableInfo {
-        game: spec.game_name(),
+        game: spec.id(),
         preset: spec.label(),
         ruleset: spec.ruleset_json(),
         players,
         lang: "en".into(),
-        state: "playing",
+        state: oh7_server::protocol::TableState::Playing,
         game_number: 1,
         host: 0,
         turn_clock_s: None,

@@ -30,10 +30,10 @@ use std::sync::Arc;
 use std::sync::mpsc::{channel, sync_channel};
 use std::time::{Duration, Instant};
 
-use oh7_bots::{Bot, GameSpec, oh7_bot, play_game, random_oh7_game, seven_bot};
+use oh7_bots::{Bot, GameBots, GameSpec, oh7_bot, play_game, random_oh7_game, seven_bot};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Oh7Game, Record};
-use oh7_core::seven::{MAX_PLAYERS, MIN_PLAYERS, SevenGame};
+use oh7_core::seven::SevenGame;
 use oh7_stats::Stats;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -159,18 +159,7 @@ impl Plan {
         threads: Option<usize>,
     ) -> Result<Plan, SimError> {
         let plan = |m: String| SimError::Plan(m);
-        match &spec {
-            GameSpec::Oh7 { ruleset } => ruleset.check_players(players).map_err(|e| plan(e.to_string()))?,
-            GameSpec::Seven { .. } => {
-                if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
-                    return Err(plan(format!(
-                        "Seven is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players} players"
-                    )));
-                }
-                // Rules other than the default may refuse more counts (a hand too large).
-                spec.check_players(players).map_err(plan)?;
-            }
-        }
+        spec.check_players(players).map_err(plan)?;
         if games == 0 {
             return Err(plan("--games must be at least 1".into()));
         }
@@ -230,13 +219,9 @@ impl Plan {
 
     /// `en with 4 players`, `seven with 3 players`.
     pub fn title(&self) -> String {
-        match &self.spec {
-            GameSpec::Oh7 { ruleset } => {
-                let dummy = if ruleset.uses_dummy(self.players) { " (with the Dummy)" } else { "" };
-                format!("{} with {} players{dummy}", ruleset.preset, self.players)
-            }
-            GameSpec::Seven { .. } => format!("seven with {} players", self.players),
-        }
+        let dummy = self.spec.ruleset().is_some_and(|r| r.uses_dummy(self.players));
+        let dummy = if dummy { " (with the Dummy)" } else { "" };
+        format!("{} with {} players{dummy}", self.spec.label(), self.players)
     }
 
     /// The header line of a shard's records file (`None` for a whole run).

@@ -16,6 +16,7 @@ use std::io::{BufRead, BufWriter};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use oh7_core::GameId;
 use oh7_core::oh7::Record;
 use parquet::basic::Compression;
 use parquet::data_type::{BoolType, ByteArray, ByteArrayType, Int32Type, Int64Type};
@@ -260,7 +261,7 @@ impl Rows {
         let ruleset = serde_json::to_value(r.ruleset).map_err(|e| e.to_string())?;
         let np = r.players;
         let g = GameFields {
-            game: "oh7",
+            game: GameId::Oh7.name(),
             id: id as i64,
             seed: r.seed.as_str().into(),
             preset: r.preset.to_string().as_str().into(),
@@ -316,10 +317,10 @@ impl Rows {
         }
         let r = Seven::deserialize(v).map_err(|e| format!("not a Seven record: {e}"))?;
         let g = GameFields {
-            game: "seven",
+            game: GameId::Seven.name(),
             id: id as i64,
             seed: r.seed.as_str().into(),
-            preset: "seven".into(),
+            preset: GameId::Seven.name().into(),
             players: r.players as i32,
             dummy: false,
             winners: r.winners,
@@ -342,13 +343,16 @@ impl Rows {
 
     /// The rows of a record given as JSON (either game).
     pub fn add_value(&mut self, id: u64, v: &Value) -> Result<(), Why> {
-        match v.get("game").and_then(Value::as_str) {
-            Some("oh7") => {
+        let game = GameId::of_record(v).map_err(|_| {
+            let name = v.get("game").and_then(Value::as_str).unwrap_or("(none)");
+            format!("unknown game `{name}` (expected {})", GameId::names().join(" or "))
+        })?;
+        match game {
+            GameId::Oh7 => {
                 let r = Record::deserialize(v).map_err(|e| format!("not an Oh 7 record: {e}"))?;
                 self.add_oh7(id, &r)
             }
-            Some("seven") => self.add_seven(id, v),
-            other => Err(format!("unknown game `{}` (expected oh7 or seven)", other.unwrap_or("(none)"))),
+            GameId::Seven => self.add_seven(id, v),
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod plot;
 pub mod report;
 pub mod seven;
 
+use oh7_core::GameId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -59,14 +60,16 @@ impl Stats {
 
     /// Add a record as a JSON value (either game).
     pub fn add_value(&mut self, v: &Value) -> Result<(), StatsError> {
-        match v.get("game").and_then(|g| g.as_str()) {
-            Some("oh7") => {
+        let game = GameId::of_record(v).map_err(|_| {
+            StatsError::UnknownGame(v.get("game").and_then(Value::as_str).unwrap_or("(none)").to_string())
+        })?;
+        match game {
+            GameId::Oh7 => {
                 let r = oh7_core::oh7::Record::deserialize(v)?;
                 self.oh7.add(&r);
                 Ok(())
             }
-            Some("seven") => Ok(self.seven.add(v)?),
-            other => Err(StatsError::UnknownGame(other.unwrap_or("(none)").to_string())),
+            GameId::Seven => Ok(self.seven.add(v)?),
         }
     }
 

@@ -14,7 +14,6 @@
 pub mod lang;
 pub mod oh7_table;
 pub mod plain;
-pub mod rules_fr;
 pub mod scores;
 pub mod session;
 pub mod seven_table;
@@ -32,19 +31,6 @@ use oh7_core::seven::SevenGame;
 
 pub use lang::Lang;
 pub use session::{Session, Table};
-
-/// The English rules summary shown by `?`: for an Oh 7 ruleset, or Seven (`None`).
-pub type RulesText = Box<dyn Fn(Option<&Ruleset>) -> String>;
-
-/// The rules summary shown by `?` in `lang`: `english` (the binary's generator) in English,
-/// [`rules_fr`] in French.
-pub fn rules_text(lang: Lang, rules: Option<&Ruleset>, english: &RulesText) -> String {
-    match (lang, rules) {
-        (Lang::En, _) => english(rules),
-        (Lang::Fr, Some(r)) => rules_fr::summary(r),
-        (Lang::Fr, None) => rules_fr::seven_summary(),
-    }
-}
 
 /// Everything `oh7 play` needs.
 pub struct PlayOptions {
@@ -66,8 +52,6 @@ pub struct PlayOptions {
     pub save: Option<PathBuf>,
     /// The human's seat.
     pub seat: usize,
-    /// The English rules summary generator (the French one is [`rules_fr`]).
-    pub rules_text: RulesText,
 }
 
 /// Why `oh7 play` stopped with an error (the text is in the session's language).
@@ -256,7 +240,8 @@ fn run<G: Table>(
     }
     let levels = levels.unwrap_or_else(|| vec![level::<G>(opts); game.players()]);
     let mut s = Session::with_levels(game, seat, &levels, lang)?;
-    let rules_text = rules_text(lang, rules.as_ref(), &opts.rules_text);
+    let game_id: oh7_core::GameId = G::NAME.parse().expect("every engine is in the registry");
+    let rules_text = oh7_core::registry::rules_summary(rules.as_ref(), game_id, lang);
     let resumed = opts.resume.is_some();
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if opts.plain || !terminal {
@@ -314,13 +299,7 @@ pub fn level_words(level: &str, lang: Lang, bots: usize) -> String {
     if bots == 1 { one } else { many }.to_string()
 }
 
-pub fn welcome(lang: Lang, seat: usize, players: usize, level: &str, game: &str, rules_key: &str) -> String {
-    let example = match (game, lang) {
-        ("seven", Lang::En) => "8h:s, 3c!",
-        ("seven", Lang::Fr) => "8c:p, 3t!",
-        (_, Lang::En) => "3h, *2",
-        (_, Lang::Fr) => "3c, *2",
-    };
+pub fn welcome(lang: Lang, seat: usize, players: usize, level: &str, example: &str, rules_key: &str) -> String {
     let bots = players - 1;
     let level = level_words(level, lang, bots);
     match lang {

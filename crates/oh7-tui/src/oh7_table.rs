@@ -265,6 +265,13 @@ fn attempt_line(v: &SeatView<'_>, k: usize, cards: &[Card], human: Seat, lang: L
 }
 
 impl Table for Oh7Game {
+    fn typed_example(lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => "3h, *2",
+            Lang::Fr => "3c, *2",
+        }
+    }
+
     fn levels() -> &'static [&'static str] {
         oh7_bots::OH7_LEVELS
     }

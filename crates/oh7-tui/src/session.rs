@@ -76,6 +76,8 @@ pub trait Table: Game + Sized + 'static {
     fn parse(&self, seat: Seat, text: &str, lang: Lang) -> Result<Self::Action, Self::Error>;
     /// An action as shown to people, with symbols.
     fn action_label(&self, action: Self::Action, lang: Lang) -> String;
+    /// What a person may type, as an example for the help lines (`3h, *2`).
+    fn typed_example(lang: Lang) -> &'static str;
     /// An action as typed in plain mode (what [`Table::parse`] reads).
     fn action_typed(&self, action: Self::Action, lang: Lang) -> String {
         crate::typing::seven_shown(&action.to_string(), lang)

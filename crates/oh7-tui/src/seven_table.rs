@@ -172,6 +172,13 @@ fn game_notice(v: &SevenView<'_>, human: Seat, lang: Lang) -> Notice {
 }
 
 impl Table for SevenGame {
+    fn typed_example(lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => "8h:s, 3c!",
+            Lang::Fr => "8c:p, 3t!",
+        }
+    }
+
     fn levels() -> &'static [&'static str] {
         oh7_bots::SEVEN_LEVELS
     }

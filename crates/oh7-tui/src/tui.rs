@@ -158,13 +158,7 @@ impl<A: Copy + PartialEq + std::fmt::Debug> Ui<A> {
 }
 
 /// The keys, on one line that fits 80 columns in both languages.
-fn keys_line(lang: Lang, seven: bool, rules_key: &str) -> String {
-    let example = match (seven, lang) {
-        (true, Lang::En) => "8h:s, 3c!",
-        (true, Lang::Fr) => "8c:p, 3t!",
-        (false, Lang::En) => "3h, *2",
-        (false, Lang::Fr) => "3c, *2",
-    };
+fn keys_line(lang: Lang, example: &str, rules_key: &str) -> String {
     lang.t(
         format!("←→ Enter · type {example} · h hint · {rules_key} rules+signs · PgUp log · Esc quit"),
         format!("←→ Entrée · tapez {example} · h conseil · {rules_key} règles · PgUp journal · Échap fin"),
@@ -348,7 +342,7 @@ fn draw_colored<G: Table>(f: &mut Frame, s: &Session<G>, ui: &Ui<G::Action>, rul
     }
     f.render_widget(Paragraph::new(vec![Line::from(question), Line::from(second)]).wrap(Wrap { trim: false }), prompt);
     f.render_widget(
-        Paragraph::new(keys_line(lang, G::NAME == "seven", rules_key(&s.game)))
+        Paragraph::new(keys_line(lang, G::typed_example(lang), rules_key(&s.game)))
             .style(Style::default().fg(Color::DarkGray)),
         keys,
     );
@@ -579,7 +573,8 @@ fn event_loop<G: Table>(
     if resumed {
         s.log.push(lang.t("Game resumed.", "Partie reprise."));
     }
-    ui.message = crate::welcome(lang, s.human, s.game.players(), s.bot_level(), G::NAME, rules_key(&s.game));
+    ui.message =
+        crate::welcome(lang, s.human, s.game.players(), s.bot_level(), G::typed_example(lang), rules_key(&s.game));
     let mut last_bot = Instant::now();
     let mut paused_at: Option<usize> = None;
     loop {

@@ -7,12 +7,12 @@ use clap::Subcommand;
 use oh7_bots::{Bot, RandomBot, play_game, random_oh7_game};
 use oh7_core::oh7::Oh7Game;
 use oh7_core::ruleset::Preset;
-use oh7_core::seven::{MAX_PLAYERS, MIN_PLAYERS, SevenGame, SevenRules};
+use oh7_core::seven::{SevenGame, SevenRules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::GameKind;
 use crate::RulesArgs;
+use oh7_core::GameId;
 use oh7_sim::game_seed;
 
 /// What to measure.
@@ -56,7 +56,7 @@ pub enum BenchCommand {
         #[arg(long, default_value = "expert")]
         level: String,
         /// Preset.
-        #[arg(long, default_value = "en", value_parser = crate::parse_preset)]
+        #[arg(long, default_value_t = oh7_core::registry::DEFAULT_PRESET, value_parser = crate::parse_preset)]
         preset: oh7_core::ruleset::Preset,
         /// Players at the table.
         #[arg(long, default_value_t = 4)]
@@ -130,8 +130,8 @@ pub enum BenchCommand {
     /// Single-thread random-play throughput of the engine (rounds/s, games/s, actions/s).
     Engine {
         /// The game: oh7 (the preset names the variant) or seven.
-        #[arg(long, value_enum, default_value = "oh7")]
-        game: GameKind,
+        #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
+        game: GameId,
         #[command(flatten)]
         rules: RulesArgs,
         /// Players at the table.
@@ -244,21 +244,15 @@ pub fn run(what: &BenchCommand) -> Result<()> {
         BenchCommand::Engine { game, rules, players, seconds, runs } => {
             let runs = (*runs).max(1);
             let r = rules.ruleset()?;
-            let name = if *game == GameKind::Seven {
-                if !(MIN_PLAYERS..=MAX_PLAYERS).contains(players) {
-                    anyhow::bail!("Seven is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; got {players} players");
-                }
-                "seven".to_string()
-            } else {
-                r.check_players(*players)?;
-                r.preset.to_string()
-            };
+            let spec = rules.spec(*game)?;
+            spec.check_players(*players).map_err(anyhow::Error::msg)?;
+            let name = spec.label();
             println!("engine, random play, one thread: {name} with {players} players, {runs} runs of {seconds} s");
             let mut all = Vec::new();
             for i in 0..runs {
                 let run = match game {
-                    GameKind::Oh7 => engine_run(r, *players, *seconds, 1 + i as u64)?,
-                    GameKind::Seven => seven_run(*players, *seconds, 1 + i as u64)?,
+                    GameId::Oh7 => engine_run(r, *players, *seconds, 1 + i as u64)?,
+                    GameId::Seven => seven_run(*players, *seconds, 1 + i as u64)?,
                 };
                 println!(
                     "  run {}: {} rounds/s, {} games/s, {} actions/s",
@@ -277,7 +271,7 @@ pub fn run(what: &BenchCommand) -> Result<()> {
                 let (m, lo, hi) = median_range(v);
                 println!("{name:>10}: {} (median; {} - {})", fmt(m), fmt(lo), fmt(hi));
             }
-            if *game == GameKind::Oh7 {
+            if *game == GameId::Oh7 {
                 println!("(a round = one deal, its bets and 7 tricks: the unit of an OpenSpiel oh_hell game)");
             } else {
                 println!("(actions = turns and call-outs; a Seven game has several rounds)");

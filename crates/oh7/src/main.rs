@@ -7,7 +7,6 @@ mod learn;
 mod play;
 mod replay;
 mod review;
-mod rules_text;
 mod serve;
 mod sim;
 mod tournament;
@@ -16,14 +15,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use oh7_bots::GameSpec;
+use oh7_core::glossary::Lang;
+use oh7_core::registry::{GAMES, GameId};
 use oh7_core::ruleset::{Preset, Ruleset};
-use oh7_core::seven::SevenRules;
 
 /// oh7: the Oh 7 family of trick-taking games (en, fr, fr-advanced, kod7, bga) and Seven.
 #[derive(Parser)]
-#[command(name = "oh7", version, about, long_about = None)]
+#[command(name = env!("CARGO_BIN_NAME"), version, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -99,21 +99,20 @@ enum Command {
     },
 }
 
-/// The game `--game` names, for every command that takes one (`play`, `simulate`, `tournament`,
-/// `bench engine`); with the rules arguments it makes a [`GameSpec`] ([`RulesArgs::spec`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameKind {
-    /// The Oh 7 family (choose the preset with --preset).
-    Oh7,
-    /// Seven, the shedding game.
-    Seven,
+/// `--game`, for every command that takes one (`play`, `simulate`, `tournament`, `bench
+/// engine`): a game of the registry, its names the possible values; with the rules arguments it
+/// makes a [`GameSpec`] ([`RulesArgs::spec`]).
+pub fn game_values() -> impl clap::builder::TypedValueParser<Value = GameId> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(GAMES.iter().map(|e| PossibleValue::new(e.name).help(e.about)))
+        .map(|s| s.parse::<GameId>().expect("a listed game"))
 }
 
 /// How to choose the rules: a preset and its options, or a TOML file.
 #[derive(Args, Clone, Debug)]
 pub struct RulesArgs {
     /// Preset: en, fr, fr-advanced, kod7 or bga.
-    #[arg(long, default_value = "en", value_parser = parse_preset)]
+    #[arg(long, default_value_t = oh7_core::registry::DEFAULT_PRESET, value_parser = parse_preset)]
     pub preset: Preset,
     /// A custom ruleset (TOML naming a preset and overriding knobs); replaces --preset.
     #[arg(long, value_name = "FILE")]
@@ -139,11 +138,10 @@ fn parse_preset(s: &str) -> Result<Preset, String> {
 impl RulesArgs {
     /// The game `game` with these rules: for Oh 7 the ruleset they name (validated), for Seven
     /// its default rules (the Oh 7 arguments are not read).
-    pub fn spec(&self, game: GameKind) -> Result<GameSpec> {
-        Ok(match game {
-            GameKind::Oh7 => GameSpec::Oh7 { ruleset: self.ruleset()? },
-            GameKind::Seven => GameSpec::Seven { rules: SevenRules::default() },
-        })
+    pub fn spec(&self, game: GameId) -> Result<GameSpec> {
+        let spec = GameSpec::default_of(game);
+        // The Oh 7 arguments make a ruleset; a game without one keeps its default rules.
+        Ok(if spec.ruleset().is_some() { GameSpec::oh7(self.ruleset()?) } else { spec })
     }
 
     /// The ruleset these arguments name, validated.
@@ -189,13 +187,15 @@ fn run(cli: Cli) -> Result<()> {
                 (_, Some(path)) => {
                     let text =
                         std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-                    rules_text::summary(&Ruleset::from_toml(&text).with_context(|| format!("in {}", path.display()))?)
+                    let r = Ruleset::from_toml(&text).with_context(|| format!("in {}", path.display()))?;
+                    GameSpec::oh7(r).rules_summary(Lang::En)
                 }
-                (Some(p), None) if p.eq_ignore_ascii_case("seven") => rules_text::seven_summary(),
-                (Some(p), None) => rules_text::summary(&Ruleset::preset(p.parse()?)),
-                (None, None) => {
-                    Preset::ALL.iter().map(|p| rules_text::summary(&Ruleset::preset(*p))).collect::<Vec<_>>().join("\n")
-                }
+                // A game without presets (`seven`) is named in the place of a preset.
+                (Some(p), None) => match p.parse::<GameId>() {
+                    Ok(id) if !id.entry().has_presets => GameSpec::default_of(id).rules_summary(Lang::En),
+                    _ => GameSpec::oh7(Ruleset::preset(p.parse()?)).rules_summary(Lang::En),
+                },
+                (None, None) => oh7_core::registry::rules_summary(None, GameId::Oh7, Lang::En),
             };
             print!("{out}");
             Ok(())

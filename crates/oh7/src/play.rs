@@ -6,7 +6,8 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use oh7_tui::{Lang, PlayOptions};
 
-use crate::{GameKind, RulesArgs, rules_text};
+use crate::RulesArgs;
+use oh7_core::GameId;
 
 /// The language of the interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -26,8 +27,8 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 4)]
     pub players: usize,
     /// The game: oh7 (the family; see --preset) or seven.
-    #[arg(long, value_enum, default_value_t = GameKind::Oh7)]
-    pub game: GameKind,
+    #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
+    pub game: GameId,
     /// The bots' level (default: the strongest available).
     #[arg(long, value_name = "LEVEL")]
     pub bots: Option<String>,
@@ -72,10 +73,6 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         plain: args.plain,
         save: args.save.clone(),
         seat: args.seat,
-        rules_text: Box::new(|r| match r {
-            Some(r) => rules_text::summary(r),
-            None => rules_text::seven_summary(),
-        }),
     };
     oh7_tui::play(opts)?;
     Ok(())

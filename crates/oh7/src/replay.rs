@@ -63,7 +63,7 @@ pub fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
 
 /// A record as text a person can follow.
 pub fn show_game(v: &Value) -> Result<String> {
-    if v.get("game").and_then(Value::as_str) == Some("seven") {
+    if oh7_core::GameId::of_record(v).ok() == Some(oh7_core::GameId::Seven) {
         return show_seven(v);
     }
     let rec: Record = serde_json::from_value(v.clone()).context("not an oh7 record")?;

@@ -111,7 +111,7 @@ pub fn text(r: &Review) -> String {
         r.level,
         u64::from_str_radix(&r.seed, 16).unwrap_or(0)
     );
-    let seven = r.family == "seven";
+    let seven = r.family == oh7_core::GameId::Seven;
     let unit = if seven { "the chance to go out first (percent)" } else { "expected round points" };
     let _ = writeln!(
         s,

@@ -15,14 +15,15 @@ use oh7_core::ruleset::Ruleset;
 use oh7_sim::parquet::ParquetSink;
 use oh7_sim::{JsonLines, Plan, Shard, Sink};
 
-use crate::{GameKind, RulesArgs, parse_seed};
+use crate::{RulesArgs, parse_seed};
+use oh7_core::GameId;
 
 /// Arguments of `oh7 simulate`.
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
     /// The game: oh7 (the preset names the variant) or seven.
-    #[arg(long, value_enum, default_value = "oh7")]
-    game: GameKind,
+    #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
+    game: GameId,
     #[command(flatten)]
     rules: RulesArgs,
     #[command(flatten)]
@@ -300,10 +301,8 @@ fn rules_of(spec: &str) -> Result<Ruleset> {
 
 /// Run `oh7 compare A B`.
 pub fn compare(a: &CompareArgs) -> Result<()> {
-    let plan_a =
-        a.run.plan(GameSpec::Oh7 { ruleset: rules_of(&a.a)? }).with_context(|| format!("rules A ({})", a.a))?;
-    let plan_b =
-        a.run.plan(GameSpec::Oh7 { ruleset: rules_of(&a.b)? }).with_context(|| format!("rules B ({})", a.b))?;
+    let plan_a = a.run.plan(GameSpec::oh7(rules_of(&a.a)?)).with_context(|| format!("rules A ({})", a.a))?;
+    let plan_b = a.run.plan(GameSpec::oh7(rules_of(&a.b)?)).with_context(|| format!("rules B ({})", a.b))?;
     let oa = play(&plan_a, None, None, &format!("A: {}", a.a))?;
     let ob = play(&plan_b, None, None, &format!("B: {}", a.b))?;
     let (ra, rb) = (oa.stats.report(), ob.stats.report());

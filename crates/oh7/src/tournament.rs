@@ -8,24 +8,26 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use oh7_bots::level::LevelError;
 use oh7_bots::pi::{Position, Scorer, Solver};
 use oh7_bots::tournament::{self, Summary, deal_seed};
-use oh7_bots::{GameSpec, oh7_bot};
+use oh7_bots::{BotLevel, GameBots, GameSpec, oh7_bot};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, Oh7Game, PhaseView};
 use oh7_core::ruleset::{Preset, Ruleset};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::RulesArgs;
 use crate::sim::Progress;
-use crate::{GameKind, RulesArgs};
+use oh7_core::GameId;
 
 /// Arguments of `oh7 tournament`.
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
     /// The game: oh7 (the preset names the variant) or seven.
-    #[arg(long, value_enum, default_value = "oh7")]
-    pub game: GameKind,
+    #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
+    pub game: GameId,
     #[command(flatten)]
     pub rules: RulesArgs,
     /// Players at the table.
@@ -75,9 +77,7 @@ pub struct TournamentArgs {
 /// The game of a tournament; for Oh 7 the ruleset must seat `--players`.
 fn game_spec(args: &TournamentArgs) -> Result<GameSpec> {
     let game = args.rules.spec(args.game)?;
-    if let GameSpec::Oh7 { ruleset } = &game {
-        ruleset.check_players(args.players)?;
-    }
+    game.check_players(args.players).map_err(anyhow::Error::msg)?;
     Ok(game)
 }
 
@@ -93,11 +93,6 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         bail!("name at least two bots with --bots, e.g. --bots expert,heuristic");
     }
     let game = game_spec(args)?;
-    if let GameSpec::Seven { .. } = game
-        && !(2..=8).contains(&args.players)
-    {
-        bail!("Seven is played by 2 to 8 players; got {}", args.players);
-    }
     let levels = game.levels();
     if args.bots.len() > args.players {
         bail!(
@@ -108,12 +103,16 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         );
     }
     for b in &args.bots {
-        let oh7 = matches!(game, GameSpec::Oh7 { .. });
-        let research = b == "pimc" || b.starts_with("ismcts:") || b.starts_with("mix:") || b.starts_with("hybrid:");
-        if !(levels.contains(&b.as_str()) || (oh7 && (b == "oracle" || research))) {
-            bail!("unknown bot `{b}`: choose among {} (or oracle for Oh 7)", levels.join(", "));
-        }
-        if research && let Err(e) = oh7_bots::oh7_bot(b, 0) {
+        let level = BotLevel::parse(game.id(), b).map_err(|e| match e {
+            LevelError::Unknown { .. } => {
+                anyhow::anyhow!("unknown bot `{b}`: choose among {} (or oracle for Oh 7)", levels.join(", "))
+            }
+            LevelError::Form(form) => anyhow::anyhow!("bot `{b}`: {form}"),
+        })?;
+        if !level.is_offered()
+            && level != BotLevel::Oracle
+            && let Err(e) = oh7_bots::oh7_bot_of(&level, 0)
+        {
             bail!("bot `{b}`: {e}");
         }
     }
@@ -199,7 +198,7 @@ fn report(
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print_text(summary, &what, seed, rots, secs, matches!(game, GameSpec::Seven { .. }));
+        print_text(summary, &what, seed, rots, secs, game.id() == GameId::Seven);
         if let Some((l, m, h, r)) = closed {
             let (low, mid, high) = (&bots[l], &bots[m], &bots[h]);
             match r {

@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::card::{Card, CardSet, Kind, Suit, parse_cards};
 use crate::game::{Game, Seat, SeatSet};
-use crate::ruleset::{AfterLastAttempt, DummyFollower, EndRule, LeaderRule, Ruleset, RulesetError, Scoring};
+use crate::ruleset::{AfterLastAttempt, DummyFollower, EndRule, LeaderRule, Ruleset, RulesetError};
 
 pub use record::{DealRecord, Decision, Record, ReplayError, RoundRecord, TrickRecord, replay};
 pub use view::{PhaseView, SeatView};
@@ -902,15 +902,8 @@ impl Oh7Game {
         let basket: i32 = (0..n).map(loss).sum();
         for p in 0..n {
             let l = loss(p);
-            let tricks = r.won[p] as i32;
-            let pts = match (self.rules.scoring, l == 0) {
-                (Scoring::Basket, false) | (Scoring::BidPlusTwo, false) => -l,
-                (Scoring::Basket, true) => 2 + basket + tricks,
-                (Scoring::DoubleBasket, false) => basket - l,
-                (Scoring::DoubleBasket, true) if cards[p].kind() == Kind::Void => 2 * basket + tricks,
-                (Scoring::DoubleBasket, true) => 2 * basket + 2 + tricks,
-                (Scoring::BidPlusTwo, true) => r.bets[p] as i32 + 2,
-            };
+            let void_bet = cards[p].kind() == Kind::Void;
+            let pts = self.rules.scoring.points(r.bets[p] as i32, r.won[p] as i32, basket - l, void_bet);
             r.points[p] = pts + r.bonus[p];
             self.totals[p] += r.points[p];
             if l == 0 {

@@ -2,6 +2,7 @@
 //! blocking thread from its seat's view only; its answer comes back as a message and is
 //! committed like a person's action, if it is still owed.
 
+use oh7_bots::GameBots;
 use std::time::Duration;
 
 use oh7_core::game::Seat;

@@ -1,5 +1,6 @@
 //! Commands: each is checked, written to the log, then applied, and only then is anyone told.
 
+use oh7_bots::GameBots;
 use std::time::Instant;
 
 use oh7_core::game::Seat;
@@ -8,7 +9,7 @@ use super::state::ApplyError;
 use super::{Access, ConnId, Table};
 use crate::event::Event;
 use crate::project::Happened;
-use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal, ServerMsg};
+use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal, ServerMsg, TableState};
 use crate::secrets::{TokenHash, new_secret, new_seed};
 use crate::store::{Row, StoreError};
 
@@ -114,7 +115,7 @@ impl Table {
         };
         self.core.version = version;
         tracing::debug!(table = %self.id, version, "committed");
-        if matches!(happened, Happened::Act { .. }) && self.core.state() == "over" {
+        if matches!(happened, Happened::Act { .. }) && self.core.state() == TableState::Over {
             // Finished tables are not restored at start. Written after the game's last event:
             // if it is lost in a crash, the over table is merely loaded at the next start.
             let row = Row::Finished { table_id: self.id.clone(), finished: true };
@@ -471,7 +472,7 @@ impl Table {
             self.reply(conn, &ServerMsg::Ack(ack));
         }
         self.broadcast(happened);
-        if self.core.state() == "over" {
+        if self.core.state() == TableState::Over {
             tracing::info!(table = %self.id, version = self.core.version, game = self.core.game_number, "game over");
         }
         self.start_clocks();

@@ -11,7 +11,6 @@ use super::{Access, ConnId, Frame, Table};
 use crate::patch::diff_into;
 use crate::project::{Happened, RematchInfo, SeatInfo, Sight, TableInfo, sight, table_part, told};
 use crate::protocol::{Links, PROTOCOL, Refusal, ServerMsg};
-use oh7_bots::GameSpec;
 
 impl Table {
     /// Public facts about the table (no codes, no tokens, no cards).
@@ -36,10 +35,7 @@ impl Table {
                 SeatInfo { seat: s, name: st.name.clone(), bot: st.bot.clone(), status }
             })
             .collect();
-        let (game, preset) = match &self.config.spec {
-            GameSpec::Oh7 { ruleset } => ("oh7", ruleset.preset.name().to_string()),
-            GameSpec::Seven { .. } => ("seven", "seven".to_string()),
-        };
+        let (game, preset) = (self.config.spec.id(), self.config.spec.label());
         TableInfo {
             game,
             preset,

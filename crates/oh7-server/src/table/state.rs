@@ -2,6 +2,7 @@
 //! command ids. [`Core::check`] says whether an event applies without changing anything, so a
 //! command is checked, written, then applied: no copy of the table is kept to roll back.
 
+use oh7_bots::GameBots;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,7 +14,7 @@ use serde_json::Value;
 use super::{CHAT_KEPT, TableConfig};
 use crate::event::Event;
 use crate::project::Happened;
-use crate::protocol::ChatLine;
+use crate::protocol::{ChatLine, TableState};
 use crate::secrets::TokenHash;
 use oh7_core::DynGame;
 
@@ -307,11 +308,11 @@ impl Core {
         }
     }
 
-    pub fn state(&self) -> &'static str {
+    pub fn state(&self) -> TableState {
         match &self.game {
-            None => "lobby",
-            Some(g) if g.is_over() => "over",
-            Some(_) => "playing",
+            None => TableState::Lobby,
+            Some(g) if g.is_over() => TableState::Over,
+            Some(_) => TableState::Playing,
         }
     }
 }

@@ -1,9 +1,9 @@
-//! `oh7 rules`: a readable summary of a ruleset, generated from its knobs so that it is true for
-//! custom rulesets too.
+//! The English rules summary (`oh7 rules`, `?` in the terminal): generated from a ruleset's knobs
+//! so that it is true for custom rulesets too.
 
 use std::fmt::Write;
 
-use oh7_core::ruleset::{AfterLastAttempt, DeckStyle, DummyFollower, EndRule, LeaderRule, Preset, Ruleset, Scoring};
+use crate::ruleset::{AfterLastAttempt, DeckStyle, DummyFollower, EndRule, LeaderRule, Preset, Ruleset, Scoring};
 
 fn title(p: Preset) -> &'static str {
     match p {

@@ -1,12 +1,11 @@
-//! The French rules summary shown by `?` (and `regles` in plain mode) when the game is played in
-//! French: the same content as the English summary of `oh7 rules` (the binary's
-//! `rules_text.rs`), generated from the same knobs so that it is true for custom rulesets too,
-//! in the words of the French edition of the rules (pari, pli, atout, meneur, couleur appelée,
-//! panier, écart, Pantin). A knob that changes the English summary changes this one too.
+//! The French rules summary: the same content as the English one ([`super::en`]), generated from
+//! the same knobs so that it is true for custom rulesets too, in the words of the French edition
+//! of the rules (pari, pli, atout, meneur, couleur appelée, panier, écart, Pantin). A knob that
+//! changes the English summary changes this one too.
 
 use std::fmt::Write;
 
-use oh7_core::ruleset::{AfterLastAttempt, DeckStyle, DummyFollower, EndRule, LeaderRule, Preset, Ruleset, Scoring};
+use crate::ruleset::{AfterLastAttempt, DeckStyle, DummyFollower, EndRule, LeaderRule, Preset, Ruleset, Scoring};
 
 fn title(p: Preset) -> &'static str {
     match p {

@@ -1,0 +1,210 @@
+//! Bot levels as a type: [`Level`], the levels offered to players (the lobby, the terminal,
+//! hints and away seats), one list per game; and [`BotLevel`], a bot to build, which adds the
+//! research settings that tournaments and benchmarks take and players are never offered
+//! (`pimc`, `hybrid:N`, `mix:BETS:PLAY`, `ismcts:KEY=VALUE:…`, `oracle`).
+//!
+//! The text form (`expert`, `ismcts:iterations=4000:hand=true`) is what records, logs and the
+//! command line hold: [`BotLevel::parse`] reads it once, `Display` writes it back unchanged.
+
+use std::fmt;
+
+use oh7_core::registry::GameId;
+
+/// A level offered to players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Uniformly random legal actions.
+    Random,
+    /// Hand evaluation and bet-aiming play, no search.
+    Heuristic,
+    /// The determinization search at a small budget (Oh 7).
+    Easy,
+    /// The determinization search at a medium budget (Oh 7).
+    Medium,
+    /// The determinization search at a large budget (Oh 7).
+    Hard,
+    /// ISMCTS at its default budget (Oh 7).
+    Ismcts,
+    /// The strongest: ISMCTS with four times the budget (Oh 7).
+    Expert,
+    /// Playouts per candidate action (Seven's strongest).
+    Search,
+}
+
+/// The levels of the Oh 7 family, weakest first.
+pub const OH7: [Level; 7] =
+    [Level::Random, Level::Heuristic, Level::Easy, Level::Medium, Level::Hard, Level::Ismcts, Level::Expert];
+/// The levels of Seven, weakest first.
+pub const SEVEN: [Level; 3] = [Level::Random, Level::Heuristic, Level::Search];
+
+const fn names<const N: usize>(levels: [Level; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = levels[i].name();
+        i += 1;
+    }
+    out
+}
+
+/// [`OH7`] by name (what the wire and the records say).
+pub const OH7_NAMES: [&str; 7] = names(OH7);
+/// [`SEVEN`] by name.
+pub const SEVEN_NAMES: [&str; 3] = names(SEVEN);
+
+impl Level {
+    /// The level's name (`expert`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Heuristic => "heuristic",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Ismcts => "ismcts",
+            Level::Expert => "expert",
+            Level::Search => "search",
+        }
+    }
+
+    /// The levels `game` offers, weakest first.
+    pub fn of(game: GameId) -> &'static [Level] {
+        match game {
+            GameId::Oh7 => &OH7,
+            GameId::Seven => &SEVEN,
+        }
+    }
+
+    /// `game`'s strongest level.
+    pub fn strongest(game: GameId) -> Level {
+        *Level::of(game).last().expect("every game has levels")
+    }
+}
+
+/// A bot to build: a level offered to players, or a research setting (Oh 7 only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotLevel {
+    /// A level offered to players.
+    Level(Level),
+    /// The determinization search alone at the expert's budget, for the whole round (the
+    /// `expert` level until 2026-11-25).
+    Pimc,
+    /// ISMCTS at `ITERATIONS` for the bets and the early play, the determinization search with
+    /// the exact solver for the last five tricks (`hybrid:ITERATIONS`).
+    Hybrid(u32),
+    /// Bets by one level, everything else by another (`mix:BETS:PLAY`).
+    Mix(Box<BotLevel>, Box<BotLevel>),
+    /// ISMCTS with settings (`ismcts:iterations=4000:c=0.35`): the text after `ismcts:`, read
+    /// by `IsmctsConfig::parse` when the bot is built.
+    IsmctsWith(String),
+    /// Sees every hand: for measurement, never a player (built by the tournament).
+    Oracle,
+}
+
+/// Why a text names no bot of a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LevelError {
+    /// Not a level of this game, nor a research setting of it.
+    #[error("unknown bot `{given}`: choose one of {}", levels.join(", "))]
+    Unknown {
+        /// The text (at most 60 characters).
+        given: String,
+        /// The game's levels.
+        levels: Vec<&'static str>,
+    },
+    /// A research setting written wrong (`hybrid:ITERATIONS`, `mix:BETS:PLAY`).
+    #[error("{0}")]
+    Form(&'static str),
+}
+
+impl BotLevel {
+    /// Read a bot of `game` written as text: one of its levels, or for Oh 7 a research setting.
+    pub fn parse(game: GameId, text: &str) -> Result<BotLevel, LevelError> {
+        if let Some(l) = Level::of(game).iter().find(|l| l.name() == text) {
+            return Ok(BotLevel::Level(*l));
+        }
+        let unknown = || LevelError::Unknown {
+            given: text.chars().take(60).collect(),
+            levels: Level::of(game).iter().map(|l| l.name()).collect(),
+        };
+        if game != GameId::Oh7 {
+            return Err(unknown());
+        }
+        if text == "pimc" {
+            Ok(BotLevel::Pimc)
+        } else if text == "oracle" {
+            Ok(BotLevel::Oracle)
+        } else if let Some(n) = text.strip_prefix("hybrid:") {
+            n.parse().map(BotLevel::Hybrid).map_err(|_| LevelError::Form("hybrid:ITERATIONS"))
+        } else if let Some(rest) = text.strip_prefix("mix:") {
+            // The first part is one name (no `:`); the rest may be a setting with its own `:`.
+            let (bets, play) = rest.split_once(':').ok_or(LevelError::Form("mix:BETS:PLAY"))?;
+            Ok(BotLevel::Mix(Box::new(BotLevel::parse(game, bets)?), Box::new(BotLevel::parse(game, play)?)))
+        } else if let Some(settings) = text.strip_prefix("ismcts:") {
+            Ok(BotLevel::IsmctsWith(settings.to_string()))
+        } else {
+            Err(unknown())
+        }
+    }
+
+    /// Whether players are offered it (research settings and the oracle are not).
+    pub fn is_offered(&self) -> bool {
+        matches!(self, BotLevel::Level(_))
+    }
+}
+
+impl fmt::Display for BotLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotLevel::Level(l) => f.write_str(l.name()),
+            BotLevel::Pimc => f.write_str("pimc"),
+            BotLevel::Oracle => f.write_str("oracle"),
+            BotLevel::Hybrid(n) => write!(f, "hybrid:{n}"),
+            BotLevel::Mix(b, p) => write!(f, "mix:{b}:{p}"),
+            BotLevel::IsmctsWith(s) => write!(f, "ismcts:{s}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every text reads back as itself; the offered levels are the game's lists.
+    #[test]
+    fn levels_read_and_write_back() {
+        for game in GameId::ALL {
+            for l in Level::of(game) {
+                let b = BotLevel::parse(game, l.name()).unwrap();
+                assert!(b.is_offered());
+                assert_eq!(b.to_string(), l.name());
+            }
+        }
+        for t in [
+            "pimc",
+            "oracle",
+            "hybrid:1000",
+            "mix:ismcts:expert",
+            "mix:heuristic:ismcts:iterations=500",
+            "ismcts:c=0.5",
+        ] {
+            let b = BotLevel::parse(GameId::Oh7, t).unwrap();
+            assert!(!b.is_offered(), "{t}");
+            assert_eq!(b.to_string(), t);
+        }
+        assert_eq!(Level::strongest(GameId::Oh7), Level::Expert);
+        assert_eq!(Level::strongest(GameId::Seven), Level::Search);
+        assert_eq!(OH7_NAMES.to_vec(), OH7.iter().map(|l| l.name()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn what_is_not_a_bot_of_the_game() {
+        assert!(matches!(BotLevel::parse(GameId::Seven, "expert"), Err(LevelError::Unknown { .. })));
+        assert!(matches!(BotLevel::parse(GameId::Seven, "pimc"), Err(LevelError::Unknown { .. })));
+        assert!(matches!(BotLevel::parse(GameId::Oh7, "search"), Err(LevelError::Unknown { .. })));
+        assert_eq!(BotLevel::parse(GameId::Oh7, "hybrid:x"), Err(LevelError::Form("hybrid:ITERATIONS")));
+        assert_eq!(BotLevel::parse(GameId::Oh7, "mix:expert"), Err(LevelError::Form("mix:BETS:PLAY")));
+        let e = BotLevel::parse(GameId::Oh7, "nonsense").unwrap_err().to_string();
+        assert!(e.contains("unknown bot `nonsense`") && e.contains("expert"), "{e}");
+    }
+}

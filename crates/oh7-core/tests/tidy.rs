@@ -1,0 +1,313 @@
+//! Guards that keep the structure as `ARCHITECTURE.md` says it is, as rust-analyzer's tidy tests
+//! do: they read the workspace's sources as text.
+//!
+//! - A game's name (`"oh7"`, `"seven"`) is written, as a string of its own, only in the registry
+//!   (`oh7-core/src/registry.rs`) and in each game's own engine module; everywhere else a game is
+//!   named by `GameId` and its name comes from the registry, so no code compares names.
+//! - A preset's name (`"kod7"`, `"bga"`, `"fr-advanced"`) is written only in the ruleset and
+//!   the registry.
+//! - Places that still branch on a game outside the registry (a `GameSpec` variant matched in
+//!   Rust; a game name in the browser's modules) may only become fewer: their counts are
+//!   ratchets, lowered as the places go.
+//!
+//! Test modules (`#[cfg(test)]` items) and comments are not read: a test may build a record
+//! of a named game.
+
+use std::path::{Path, PathBuf};
+
+use oh7_core::registry::GAMES;
+use oh7_core::ruleset::Preset;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the workspace")
+}
+
+/// Every file under `dir` whose name ends with `ext`, sorted, paths relative to the root.
+fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            // Integration tests, benchmarks and fixtures may name games freely.
+            if !matches!(name, "tests" | "benches" | "fixtures" | "target" | "examples") {
+                files(&p, ext, out);
+            }
+        } else if p.extension().and_then(|e| e.to_str()) == Some(ext) {
+            out.push(p);
+        }
+    }
+}
+
+/// The Rust sources the guards read: every crate's `src/` and the Python package's.
+fn rust_sources() -> Vec<PathBuf> {
+    let root = root();
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(root.join("crates")).expect("crates/").flatten() {
+        files(&dir.path().join("src"), "rs", &mut out);
+    }
+    files(&root.join("python/src"), "rs", &mut out);
+    out
+}
+
+/// A string literal found in code, with its line.
+struct Literal {
+    line: usize,
+    text: String,
+}
+
+/// The string literals of a Rust source and its code with comments, literals and test items
+/// removed (the code is kept to find patterns in). A small lexer: line and block comments,
+/// strings with escapes, raw strings, char literals versus lifetimes, and `#[cfg(test)]` items
+/// skipped to their closing brace.
+fn lex(src: &str) -> (Vec<Literal>, String) {
+    let c: Vec<char> = src.chars().collect();
+    let (mut i, mut line) = (0, 1);
+    let mut lits = Vec::new();
+    let mut code = String::new();
+    let mut skip_item: Option<usize> = None; // brace depth at which a test item ends
+    let mut depth = 0usize;
+    let mut pending_test = false;
+    while i < c.len() {
+        let ch = c[i];
+        let next = c.get(i + 1).copied();
+        if ch == '\n' {
+            line += 1;
+        }
+        if ch == '/' && next == Some('/') {
+            while i < c.len() && c[i] != '\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if ch == '/' && next == Some('*') {
+            i += 2;
+            while i + 1 < c.len() && !(c[i] == '*' && c[i + 1] == '/') {
+                if c[i] == '\n' {
+                    line += 1;
+                }
+                i += 1;
+            }
+            i += 2;
+            continue;
+        }
+        let raw = ch == 'r' && (next == Some('"') || (next == Some('#') && c.get(i + 2) == Some(&'"')));
+        if raw && !c.get(i.wrapping_sub(1)).is_some_and(|p| p.is_alphanumeric() || *p == '_') {
+            let hashes = c[i + 1..].iter().take_while(|&&h| h == '#').count();
+            i += 2 + hashes;
+            let start = (i, line);
+            loop {
+                if i >= c.len() {
+                    break;
+                }
+                if c[i] == '"' && c[i + 1..].iter().take(hashes).filter(|&&h| h == '#').count() == hashes {
+                    break;
+                }
+                if c[i] == '\n' {
+                    line += 1;
+                }
+                i += 1;
+            }
+            if skip_item.is_none() {
+                lits.push(Literal { line: start.1, text: c[start.0..i.min(c.len())].iter().collect() });
+            }
+            i += 1 + hashes;
+            code.push_str("\"\"");
+            continue;
+        }
+        if ch == '"' {
+            let start_line = line;
+            let mut text = String::new();
+            i += 1;
+            while i < c.len() && c[i] != '"' {
+                if c[i] == '\\' {
+                    text.push(c[i]);
+                    i += 1;
+                }
+                if i < c.len() {
+                    if c[i] == '\n' {
+                        line += 1;
+                    }
+                    text.push(c[i]);
+                }
+                i += 1;
+            }
+            i += 1;
+            if skip_item.is_none() {
+                lits.push(Literal { line: start_line, text });
+            }
+            code.push_str("\"\"");
+            continue;
+        }
+        if ch == '\'' {
+            // A char literal ('x', '\n', '\u{..}'); otherwise a lifetime.
+            if next == Some('\\') {
+                i += 2;
+                while i < c.len() && c[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            if c.get(i + 2) == Some(&'\'') {
+                i += 3;
+                continue;
+            }
+        }
+        if src_at(&c, i, "#[cfg(test)]") {
+            pending_test = true;
+        }
+        if ch == '{' {
+            if pending_test && skip_item.is_none() {
+                skip_item = Some(depth);
+                pending_test = false;
+            }
+            depth += 1;
+        } else if ch == '}' {
+            depth = depth.saturating_sub(1);
+            if skip_item == Some(depth) {
+                skip_item = None;
+                i += 1;
+                continue;
+            }
+        } else if ch == ';' && pending_test && skip_item.is_none() {
+            // `#[cfg(test)] use …;` or `mod tests;`: the item ends here.
+            pending_test = false;
+        }
+        if skip_item.is_none() {
+            code.push(ch);
+        }
+        i += 1;
+    }
+    (lits, code)
+}
+
+fn src_at(c: &[char], i: usize, pat: &str) -> bool {
+    pat.chars().enumerate().all(|(k, p)| c.get(i + k) == Some(&p))
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(root()).unwrap_or(p).display().to_string()
+}
+
+/// Where a name may be written: the registry, and each game's own engine module.
+fn may_name_games(path: &str) -> bool {
+    path == "crates/oh7-core/src/registry.rs"
+        || path.starts_with("crates/oh7-core/src/oh7/")
+        || path.starts_with("crates/oh7-core/src/seven/")
+}
+
+#[test]
+fn the_lexer_finds_literals_and_skips_comments_and_tests() {
+    let src = "fn a<'x>(c: char) -> bool { c == 'q' && s == \"seven\" } // \"oh7\"\n\
+               /* \"oh7\" */ let r = r#\"oh7\"#; let e = '\\'';\n\
+               #[cfg(test)]\nmod tests { fn t() { let _ = \"seven\"; { } } }\nfn b() { \"bga\" }";
+    let (lits, code) = lex(src);
+    let texts: Vec<(&str, usize)> = lits.iter().map(|l| (l.text.as_str(), l.line)).collect();
+    assert_eq!(texts, vec![("seven", 1), ("oh7", 2), ("bga", 5)]);
+    assert!(code.contains("fn b()") && !code.contains("fn t()"), "{code}");
+}
+
+#[test]
+fn no_game_name_is_written_outside_the_registry_and_the_engines() {
+    let names: Vec<&str> = GAMES.iter().map(|e| e.name).collect();
+    let mut found = Vec::new();
+    for path in rust_sources() {
+        let r = rel(&path);
+        if may_name_games(&r) {
+            continue;
+        }
+        let (lits, _) = lex(&std::fs::read_to_string(&path).unwrap());
+        for l in lits {
+            if names.contains(&l.text.as_str()) {
+                found.push(format!("{r}:{}: \"{}\"", l.line, l.text));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a game's name written outside the registry: name it by `GameId` (its `.name()` for text)\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_preset_name_is_written_outside_the_ruleset_and_the_registry() {
+    // `en` and `fr` are also the languages' codes: the presets with names of their own.
+    let presets: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).filter(|n| !["en", "fr"].contains(n)).collect();
+    let mut found = Vec::new();
+    for path in rust_sources() {
+        let r = rel(&path);
+        if r == "crates/oh7-core/src/ruleset.rs" || r == "crates/oh7-core/src/registry.rs" {
+            continue;
+        }
+        let (lits, _) = lex(&std::fs::read_to_string(&path).unwrap());
+        for l in lits {
+            if presets.contains(&l.text.as_str()) {
+                found.push(format!("{r}:{}: \"{}\"", l.line, l.text));
+            }
+        }
+    }
+    assert!(found.is_empty(), "a preset's name written outside the ruleset: use `Preset`\n{}", found.join("\n"));
+}
+
+/// The places outside the registry that match a `GameSpec` variant; lower the figure when one
+/// goes, never raise it (a new per-game branch belongs in the registry or on `GameId`).
+const SPEC_MATCHES_AT_MOST: usize = 6;
+
+#[test]
+fn matches_on_game_variants_outside_the_registry_only_become_fewer() {
+    let mut found = Vec::new();
+    for path in rust_sources() {
+        let r = rel(&path);
+        if r == "crates/oh7-core/src/registry.rs" {
+            continue;
+        }
+        let (_, code) = lex(&std::fs::read_to_string(&path).unwrap());
+        for (n, line) in code.lines().enumerate() {
+            for v in ["GameSpec::Oh7 {", "GameSpec::Seven {"] {
+                if line.contains(v) {
+                    found.push(format!("{r}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.len() <= SPEC_MATCHES_AT_MOST,
+        "{} places match a GameSpec variant outside the registry (at most {SPEC_MATCHES_AT_MOST}):\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+/// The browser's branches on a game's name (`=== "seven"`, `game === 'oh7'`); the same ratchet.
+const WEB_GAME_BRANCHES_AT_MOST: usize = 33;
+
+#[test]
+fn the_browser_branches_on_the_game_only_fewer_times() {
+    let mut js = Vec::new();
+    files(&root().join("web"), "js", &mut js);
+    assert!(!js.is_empty(), "web/*.js");
+    let mut found = Vec::new();
+    for path in js {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for e in &GAMES {
+                for q in ['"', '\''] {
+                    let lit = format!("{q}{}{q}", e.name);
+                    if code.contains(&format!("== {lit}")) || code.contains(&format!("{lit} ==")) {
+                        found.push(format!("{}:{}: {}", rel(&path), n + 1, line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        found.len() <= WEB_GAME_BRANCHES_AT_MOST,
+        "{} branches on a game's name in web/ (at most {WEB_GAME_BRANCHES_AT_MOST}):\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
