@@ -19,8 +19,6 @@ pub mod outcomes;
 pub mod pi;
 pub mod policy;
 pub mod random;
-pub mod review;
-pub mod review_seven;
 pub mod sample;
 pub mod seven;
 pub mod spec;

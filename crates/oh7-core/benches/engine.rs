@@ -1,5 +1,7 @@
 //! Criterion benchmarks of the engine's hot paths: a whole random game, the legal plays of a
 //! seat, and a trick's winner. (`oh7 bench engine` measures the same throughput end to end.)
+// criterion_group! makes a public function it does not document.
+#![allow(missing_docs)]
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use oh7_core::card::{Card, Suit};

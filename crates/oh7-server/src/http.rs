@@ -26,7 +26,7 @@ use crate::table::{ConnId, Frame, TableHandle, TableMsg};
 
 /// The address a connection comes from (the listener's own connect info, see `listen.rs`).
 #[derive(Clone, Copy, Debug)]
-pub struct Peer(pub SocketAddr);
+pub(crate) struct Peer(pub SocketAddr);
 
 impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, crate::listen::HeaderTimeoutListener>>
     for Peer
@@ -37,7 +37,7 @@ impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, crat
 }
 
 /// What every handler shares.
-pub struct App {
+pub(crate) struct App {
     /// The tables.
     pub lobby: Lobby,
     /// Limits and timings.
@@ -49,21 +49,21 @@ pub struct App {
 
 impl App {
     /// The shared state.
-    pub fn new(lobby: Lobby, settings: Arc<Settings>, stopping: tokio::sync::watch::Receiver<bool>) -> App {
+    pub(crate) fn new(lobby: Lobby, settings: Arc<Settings>, stopping: tokio::sync::watch::Receiver<bool>) -> App {
         App { lobby, settings, next_conn: AtomicU64::new(1), stopping }
     }
 }
 
 /// Largest HTTP request body, in bytes.
-pub const MAX_BODY: usize = 16 * 1024;
+pub(crate) const MAX_BODY: usize = 16 * 1024;
 
 /// Largest WebSocket frame or message read, in bytes: one over [`Settings::max_message`] but
 /// under this is answered `too_large` and the connection stays; one over this is answered
 /// `too_large` and the connection is closed with status 1009 (its bytes are not read).
-pub const MAX_FRAME: usize = 64 * 1024;
+pub(crate) const MAX_FRAME: usize = 64 * 1024;
 
 /// The routes.
-pub fn router(app: Arc<App>) -> Router {
+pub(crate) fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/healthz", get(|| async { "ok" }))

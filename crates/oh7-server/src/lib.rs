@@ -12,21 +12,22 @@
 //! secrets, limits per address) → one [`table`] task per table (owns the game, commits through
 //! [`store`], broadcasts through [`project`]).
 
+#[cfg(feature = "client")]
 pub mod client;
-pub mod event;
-pub mod http;
-pub mod listen;
-pub mod lobby;
-pub mod migrations;
+pub(crate) mod event;
+pub(crate) mod http;
+pub(crate) mod listen;
+pub(crate) mod lobby;
+pub(crate) mod migrations;
 pub mod patch;
-pub mod pg;
+pub(crate) mod pg;
 pub mod project;
 pub mod protocol;
-pub mod reviews;
+pub(crate) mod reviews;
 pub mod secrets;
 pub mod store;
-pub mod table;
-pub mod web;
+pub(crate) mod table;
+pub(crate) mod web;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -64,7 +65,7 @@ pub struct Settings {
     /// A table nobody is connected to and where nothing happened for this long is unloaded
     /// from memory; the next link to it loads it again from its log.
     pub idle_unload: Duration,
-    /// The level that reviews a person's decisions (`oh7_bots::review::LEVELS`).
+    /// The level that reviews a person's decisions (`oh7_review::LEVELS`).
     pub review_level: String,
     /// Reviews computed at once (the others wait in line).
     pub review_jobs: usize,

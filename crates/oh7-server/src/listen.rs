@@ -15,14 +15,14 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::time::Sleep;
 
 /// A TCP listener whose connections time out until their first request head has come.
-pub struct HeaderTimeoutListener {
+pub(crate) struct HeaderTimeoutListener {
     inner: TcpListener,
     timeout: Duration,
 }
 
 impl HeaderTimeoutListener {
     /// Wrap `inner`.
-    pub fn new(inner: TcpListener, timeout: Duration) -> HeaderTimeoutListener {
+    pub(crate) fn new(inner: TcpListener, timeout: Duration) -> HeaderTimeoutListener {
         HeaderTimeoutListener { inner, timeout }
     }
 }
@@ -43,7 +43,7 @@ impl axum::serve::Listener for HeaderTimeoutListener {
 
 /// A connection whose reads fail with `TimedOut` once its deadline has passed, until the blank
 /// line that ends a request head has been read.
-pub struct HeaderTimeout {
+pub(crate) struct HeaderTimeout {
     io: TcpStream,
     deadline: Option<Pin<Box<Sleep>>>,
     /// How much of `\r\n\r\n` the last bytes read match.

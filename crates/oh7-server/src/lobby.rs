@@ -21,18 +21,18 @@ use oh7_bots::{GameBots, GameSpec};
 use oh7_core::registry::{GameId, GameRequest, SpecError};
 
 /// Largest custom ruleset text, in bytes.
-pub const MAX_RULESET: usize = 8192;
+pub(crate) const MAX_RULESET: usize = 8192;
 /// Players at a table created without a count (brought into the game's range).
-pub const DEFAULT_PLAYERS: usize = 4;
+pub(crate) const DEFAULT_PLAYERS: usize = 4;
 /// The languages of a table.
-pub const LANGS: [&str; 2] = ["en", "fr"];
+pub(crate) const LANGS: [&str; 2] = ["en", "fr"];
 /// The turn clock's range, in seconds.
-pub const CLOCK_S: std::ops::RangeInclusive<u32> = 10..=600;
+pub(crate) const CLOCK_S: std::ops::RangeInclusive<u32> = 10..=600;
 
 /// What a client asks to create a table.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CreateTable {
+pub(crate) struct CreateTable {
     /// `oh7` (default) or `seven`.
     #[serde(default)]
     pub game: Option<String>,
@@ -62,7 +62,7 @@ pub struct CreateTable {
 
 /// The answer to a table's creation: its codes and, if the creator sits, seat 0's token.
 #[derive(Debug, Serialize)]
-pub struct Created {
+pub(crate) struct Created {
     /// The invite code.
     pub invite: String,
     /// The spectator code.
@@ -83,7 +83,7 @@ struct PerAddress {
 }
 
 /// Where the table behind a code is.
-pub enum Located {
+pub(crate) enum Located {
     /// Here: its task, and the access the code gives.
     Here(TableHandle, Access),
     /// Played by the instance at this address.
@@ -101,7 +101,7 @@ enum NotLoaded {
 }
 
 /// Every table of the server, by code.
-pub struct Lobby {
+pub(crate) struct Lobby {
     store: SharedStore,
     /// The review service (tables hand it their requests; pages are read through it).
     pub reviews: std::sync::Arc<crate::reviews::Reviews>,
@@ -119,7 +119,7 @@ pub struct Lobby {
 
 impl Lobby {
     /// An empty lobby on `store`.
-    pub fn new(store: SharedStore, settings: Arc<Settings>, reviews: Arc<crate::reviews::Reviews>) -> Lobby {
+    pub(crate) fn new(store: SharedStore, settings: Arc<Settings>, reviews: Arc<crate::reviews::Reviews>) -> Lobby {
         Lobby {
             store,
             reviews,
@@ -134,7 +134,7 @@ impl Lobby {
 
     /// Restore every table whose game is not over from the log (on a shared database, those
     /// no other instance holds). Returns how many.
-    pub async fn restore(&self) -> Result<usize, String> {
+    pub(crate) async fn restore(&self) -> Result<usize, String> {
         let ids = self.store.unfinished().await.map_err(|e| e.to_string())?;
         let mut restored = 0;
         for id in &ids {
@@ -176,20 +176,12 @@ impl Lobby {
         Ok(handle)
     }
 
-    /// The table behind a code, if it is played here (see [`Lobby::locate`]).
-    pub async fn find(&self, code: &str) -> Option<(TableHandle, Access)> {
-        match self.locate(code).await {
-            Located::Here(h, a) => Some((h, a)),
-            _ => None,
-        }
-    }
-
     /// Where the table behind a code is played, loading it from the database if it is not in
     /// memory (a finished table, one unloaded while idle, or one whose instance died). Every
     /// load goes through one door, so one table has one task, whatever the number of
     /// connections asking at once; on a shared database, a table another instance holds is
     /// [`Located::Elsewhere`].
-    pub async fn locate(&self, code: &str) -> Located {
+    pub(crate) async fn locate(&self, code: &str) -> Located {
         if code.len() != 32 || !code.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Located::Unknown;
         }
@@ -245,7 +237,7 @@ impl Lobby {
     /// One heartbeat on a shared database: say this instance is alive at `url` with its
     /// connections per address, renew its leases, stop the tables it lost (a pause longer than
     /// the lease), and claim those whose instance died.
-    pub async fn heartbeat(&self, url: &str) {
+    pub(crate) async fn heartbeat(&self, url: &str) {
         let Some(cluster) = self.store.cluster() else { return };
         let began = Instant::now();
         let conns: Vec<(IpAddr, usize)> = {
@@ -281,7 +273,7 @@ impl Lobby {
     }
 
     /// The lobby's counts: over every live instance on a shared database, else this one's.
-    pub async fn counts(&self) -> Result<crate::store::LobbyCounts, crate::store::StoreError> {
+    pub(crate) async fn counts(&self) -> Result<crate::store::LobbyCounts, crate::store::StoreError> {
         if let Some(c) = self.store.cluster() {
             return c.counts().await;
         }
@@ -297,25 +289,25 @@ impl Lobby {
     }
 
     /// Stop loading tables (the server is stopping).
-    pub async fn close(&self) {
+    pub(crate) async fn close(&self) {
         let _door = self.loading.lock().await;
         self.closing.store(true, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Whether the server is stopping.
-    pub fn is_closing(&self) -> bool {
+    pub(crate) fn is_closing(&self) -> bool {
         self.closing.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Every table task in memory (for shutdown).
-    pub async fn handles(&self) -> Vec<TableHandle> {
+    pub(crate) async fn handles(&self) -> Vec<TableHandle> {
         self.by_id.lock().await.values().filter(|(h, _)| !h.tx.is_closed()).map(|(h, _)| h.clone()).collect()
     }
 
     /// Ask the table behind `code` something (`make` builds the message around the reply).
     /// A table that unloaded itself meanwhile is loaded again and asked again. `Err`: the
     /// table is unknown ([`Located::Unknown`]) or played elsewhere.
-    pub async fn ask<T>(
+    pub(crate) async fn ask<T>(
         &self,
         code: &str,
         make: impl Fn(oneshot::Sender<T>) -> TableMsg,
@@ -338,7 +330,7 @@ impl Lobby {
 
     /// Count a connection from `ip`; refused over the limit (on a shared database, counting
     /// those open on the other instances as of their last heartbeat).
-    pub fn connect(&self, ip: IpAddr) -> Result<(), Refusal> {
+    pub(crate) fn connect(&self, ip: IpAddr) -> Result<(), Refusal> {
         let mut p = self.per_address.lock().expect("per-address lock");
         let elsewhere = p.elsewhere.get(&ip).copied().unwrap_or(0);
         let n = p.conns.entry(ip).or_default();
@@ -353,7 +345,7 @@ impl Lobby {
     }
 
     /// A connection from `ip` closed.
-    pub fn disconnect(&self, ip: IpAddr) {
+    pub(crate) fn disconnect(&self, ip: IpAddr) {
         let mut p = self.per_address.lock().expect("per-address lock");
         if let Some(n) = p.conns.get_mut(&ip) {
             *n = n.saturating_sub(1);
@@ -367,7 +359,7 @@ impl Lobby {
     ///
     /// Whatever a person can get wrong in the create form has its own code and the figures to
     /// word it (`params`); `bad_request` is left for what no form sends.
-    pub async fn create(&self, req: CreateTable, ip: IpAddr) -> Result<Created, Refusal> {
+    pub(crate) async fn create(&self, req: CreateTable, ip: IpAddr) -> Result<Created, Refusal> {
         let bad = |m: String| Refusal::new(ErrorCode::BadRequest, m);
         let bad_ruleset =
             |detail: String| Refusal::new(ErrorCode::BadRuleset, format!("Ruleset: {detail}")).param("detail", detail);
@@ -538,13 +530,13 @@ impl Lobby {
     }
 
     /// Public information about the table behind `code`.
-    pub async fn info(&self, code: &str) -> Result<TableInfo, Located> {
+    pub(crate) async fn info(&self, code: &str) -> Result<TableInfo, Located> {
         self.ask(code, |reply| TableMsg::Info { reply }).await.map(|(i, _)| i)
     }
 
     /// The statistics of every finished game at the table behind `code` (`Ok(None)`: no game
     /// has finished yet).
-    pub async fn stats(&self, code: &str) -> Result<Option<TableStats>, Located> {
+    pub(crate) async fn stats(&self, code: &str) -> Result<Option<TableStats>, Located> {
         let (games, _) = self.ask(code, |reply| TableMsg::Finished { reply }).await?;
         if games.is_empty() {
             return Ok(None);
@@ -554,7 +546,7 @@ impl Lobby {
     }
 
     /// The last finished game's record at the table behind `code`.
-    pub async fn record(&self, code: &str) -> Result<Option<Value>, Located> {
+    pub(crate) async fn record(&self, code: &str) -> Result<Option<Value>, Located> {
         self.ask(code, |reply| TableMsg::Record { reply }).await.map(|(r, _)| r)
     }
 }
@@ -563,11 +555,11 @@ impl Lobby {
 // whose keys serde_json writes sorted, and the same order keeps every body byte for byte.
 
 /// One value per game of the registry, keyed by its name (`oh7`, `seven`).
-pub type ByGame<T> = std::collections::BTreeMap<GameId, T>;
+pub(crate) type ByGame<T> = std::collections::BTreeMap<GameId, T>;
 
 /// One game and preset a table can be created with, in [`Presets`].
 #[derive(Debug, Serialize)]
-pub struct PresetGame {
+pub(crate) struct PresetGame {
     /// `oh7` or `seven`.
     pub game: &'static str,
     /// The most players.
@@ -582,7 +574,7 @@ pub struct PresetGame {
 
 /// The body of `GET /api/presets`: see [`presets`].
 #[derive(Debug, Serialize)]
-pub struct Presets {
+pub(crate) struct Presets {
     /// Every game and preset with its player counts and rules.
     pub games: Vec<PresetGame>,
     /// Each game's bot levels, weakest first.
@@ -593,7 +585,7 @@ pub struct Presets {
 
 /// What every create form needs to know: the bot levels of each game, the strongest, and each
 /// preset's player counts and rules (from the engine's own knobs).
-pub fn presets() -> Presets {
+pub(crate) fn presets() -> Presets {
     let specs = GameSpec::all();
     let games = specs
         .iter()
@@ -617,7 +609,7 @@ pub fn presets() -> Presets {
 
 /// One finished game in [`TableStats::history`].
 #[derive(Debug, Serialize)]
-pub struct GameResult {
+pub(crate) struct GameResult {
     /// Its number at the table, from 1.
     pub game: u32,
     /// Final totals by seat.
@@ -628,7 +620,7 @@ pub struct GameResult {
 
 /// The body of `GET /api/tables/{code}/stats`: see [`table_stats`].
 #[derive(Debug, Serialize)]
-pub struct TableStats {
+pub(crate) struct TableStats {
     /// How many games have finished.
     pub games: usize,
     /// Each finished game's totals and winners, in order.
@@ -641,7 +633,7 @@ pub struct TableStats {
 
 /// The figures of `oh7-stats` over a table's finished Seven games, in [`TableStats`].
 #[derive(Debug, Serialize)]
-pub struct SevenFigures {
+pub(crate) struct SevenFigures {
     /// Rounds played.
     pub rounds: u64,
     /// Draw actions (a turn's draw or a penalty), and the cards they drew.
@@ -658,7 +650,7 @@ pub struct SevenFigures {
 
 /// One seat's Seven figures, in [`SevenFigures`].
 #[derive(Debug, Serialize)]
-pub struct SevenSeatFigures {
+pub(crate) struct SevenSeatFigures {
     /// The seat, from 0.
     pub seat: usize,
     /// The mean points added per round played (fewer is better).
@@ -673,7 +665,7 @@ pub struct SevenSeatFigures {
 
 /// The figures of `oh7-stats` over a table's finished Oh 7 games, in [`TableStats`].
 #[derive(Debug, Serialize)]
-pub struct Oh7Figures {
+pub(crate) struct Oh7Figures {
     /// Per seat.
     pub players: Vec<SeatFigures>,
     /// Rounds played.
@@ -684,7 +676,7 @@ pub struct Oh7Figures {
 
 /// A table's figures over every seat, in [`Oh7Figures`].
 #[derive(Debug, Serialize)]
-pub struct TableFigures {
+pub(crate) struct TableFigures {
     /// The mean of each round's highest bid.
     pub average_top_bid: f64,
     /// The share of bids that are 0.
@@ -696,7 +688,7 @@ pub struct TableFigures {
 
 /// One seat's figures, in [`Oh7Figures`].
 #[derive(Debug, Serialize)]
-pub struct SeatFigures {
+pub(crate) struct SeatFigures {
     /// The mean bid.
     pub average_bid: f64,
     /// The share of bids that are 0.
@@ -717,7 +709,7 @@ pub struct SeatFigures {
 
 /// The statistics of a table's finished games: each game's totals and winners, and for Oh 7 the
 /// figures of `oh7-stats` (the same accumulator as `oh7 stats`) over all of them.
-pub fn table_stats(games: &[Arc<FinishedGame>]) -> TableStats {
+pub(crate) fn table_stats(games: &[Arc<FinishedGame>]) -> TableStats {
     let history = games
         .iter()
         .map(|g| GameResult { game: g.game, totals: g.totals.clone(), winners: g.winners.clone() })

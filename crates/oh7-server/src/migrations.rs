@@ -12,16 +12,16 @@ use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 
 /// One schema: `(version, description, SQL)` in order.
 #[derive(Debug, Clone, Copy)]
-pub struct Embedded(&'static [(i64, &'static str, &'static str)]);
+pub(crate) struct Embedded(&'static [(i64, &'static str, &'static str)]);
 
 /// SQLite's schema.
-pub const SQLITE: Embedded = Embedded(&[
+pub(crate) const SQLITE: Embedded = Embedded(&[
     (1, "tables and events", include_str!("../migrations/0001_tables_and_events.sql")),
     (2, "reviews", include_str!("../migrations/0002_reviews.sql")),
 ]);
 
 /// PostgreSQL's schema.
-pub const POSTGRES: Embedded = Embedded(&[
+pub(crate) const POSTGRES: Embedded = Embedded(&[
     (1, "tables and events", include_str!("../migrations_pg/0001_tables_and_events.sql")),
     (2, "reviews", include_str!("../migrations_pg/0002_reviews.sql")),
     (3, "leases", include_str!("../migrations_pg/0003_leases.sql")),
@@ -50,7 +50,7 @@ impl MigrationSource<'static> for Embedded {
 
 impl Embedded {
     /// The migrator of this schema.
-    pub async fn migrator(self) -> Result<Migrator, sqlx::migrate::MigrateError> {
+    pub(crate) async fn migrator(self) -> Result<Migrator, sqlx::migrate::MigrateError> {
         Migrator::new(self).await
     }
 }

@@ -25,7 +25,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::store::{Beat, Cluster, LobbyCounts, Row, Store, StoreError, StoredReview, StoredTable, stored_table};
 
 /// How long a lease lasts without renewal (the default of `oh7 serve --lease-s`).
-pub const LEASE: Duration = Duration::from_secs(15);
+pub(crate) const LEASE: Duration = Duration::from_secs(15);
 
 /// Appends slower than this are logged (with where the time went).
 const SLOW_APPEND: Duration = Duration::from_millis(100);

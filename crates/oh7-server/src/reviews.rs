@@ -1,4 +1,4 @@
-//! Reviews of a person's decisions after a game of either kind (`oh7_bots::review`), computed on the blocking
+//! Reviews of a person's decisions after a game of either kind (`oh7_review`), computed on the blocking
 //! pool: at most [`crate::Settings::review_jobs`] at once, the others waiting in line (each told
 //! its place), one job per seat and game however often it is asked (later askers follow the
 //! running job), and a finished review stored, so it is computed once. A review is read only
@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use oh7_bots::review::{Review, ReviewOptions, review_record};
 use oh7_core::game::Seat;
+use oh7_review::{Review, ReviewOptions, review_record};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{Semaphore, mpsc};
@@ -22,7 +22,7 @@ use crate::table::SharedStore;
 /// What the review page reads: the review, the game's record (public once the game is over) and
 /// the table's facts.
 #[derive(Debug, Serialize)]
-pub struct ReviewPage<'a> {
+pub(crate) struct ReviewPage<'a> {
     /// The review.
     pub review: &'a Review,
     /// The game's record.
@@ -33,7 +33,7 @@ pub struct ReviewPage<'a> {
 
 /// The table's facts a review page shows.
 #[derive(Clone, Debug, Serialize)]
-pub struct ReviewTable {
+pub(crate) struct ReviewTable {
     /// The preset's name.
     pub preset: String,
     /// The table's language.
@@ -45,7 +45,7 @@ pub struct ReviewTable {
 }
 
 /// A review asked for.
-pub struct Job {
+pub(crate) struct Job {
     /// The table.
     pub table_id: String,
     /// The game at the table, from 1.
@@ -68,7 +68,7 @@ type Key = (String, u32, Seat);
 type PersonLock = Arc<tokio::sync::Mutex<()>>;
 
 /// The review service of a server.
-pub struct Reviews {
+pub(crate) struct Reviews {
     store: SharedStore,
     level: String,
     jobs: Arc<Semaphore>,
@@ -85,7 +85,7 @@ fn msg(version: u64, game: u32, seat: Seat, state: ReviewState) -> ReviewStatus 
 
 impl Reviews {
     /// A review service writing to `store`, reviewing with `level`, `jobs` at once.
-    pub fn new(store: SharedStore, level: &str, jobs: usize) -> Arc<Reviews> {
+    pub(crate) fn new(store: SharedStore, level: &str, jobs: usize) -> Arc<Reviews> {
         Arc::new(Reviews {
             store,
             level: level.to_string(),
@@ -97,7 +97,7 @@ impl Reviews {
     }
 
     /// The page of the review behind `share` (JSON), if there is one.
-    pub async fn page(&self, share: &str) -> Option<String> {
+    pub(crate) async fn page(&self, share: &str) -> Option<String> {
         if share.len() != 32 || !share.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
@@ -114,7 +114,7 @@ impl Reviews {
     }
 
     /// Answer a request: at once if the review is stored, else join or start its job.
-    pub fn request(self: &Arc<Self>, job: Job) {
+    pub(crate) fn request(self: &Arc<Self>, job: Job) {
         let me = self.clone();
         tokio::spawn(async move { me.run(job).await });
     }

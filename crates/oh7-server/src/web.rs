@@ -36,7 +36,7 @@ const ICON: &str = include_str!("../../../web/favicon.svg");
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// Every file of the client: its path, content type and body (the first-load budget counts them).
-pub const FILES: &[(&str, &str, &str)] = &[
+pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/", "text/html; charset=utf-8", INDEX),
     ("/app.js", JS, APP),
     ("/state.js", JS, STATE),
@@ -79,7 +79,7 @@ fn file(headers: &HeaderMap, content_type: &'static str, body: &'static str) -> 
 }
 
 /// The home page.
-pub fn index() -> Response {
+pub(crate) fn index() -> Response {
     live(&HeaderMap::new(), "/", "text/html; charset=utf-8", INDEX)
 }
 
@@ -96,7 +96,7 @@ fn live(headers: &HeaderMap, path: &str, content_type: &'static str, body: &'sta
 }
 
 /// The client's other files and the table pages.
-pub fn routes() -> Router<Arc<App>> {
+pub(crate) fn routes() -> Router<Arc<App>> {
     let mut r = Router::new();
     for &(path, ty, body) in FILES.iter().filter(|(p, _, _)| *p != "/") {
         r = r.route(path, get(move |h: HeaderMap| async move { live(&h, path, ty, body) }));

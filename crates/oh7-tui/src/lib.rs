@@ -299,6 +299,7 @@ pub fn level_words(level: &str, lang: Lang, bots: usize) -> String {
     if bots == 1 { one } else { many }.to_string()
 }
 
+/// The first message of a game: the seat, the bots, and the keys (`example`: what to type).
 pub fn welcome(lang: Lang, seat: usize, players: usize, level: &str, example: &str, rules_key: &str) -> String {
     let bots = players - 1;
     let level = level_words(level, lang, bots);

@@ -17,7 +17,7 @@ use oh7_sim::game_seed;
 
 /// What to measure.
 #[derive(Subcommand, Debug)]
-pub enum BenchCommand {
+pub(crate) enum BenchCommand {
     /// Time to solve a deal exactly (en 4 players, kod7 6 players): median and p95.
     ///
     /// Each deal is a real round: heuristic bots bet through the rules (and play the tricks
@@ -206,7 +206,7 @@ fn fmt(x: f64) -> String {
 }
 
 /// Run a benchmark.
-pub fn run(what: &BenchCommand) -> Result<()> {
+pub(crate) fn run(what: &BenchCommand) -> Result<()> {
     match what {
         BenchCommand::Solver { deals, tricks, max_nodes, table_bits, threads, preset, players, no_prune } => {
             let bench = crate::tournament::SolverBench {

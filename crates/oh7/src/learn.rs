@@ -14,7 +14,7 @@ use crate::sim::Progress;
 use crate::{RulesArgs, parse_seed};
 
 #[derive(Subcommand)]
-pub enum LearnCommand {
+pub(crate) enum LearnCommand {
     /// Play seeded games between bots and write one row per bet and card played (observation,
     /// legal ids, the true places of the hidden cards, the search's visits, the round's points)
     /// to a safetensors file (format: docs/learning.md).
@@ -30,7 +30,7 @@ pub enum LearnCommand {
 
 /// Which model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Where the unseen cards are (`ismcts:hand=true`).
     Hand,
     /// The search's root prior over bets and cards (`ismcts:prior=true`).
@@ -41,7 +41,7 @@ pub enum Kind {
 }
 
 #[derive(Args)]
-pub struct DataArgs {
+pub(crate) struct DataArgs {
     #[command(flatten)]
     rules: RulesArgs,
     /// Players at the table.
@@ -79,7 +79,7 @@ pub struct DataArgs {
 }
 
 #[derive(Args)]
-pub struct TrainArgs {
+pub(crate) struct TrainArgs {
     /// Data files from `oh7 learn data`.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -113,7 +113,7 @@ pub struct TrainArgs {
 }
 
 #[derive(Args)]
-pub struct EvalArgs {
+pub(crate) struct EvalArgs {
     /// Data files made with `oh7 learn data --baseline K` (any data file for the prior).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -128,7 +128,7 @@ pub struct EvalArgs {
     json: bool,
 }
 
-pub fn run(cmd: &LearnCommand) -> Result<()> {
+pub(crate) fn run(cmd: &LearnCommand) -> Result<()> {
     match cmd {
         LearnCommand::Data(a) => data(a),
         LearnCommand::Train(a) => train_cmd(a),

@@ -11,7 +11,7 @@ use oh7_core::GameId;
 
 /// The language of the interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LangArg {
+pub(crate) enum LangArg {
     /// English.
     En,
     /// Français.
@@ -20,7 +20,7 @@ pub enum LangArg {
 
 /// `oh7 play` arguments.
 #[derive(Args, Debug)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
     /// Players, you included (2 plays with the Dummy in en, fr and kod7; Seven: 2-8).
@@ -53,7 +53,7 @@ pub struct PlayArgs {
 }
 
 /// Run `oh7 play`.
-pub fn run(args: &PlayArgs) -> Result<()> {
+pub(crate) fn run(args: &PlayArgs) -> Result<()> {
     let lang = match args.lang {
         LangArg::En => Lang::En,
         LangArg::Fr => Lang::Fr,

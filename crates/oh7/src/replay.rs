@@ -10,12 +10,12 @@ use oh7_core::oh7::Record;
 use serde_json::Value;
 
 /// Replay one record; `Ok` if the engine reproduces it.
-pub fn replay_value(v: &Value) -> Result<()> {
+pub(crate) fn replay_value(v: &Value) -> Result<()> {
     oh7_core::replay_record(v).map(|_| ()).map_err(Into::into)
 }
 
 /// Run `oh7 replay FILE [--show K]`.
-pub fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
+pub(crate) fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
     let f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let (mut ok, mut bad, mut n) = (0usize, 0usize, 0usize);
     let mut shown = false;
@@ -62,7 +62,7 @@ pub fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
 }
 
 /// A record as text a person can follow.
-pub fn show_game(v: &Value) -> Result<String> {
+pub(crate) fn show_game(v: &Value) -> Result<String> {
     if oh7_core::GameId::of_record(v).ok() == Some(oh7_core::GameId::Seven) {
         return show_seven(v);
     }

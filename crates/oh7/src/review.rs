@@ -8,15 +8,15 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use oh7_bots::review::{LEVELS, Review, ReviewOptions, review_oh7, review_record};
 use oh7_core::game::Game;
 use oh7_core::oh7::Oh7Game;
 use oh7_core::ruleset::{Preset, Ruleset};
+use oh7_review::{LEVELS, Review, ReviewOptions, review_oh7, review_record};
 use serde_json::Value;
 
 /// The arguments of `oh7 review`.
 #[derive(Args, Debug)]
-pub struct ReviewArgs {
+pub(crate) struct ReviewArgs {
     /// A game record: one `oh7-record/1` JSON document, or JSON Lines of records (as
     /// `oh7 simulate --record` writes them).
     pub file: PathBuf,
@@ -45,7 +45,7 @@ pub struct ReviewArgs {
 
 /// The `k`-th record (from 1) of `path`: the whole file if it is one JSON document, else the
 /// `k`-th non-empty line.
-pub fn read_record(path: &Path, k: usize) -> Result<Value> {
+pub(crate) fn read_record(path: &Path, k: usize) -> Result<Value> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let text = String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", path.display()))?;
     if let Ok(v) = serde_json::from_str::<Value>(&text) {
@@ -73,7 +73,7 @@ fn options(args: &ReviewArgs) -> ReviewOptions {
 }
 
 /// Run `oh7 review`.
-pub fn run(args: &ReviewArgs) -> Result<()> {
+pub(crate) fn run(args: &ReviewArgs) -> Result<()> {
     let v = read_record(&args.file, args.game)?;
     let tty = std::io::stderr().is_terminal();
     let progress = |done: usize, total: usize| {
@@ -99,7 +99,7 @@ fn signed(x: f64) -> String {
 }
 
 /// A review as text for people: one line per decision, then the summaries.
-pub fn text(r: &Review) -> String {
+pub(crate) fn text(r: &Review) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -227,7 +227,7 @@ pub fn text(r: &Review) -> String {
 }
 
 /// A finished game between bots, as a record: `levels` seat by seat (cycled), seeded.
-pub fn bot_game(rules: Ruleset, players: usize, levels: &[&str], seed: u64) -> Result<Value> {
+pub(crate) fn bot_game(rules: Ruleset, players: usize, levels: &[&str], seed: u64) -> Result<Value> {
     let mut g = Oh7Game::new(rules, players, seed)?;
     let mut bots = (0..players)
         .map(|p| oh7_bots::oh7_bot(levels[p % levels.len()], seed.wrapping_mul(31).wrapping_add(p as u64)))
@@ -239,7 +239,7 @@ pub fn bot_game(rules: Ruleset, players: usize, levels: &[&str], seed: u64) -> R
 
 /// `oh7 bench review`: the time to review seat 0 of whole games between heuristic bots, a
 /// four-player `en` game and a nine-player `bga` game.
-pub fn bench(level: &str, games: usize, hindsight: bool) -> Result<()> {
+pub(crate) fn bench(level: &str, games: usize, hindsight: bool) -> Result<()> {
     let threads = rayon::current_num_threads();
     println!(
         "review of seat 0, reviewer {level}, hindsight {}, {threads} thread(s); games between heuristic bots",
@@ -289,7 +289,7 @@ pub fn bench(level: &str, games: usize, hindsight: bool) -> Result<()> {
 }
 
 /// A finished Seven game between bots, as a record: `levels` seat by seat (cycled), seeded.
-pub fn seven_bot_game(players: usize, levels: &[&str], seed: u64) -> Result<Value> {
+pub(crate) fn seven_bot_game(players: usize, levels: &[&str], seed: u64) -> Result<Value> {
     let mut g = oh7_core::seven::SevenGame::new(oh7_core::seven::SevenRules::default(), players, seed)?;
     let mut bots = (0..players)
         .map(|p| oh7_bots::seven_bot(levels[p % levels.len()], seed.wrapping_mul(31).wrapping_add(p as u64)))
@@ -345,7 +345,7 @@ fn signal_seven(games: usize, players: usize, level: &str, seconds: f64) -> Resu
 /// each of the three reviewed; the mean expected points lost per decision of each with a 95%
 /// interval over games. Stops after `games` games or `seconds` seconds. Then the same for
 /// four-player Seven games ([`signal_seven`], the same limits again).
-pub fn signal(games: usize, level: &str, expert_level: &str, seconds: f64) -> Result<()> {
+pub(crate) fn signal(games: usize, level: &str, expert_level: &str, seconds: f64) -> Result<()> {
     let names = ["random", "heuristic", expert_level];
     let mut per_game: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let mut acc: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];

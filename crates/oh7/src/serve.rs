@@ -10,7 +10,7 @@ use clap::Args;
 
 /// `oh7 serve` arguments.
 #[derive(Args, Debug, Clone)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// The address to listen on (put a reverse proxy in front to serve others than this machine).
     #[arg(long, default_value = "127.0.0.1:7777")]
     pub addr: SocketAddr,
@@ -68,7 +68,7 @@ fn public_url(s: &str) -> Result<String, String> {
 
 impl ServeArgs {
     /// The server's settings.
-    pub fn settings(&self) -> oh7_server::Settings {
+    pub(crate) fn settings(&self) -> oh7_server::Settings {
         oh7_server::Settings {
             bot_pause: Duration::from_millis(self.bot_pause_ms),
             grace: Duration::from_secs(self.grace_s),
@@ -121,7 +121,7 @@ async fn stop_signal() {
 }
 
 /// Run `oh7 serve` until Ctrl-C or SIGTERM.
-pub fn run(args: &ServeArgs) -> Result<()> {
+pub(crate) fn run(args: &ServeArgs) -> Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into()),

@@ -20,7 +20,7 @@ use oh7_core::GameId;
 
 /// Arguments of `oh7 simulate`.
 #[derive(Args, Debug)]
-pub struct SimulateArgs {
+pub(crate) struct SimulateArgs {
     /// The game: oh7 (the preset names the variant) or seven.
     #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
     game: GameId,
@@ -54,7 +54,7 @@ pub struct SimulateArgs {
 
 /// What `simulate` and `compare` share: table size, games, seeds, bots, threads.
 #[derive(Args, Clone, Debug)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// Players at the table (2 plays with the Dummy where the preset has one).
     #[arg(long, default_value_t = 4)]
     players: usize,
@@ -75,7 +75,7 @@ pub struct RunArgs {
 
 /// Arguments of `oh7 compare`.
 #[derive(Args, Debug)]
-pub struct CompareArgs {
+pub(crate) struct CompareArgs {
     /// Rules A: a preset name (en, fr, fr-advanced, kod7, bga) or a ruleset file (TOML).
     a: String,
     /// Rules B: a preset name or a ruleset file.
@@ -92,14 +92,14 @@ pub struct CompareArgs {
 
 impl RunArgs {
     /// Check the arguments and build the plan of a run.
-    pub fn plan(&self, spec: GameSpec) -> Result<Plan> {
+    pub(crate) fn plan(&self, spec: GameSpec) -> Result<Plan> {
         Ok(Plan::new(spec, self.players, self.games, self.seed, self.bots.as_deref(), self.threads)?)
     }
 }
 
 /// Progress of long work on stderr: a bar on a terminal; elsewhere (a scheduler's log, a pipe)
 /// a plain line every 10 seconds and one at the end, so logs stay readable.
-pub struct Progress {
+pub(crate) struct Progress {
     bar: ProgressBar,
     plain: Option<Mutex<(Instant, Instant)>>,
     total: u64,
@@ -109,7 +109,7 @@ pub struct Progress {
 
 impl Progress {
     /// Progress over `total` items called `what` (`games`, `records`, `deals`).
-    pub fn new(total: u64, what: &'static str, label: &str) -> Progress {
+    pub(crate) fn new(total: u64, what: &'static str, label: &str) -> Progress {
         let terminal = std::io::stderr().is_terminal();
         let bar = if terminal {
             let pb = ProgressBar::new(total);
@@ -137,7 +137,7 @@ impl Progress {
     }
 
     /// `done` items so far.
-    pub fn set(&self, done: u64) {
+    pub(crate) fn set(&self, done: u64) {
         self.bar.set_position(done);
         if let Some(m) = &self.plain {
             let mut t = m.lock().unwrap_or_else(|e| e.into_inner());
@@ -158,7 +158,7 @@ impl Progress {
     }
 
     /// Done: the bar goes.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         self.bar.finish_and_clear();
     }
 }
@@ -180,7 +180,7 @@ fn play(plan: &Plan, record: Option<&Path>, parquet: Option<&Path>, label: &str)
 }
 
 /// Run `oh7 simulate`.
-pub fn simulate(a: &SimulateArgs) -> Result<()> {
+pub(crate) fn simulate(a: &SimulateArgs) -> Result<()> {
     let plan = a.run.plan(a.rules.spec(a.game)?)?.with_shard(a.shard)?;
     let o = play(&plan, a.record.as_deref(), a.parquet.as_deref(), "")?;
     let secs = o.elapsed.as_secs_f64();
@@ -228,7 +228,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<()> {
 
 /// Run `oh7 stats FILE...`: the statistics of every record in the files (the shards of one
 /// run are checked to be all there, once, from the same run).
-pub fn stats_command(files: &[PathBuf], json: bool, csv: bool, plot: Option<&Path>) -> Result<()> {
+pub(crate) fn stats_command(files: &[PathBuf], json: bool, csv: bool, plot: Option<&Path>) -> Result<()> {
     let mut bytes = 0u64;
     for f in files {
         bytes += std::fs::metadata(f).with_context(|| format!("cannot open {}", f.display()))?.len();
@@ -271,7 +271,7 @@ pub fn stats_command(files: &[PathBuf], json: bool, csv: bool, plot: Option<&Pat
 
 /// Run `oh7 export FILE... --parquet OUT`: the Parquet rows of records files (each record must
 /// replay; a shard's header line is skipped).
-pub fn export_command(files: &[PathBuf], parquet: &Path) -> Result<()> {
+pub(crate) fn export_command(files: &[PathBuf], parquet: &Path) -> Result<()> {
     let mut bytes = 0u64;
     for f in files {
         bytes += std::fs::metadata(f).with_context(|| format!("cannot open {}", f.display()))?.len();
@@ -300,7 +300,7 @@ fn rules_of(spec: &str) -> Result<Ruleset> {
 }
 
 /// Run `oh7 compare A B`.
-pub fn compare(a: &CompareArgs) -> Result<()> {
+pub(crate) fn compare(a: &CompareArgs) -> Result<()> {
     let plan_a = a.run.plan(GameSpec::oh7(rules_of(&a.a)?)).with_context(|| format!("rules A ({})", a.a))?;
     let plan_b = a.run.plan(GameSpec::oh7(rules_of(&a.b)?)).with_context(|| format!("rules B ({})", a.b))?;
     let oa = play(&plan_a, None, None, &format!("A: {}", a.a))?;

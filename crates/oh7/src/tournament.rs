@@ -24,7 +24,7 @@ use oh7_core::GameId;
 
 /// Arguments of `oh7 tournament`.
 #[derive(Args, Debug)]
-pub struct TournamentArgs {
+pub(crate) struct TournamentArgs {
     /// The game: oh7 (the preset names the variant) or seven.
     #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
     pub game: GameId,
@@ -82,7 +82,7 @@ fn game_spec(args: &TournamentArgs) -> Result<GameSpec> {
 }
 
 /// Run `oh7 tournament`.
-pub fn run(args: &TournamentArgs) -> Result<()> {
+pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
     if !args.merge.is_empty() {
         return merge(args);
     }
@@ -546,7 +546,7 @@ fn pct(v: &mut [f64], q: f64) -> f64 {
 
 /// What `oh7 bench solver` measures.
 #[derive(Clone, Copy, Debug)]
-pub struct SolverBench {
+pub(crate) struct SolverBench {
     /// Deals per table.
     pub deals: usize,
     /// Tricks left to solve (7: a full deal).
@@ -564,7 +564,7 @@ pub struct SolverBench {
 /// A deal as a real round reaches `tricks` tricks left: heuristic bots bet through the real
 /// rules (every attempt, the leader and trump decisions) and play the tricks before; then
 /// every hand is read off the game.
-pub fn bench_deal(rules: Ruleset, players: usize, seed: u64, tricks: u8) -> Result<(Position, Scorer)> {
+pub(crate) fn bench_deal(rules: Ruleset, players: usize, seed: u64, tricks: u8) -> Result<(Position, Scorer)> {
     let mut g = Oh7Game::new(rules, players, seed)?;
     let mut bots: Vec<_> = (0..players)
         .map(|s| oh7_bot("heuristic", seed.wrapping_add(s as u64)))
@@ -591,7 +591,7 @@ pub fn bench_deal(rules: Ruleset, players: usize, seed: u64, tricks: u8) -> Resu
 /// `oh7 bench solver`: time to solve deals exactly from `tricks` tricks left, per table; a
 /// deal that needs more than `max_nodes` nodes counts as unfinished (slower than every
 /// finished one).
-pub fn bench_solver(b: SolverBench, tables: &[(Preset, usize)]) -> Result<()> {
+pub(crate) fn bench_solver(b: SolverBench, tables: &[(Preset, usize)]) -> Result<()> {
     if b.deals == 0 {
         bail!("--deals must be at least 1");
     }
@@ -682,7 +682,7 @@ pub fn bench_solver(b: SolverBench, tables: &[(Preset, usize)]) -> Result<()> {
 
 /// `oh7 bench bot --level L`: time per decision of a bot (median and p95, one thread), over
 /// the decisions it faces in whole rounds against heuristic bots.
-pub fn bench_bot(level: &str, preset: Preset, players: usize, rounds: u64) -> Result<()> {
+pub(crate) fn bench_bot(level: &str, preset: Preset, players: usize, rounds: u64) -> Result<()> {
     let rules = Ruleset::preset(preset);
     rules.check_players(players)?;
     let mut bets = Vec::new();

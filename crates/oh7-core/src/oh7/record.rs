@@ -9,7 +9,7 @@ use crate::game::{Game, Seat};
 use crate::ruleset::{Preset, Ruleset, RulesetError};
 
 /// The record format this engine writes.
-pub const FORMAT: &str = "oh7-record/1";
+pub(crate) const FORMAT: &str = "oh7-record/1";
 
 /// One game as recorded (`records.md`). Field names are a public interface.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

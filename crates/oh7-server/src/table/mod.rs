@@ -32,23 +32,23 @@ use crate::store::{Store, StoredTable};
 use oh7_bots::{DynBot, GameSpec};
 
 /// The store as tables and the lobby share it.
-pub type SharedStore = Arc<dyn Store>;
+pub(crate) type SharedStore = Arc<dyn Store>;
 
 use state::Core;
-pub use state::FinishedGame;
+pub(crate) use state::FinishedGame;
 
 /// A connection's id (unique in the process).
-pub type ConnId = u64;
-pub use crate::protocol::Frame;
+pub(crate) type ConnId = u64;
+pub(crate) use crate::protocol::Frame;
 
 /// Chat lines kept for snapshots.
 const CHAT_KEPT: usize = 50;
 /// Longest display name.
-pub const MAX_NAME: usize = 24;
+pub(crate) const MAX_NAME: usize = 24;
 
 /// A table's settings, fixed at creation (stored as JSON in the `tables` row).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TableConfig {
+pub(crate) struct TableConfig {
     /// Game and rules.
     pub spec: GameSpec,
     /// Players.
@@ -72,7 +72,7 @@ fn format_1() -> u32 {
 
 /// How a connection came in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
+pub(crate) enum Access {
     /// The invite code: may take a seat.
     Invite,
     /// The spectator code: may only watch.
@@ -80,7 +80,7 @@ pub enum Access {
 }
 
 /// What a table task is told.
-pub enum TableMsg {
+pub(crate) enum TableMsg {
     /// A connection says hello (with a token to take back its seat).
     Attach {
         /// The connection.
@@ -168,7 +168,7 @@ struct Conn {
 }
 
 /// A table task's state.
-pub struct Table {
+pub(crate) struct Table {
     id: String,
     /// The invite code (told to those who came in with it).
     join_code: String,
@@ -203,14 +203,14 @@ pub struct Table {
 
 /// Sends to a table task.
 #[derive(Clone)]
-pub struct TableHandle {
+pub(crate) struct TableHandle {
     /// The task's mailbox.
     pub tx: mpsc::Sender<TableMsg>,
 }
 
 impl Table {
     /// Rebuild a table from its stored log and start its task.
-    pub fn spawn(
+    pub(crate) fn spawn(
         stored: StoredTable,
         store: SharedStore,
         settings: Arc<Settings>,
@@ -393,7 +393,7 @@ impl Table {
 }
 
 /// A display name: trimmed, 1 to 24 characters, no control characters.
-pub fn check_name(name: &str) -> Result<String, Refusal> {
+pub(crate) fn check_name(name: &str) -> Result<String, Refusal> {
     let n = name.trim();
     if n.is_empty() || n.chars().count() > MAX_NAME || n.chars().any(char::is_control) {
         return Err(Refusal::new(

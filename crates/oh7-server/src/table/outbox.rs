@@ -14,7 +14,7 @@ use crate::protocol::{Links, PROTOCOL, Refusal, ServerMsg};
 
 impl Table {
     /// Public facts about the table (no codes, no tokens, no cards).
-    pub fn info(&self) -> TableInfo {
+    pub(crate) fn info(&self) -> TableInfo {
         let seats = self
             .core
             .seats

@@ -45,7 +45,7 @@ pub(super) struct SeatState {
 
 /// A game of the table that has ended.
 #[derive(Debug)]
-pub struct FinishedGame {
+pub(crate) struct FinishedGame {
     /// Its number at the table, from 1.
     pub game: u32,
     /// Its record (`oh7-record/1`, or Seven's).
@@ -68,7 +68,7 @@ pub(super) struct Pending {
 
 impl Pending {
     /// Every person has answered.
-    pub fn complete(&self) -> bool {
+    pub(super) fn complete(&self) -> bool {
         self.answers.iter().all(Option::is_some)
     }
 }
@@ -101,7 +101,7 @@ pub(super) struct Core {
 }
 
 impl Core {
-    pub fn new(config: &TableConfig) -> Core {
+    pub(super) fn new(config: &TableConfig) -> Core {
         let seats =
             config.seats.iter().map(|b| SeatState { bot: b.clone(), ..SeatState::default() }).collect::<Vec<_>>();
         Core {
@@ -117,11 +117,11 @@ impl Core {
     }
 
     /// The people other than the host (the seats a rematch asks).
-    pub fn asked_seats(&self) -> impl Iterator<Item = Seat> + '_ {
+    pub(super) fn asked_seats(&self) -> impl Iterator<Item = Seat> + '_ {
         self.seats.iter().enumerate().filter(|(s, st)| *s != 0 && st.name.is_some() && st.bot.is_none()).map(|(s, _)| s)
     }
 
-    pub fn names(&self) -> Vec<String> {
+    pub(super) fn names(&self) -> Vec<String> {
         self.seats
             .iter()
             .map(|s| match (&s.name, &s.bot) {
@@ -137,7 +137,7 @@ impl Core {
     }
 
     /// Whether `ev` applies now; changes nothing. For an action, returns its canonical text.
-    pub fn check(&self, config: &TableConfig, ev: &Event) -> Result<Option<String>, ApplyError> {
+    pub(super) fn check(&self, config: &TableConfig, ev: &Event) -> Result<Option<String>, ApplyError> {
         self.check_as(config, ev, true)
     }
 
@@ -212,7 +212,7 @@ impl Core {
 
     /// Apply one logged event (live, after its commit, or while restoring): checked first, so on
     /// error nothing changed.
-    pub fn apply(&mut self, config: &TableConfig, ev: &Event) -> Result<Happened, ApplyError> {
+    pub(super) fn apply(&mut self, config: &TableConfig, ev: &Event) -> Result<Happened, ApplyError> {
         // The event was checked as a command before it was written; here it may be an old log's.
         let canonical = self.check_as(config, ev, false)?;
         let happened = match ev {
@@ -308,7 +308,7 @@ impl Core {
         }
     }
 
-    pub fn state(&self) -> TableState {
+    pub(super) fn state(&self) -> TableState {
         match &self.game {
             None => TableState::Lobby,
             Some(g) if g.is_over() => TableState::Over,

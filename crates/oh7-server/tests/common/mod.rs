@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 /// A fresh temporary database, removed when this is dropped (keep it alive as long as the
 /// server runs): an SQLite file in a temporary directory, or, when `OH7_TEST_STORE=postgres`
 /// (with `OH7_PG_URL`: `.ci/run` runs the suite a second time so), a new PostgreSQL database.
-pub struct TempDb {
+pub(crate) struct TempDb {
     _dir: tempfile::TempDir,
     path: PathBuf,
     /// The PostgreSQL database's name and the admin URL that made it.
@@ -44,12 +44,12 @@ impl Drop for TempDb {
 }
 
 /// Whether this run puts the servers on PostgreSQL (`OH7_TEST_STORE=postgres`).
-pub fn on_postgres() -> bool {
+pub(crate) fn on_postgres() -> bool {
     std::env::var("OH7_TEST_STORE").is_ok_and(|s| s == "postgres")
 }
 
 /// A new empty PostgreSQL database on the server of `OH7_PG_URL`: (its URL, its name).
-pub fn new_pg_db() -> (String, String) {
+pub(crate) fn new_pg_db() -> (String, String) {
     let base = std::env::var("OH7_PG_URL").expect("OH7_TEST_STORE=postgres needs OH7_PG_URL");
     let name = format!("oh7_t_{}", &oh7_server::secrets::new_code()[..12]);
     let admin = base.clone();
@@ -76,7 +76,7 @@ impl std::ops::Deref for TempDb {
 }
 
 /// A fresh temporary database.
-pub fn temp_db() -> TempDb {
+pub(crate) fn temp_db() -> TempDb {
     let dir = tempfile::Builder::new().prefix("oh7-server-test-").tempdir().expect("a temporary directory");
     if on_postgres() {
         let (url, name) = new_pg_db();
@@ -88,7 +88,7 @@ pub fn temp_db() -> TempDb {
 }
 
 /// Settings for tests: no bot pause, generous limits.
-pub fn fast() -> Settings {
+pub(crate) fn fast() -> Settings {
     Settings {
         bot_pause: Duration::ZERO,
         grace: Duration::from_millis(300),
@@ -102,12 +102,12 @@ pub fn fast() -> Settings {
 }
 
 /// Start a server on `db`.
-pub async fn start(db: &Path, settings: Settings) -> Running {
+pub(crate) async fn start(db: &Path, settings: Settings) -> Running {
     oh7_server::start("127.0.0.1:0".parse().unwrap(), db.to_path_buf(), settings, std::future::pending()).await.unwrap()
 }
 
 /// Everything a played table left: each client's frames, the tokens, the acts, the record.
-pub struct GameRun {
+pub(crate) struct GameRun {
     /// The table request.
     pub request: Value,
     /// Per seat client: (seat, frames).
@@ -126,7 +126,7 @@ pub struct GameRun {
 
 /// Seat every player with a client, start, and play to the end with random legal actions
 /// (seeded), a spectator watching; record every frame.
-pub async fn play_table(addr: SocketAddr, request: Value, seed: u64) -> GameRun {
+pub(crate) async fn play_table(addr: SocketAddr, request: Value, seed: u64) -> GameRun {
     let players = request["players"].as_u64().unwrap() as usize;
     let created = create_table(addr, &request).await.unwrap();
     let invite = created["invite"].as_str().unwrap().to_string();
@@ -328,7 +328,7 @@ impl Truth {
 /// at every version, no frame any viewer received may hold a card that viewer cannot know,
 /// nor the seed, nor another person's token (a token appears only in its owner's `sit` ack).
 /// Returns the number of frames checked.
-pub fn check_leaks(run: &GameRun) -> usize {
+pub(crate) fn check_leaks(run: &GameRun) -> usize {
     let seed_hex = run.record["seed"].as_str().unwrap().to_string();
     let seed = u64::from_str_radix(&seed_hex, 16).unwrap();
     let seed_texts = [seed_hex.clone(), seed.to_string()];
@@ -421,7 +421,7 @@ pub fn check_leaks(run: &GameRun) -> usize {
 
 /// A second handle on a test database, as the server opens it (SQLite file or PostgreSQL URL),
 /// to read or write its rows beside the server.
-pub async fn open_store(db: &Path) -> std::sync::Arc<dyn oh7_server::store::Store> {
+pub(crate) async fn open_store(db: &Path) -> std::sync::Arc<dyn oh7_server::store::Store> {
     let url = db.to_string_lossy();
     if url.starts_with("postgres://") {
         let lease = Duration::from_secs(15);

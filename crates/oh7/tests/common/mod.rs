@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 /// Kills the child process (server, driver) if the test ends before it does.
-pub struct Guard(pub Child);
+pub(crate) struct Guard(pub Child);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -18,12 +18,12 @@ impl Drop for Guard {
 
 /// Start `oh7 serve` on an ephemeral loopback port with the database `db` and no bot pause;
 /// returns it and the address it printed.
-pub fn serve(db: &Path) -> (Guard, SocketAddr) {
+pub(crate) fn serve(db: &Path) -> (Guard, SocketAddr) {
     serve_with(db, &[])
 }
 
 /// [`serve`] with more options.
-pub fn serve_with(db: &Path, more: &[&str]) -> (Guard, SocketAddr) {
+pub(crate) fn serve_with(db: &Path, more: &[&str]) -> (Guard, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
         .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0"])
         .args(more)

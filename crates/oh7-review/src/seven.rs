@@ -15,11 +15,11 @@ use oh7_core::seven::{Action, Card, SevenGame, SevenRules, SevenView, Suit, Turn
 use rayon::prelude::*;
 use serde_json::Value;
 
-use crate::review::{
+use crate::{
     DecisionReview, Evaluation, FORMAT, Hindsight, Mark, OptionValue, Review, ReviewError, ReviewOptions, RoundReview,
     SevenTable, costliest, decision_seed, summarize,
 };
-use crate::seven::SevenSearch;
+use oh7_bots::seven::SevenSearch;
 
 /// A loss of at least this many percentage points of the chance to go out first is an
 /// `inaccuracy`.
@@ -307,8 +307,8 @@ mod tests {
     fn finished(levels: &[&str], players: usize, seed: u64) -> Value {
         let mut g = SevenGame::new(SevenRules::default(), players, seed).unwrap();
         let mut bots: Vec<_> =
-            (0..players).map(|p| crate::seven_bot(levels[p % levels.len()], seed + p as u64).unwrap()).collect();
-        crate::play_game(&mut g, &mut bots, 1_000_000).unwrap();
+            (0..players).map(|p| oh7_bots::seven_bot(levels[p % levels.len()], seed + p as u64).unwrap()).collect();
+        oh7_bots::play_game(&mut g, &mut bots, 1_000_000).unwrap();
         g.record()
     }
 
@@ -341,7 +341,7 @@ mod tests {
         seen.sort();
         let n = r.decisions.len();
         assert_eq!(seen, (0..=n).map(|d| (d, n)).collect::<Vec<_>>());
-        let again = crate::review::review_record(&v, 0, &quick(), &|_, _| {}).unwrap();
+        let again = crate::review_record(&v, 0, &quick(), &|_, _| {}).unwrap();
         assert_eq!(r, again);
         let h = review_seven(&v, 1, &ReviewOptions { hindsight: true, ..quick() }, &|_, _| {}).unwrap();
         assert!(h.decisions.iter().all(|d| d.hindsight.is_some()));

@@ -12,6 +12,8 @@
 //! Thresholds and the accuracy figure are in expected round points (`docs/review.md`):
 //! [`INACCURACY`], [`MISTAKE`], [`BLUNDER`], [`ACCURACY_SCALE`].
 
+pub mod seven;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use oh7_core::GameId;
@@ -24,11 +26,11 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::expert::{Budget, CardValue, OracleBot, Search, bet_rank, first_lead, resolve_leader};
-use crate::heuristic::{best_trump, cards_of, heuristic_bet, heuristic_playout};
-use crate::ismcts::IsmctsBot;
-use crate::pi::Scorer;
-use crate::sample::Knowledge;
+use oh7_bots::expert::{Budget, CardValue, OracleBot, Search, bet_rank, first_lead, resolve_leader};
+use oh7_bots::heuristic::{best_trump, cards_of, heuristic_bet, heuristic_playout};
+use oh7_bots::ismcts::IsmctsBot;
+use oh7_bots::pi::Scorer;
+use oh7_bots::sample::Knowledge;
 
 /// The format name of a review (the `format` field of [`Review`]).
 pub const FORMAT: &str = "oh7-review/1";
@@ -53,7 +55,7 @@ pub const LEVELS: &[&str] = &["easy", "medium", "hard", "pimc", "expert"];
 /// What values the options of a bet or a card play.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Reviewer {
-    /// The `expert` player level: ISMCTS at [`crate::ismcts::EXPERT_ITERATIONS`] iterations, every option
+    /// The `expert` player level: ISMCTS at [`oh7_bots::ismcts::EXPERT_ITERATIONS`] iterations, every option
     /// given an equal share ([`IsmctsBot::play_values`], [`IsmctsBot::bet_values`]).
     Expert,
     /// The determinization search with this budget ([`Search::play_values`],
@@ -297,7 +299,7 @@ pub struct Review {
     pub seed: String,
     /// `[inaccuracy, mistake, blunder]` thresholds, in [`Review::unit`].
     pub thresholds: [f64; 3],
-    /// The accuracy scale ([`ACCURACY_SCALE`]; Seven: [`crate::review_seven::ACCURACY_SCALE`]).
+    /// The accuracy scale ([`ACCURACY_SCALE`]; Seven: [`crate::seven::ACCURACY_SCALE`]).
     pub accuracy_scale: f64,
     /// Every decision, in order.
     pub decisions: Vec<DecisionReview>,
@@ -907,7 +909,7 @@ pub(crate) fn costliest(decisions: &[DecisionReview]) -> Vec<usize> {
 
 /// Review `seat`'s decisions in the finished game `record` (`oh7-record/1`), an Oh 7 game or
 /// a Seven game (by the record's `game` field: `seven` goes to
-/// [`crate::review_seven::review_seven`], anything else to [`review_oh7`]). `progress` is as
+/// [`crate::seven::review_seven`], anything else to [`review_oh7`]). `progress` is as
 /// for [`review_oh7`]. CPU-heavy: run it on a blocking thread.
 pub fn review_record(
     record: &Value,
@@ -916,7 +918,7 @@ pub fn review_record(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Review, ReviewError> {
     match GameId::of_record(record) {
-        Ok(GameId::Seven) => crate::review_seven::review_seven(record, seat, opts, progress),
+        Ok(GameId::Seven) => crate::seven::review_seven(record, seat, opts, progress),
         _ => review_oh7(record, seat, opts, progress),
     }
 }
@@ -998,8 +1000,8 @@ mod tests {
             let mut g = Oh7Game::new(rules, players, seed).unwrap();
             let bot_level = if level == "oracle" { "easy" } else { level };
             let mut bots: Vec<_> =
-                (0..players).map(|p| crate::oh7_bot(bot_level, seed * 10 + p as u64).unwrap()).collect();
-            let mut oracle = crate::expert::OracleBot::new(seed);
+                (0..players).map(|p| oh7_bots::oh7_bot(bot_level, seed * 10 + p as u64).unwrap()).collect();
+            let mut oracle = oh7_bots::expert::OracleBot::new(seed);
             let mut legal = Vec::new();
             let mut n = 0;
             while let Some(seat) = g.to_move().lowest() {
@@ -1032,14 +1034,14 @@ mod tests {
     }
 
     use super::*;
-    use crate::heuristic::HeuristicBot;
-    use crate::{Bot, RandomBot};
+    use oh7_bots::heuristic::HeuristicBot;
+    use oh7_bots::{Bot, RandomBot};
 
     fn finished(levels: &[&str], players: usize, seed: u64) -> Value {
         let mut g = Oh7Game::new(Ruleset::preset(Preset::En), players, seed).unwrap();
         let mut bots: Vec<_> =
-            (0..players).map(|p| crate::oh7_bot(levels[p % levels.len()], seed + p as u64).unwrap()).collect();
-        crate::play_game(&mut g, &mut bots, 100_000).unwrap();
+            (0..players).map(|p| oh7_bots::oh7_bot(levels[p % levels.len()], seed + p as u64).unwrap()).collect();
+        oh7_bots::play_game(&mut g, &mut bots, 100_000).unwrap();
         g.record()
     }
 
@@ -1206,8 +1208,8 @@ mod tests {
         let mut rules = Ruleset::preset(Preset::Bga);
         rules.passing = true;
         let mut g = Oh7Game::new(rules, 4, 5).unwrap();
-        let mut bots: Vec<_> = (0..4).map(|p| crate::oh7_bot("random", p).unwrap()).collect();
-        crate::play_game(&mut g, &mut bots, 100_000).unwrap();
+        let mut bots: Vec<_> = (0..4).map(|p| oh7_bots::oh7_bot("random", p).unwrap()).collect();
+        oh7_bots::play_game(&mut g, &mut bots, 100_000).unwrap();
         let r = review_oh7(&g.record(), 2, &quick(), &|_, _| {}).unwrap();
         let passes: Vec<_> = r.decisions.iter().filter(|d| d.kind == "pass").collect();
         assert!(!passes.is_empty());
@@ -1215,8 +1217,8 @@ mod tests {
         let budget = Reviewer::of("easy").unwrap();
         for seed in 1..400u64 {
             let mut g = Oh7Game::new(Ruleset::preset(Preset::FrAdvanced), 4, seed).unwrap();
-            let mut bots: Vec<_> = (0..4).map(|p| crate::oh7_bot("random", seed + p).unwrap()).collect();
-            crate::play_game(&mut g, &mut bots, 100_000).unwrap();
+            let mut bots: Vec<_> = (0..4).map(|p| oh7_bots::oh7_bot("random", seed + p).unwrap()).collect();
+            oh7_bots::play_game(&mut g, &mut bots, 100_000).unwrap();
             for seat in 0..4 {
                 let (_, moments) = decisions_of(&g.record(), seat).unwrap();
                 if let Some(m) = moments.iter().find(|m| matches!(m.chosen, Action::Reveal(_))) {
