@@ -26,7 +26,7 @@ pub trait DynGame: Send + Sync {
     fn players(&self) -> usize;
     /// Name the seats (the names go into the record); a list whose length is not the number of
     /// players is ignored.
-    fn set_names(&mut self, names: Vec<String>);
+    fn set_seat_names(&mut self, names: Vec<String>);
     /// The seats that owe a decision now.
     fn to_move(&self) -> SeatSet;
     /// Whether the game has ended.
@@ -73,7 +73,7 @@ impl<G: Game + Sync + 'static> DynGame for G {
         Game::players(self)
     }
 
-    fn set_names(&mut self, names: Vec<String>) {
+    fn set_seat_names(&mut self, names: Vec<String>) {
         Game::set_seat_names(self, names);
     }
 
@@ -330,9 +330,9 @@ mod tests {
         for mut g in both() {
             assert_ne!(g.view_json(Some(0)), g.view_json(None));
             let names: Vec<String> = (0..g.players()).map(|s| format!("n{s}")).collect();
-            g.set_names(names.clone());
+            g.set_seat_names(names.clone());
             assert_eq!(g.record()["seats"], serde_json::json!(names));
-            g.set_names(vec!["too few".into()]);
+            g.set_seat_names(vec!["too few".into()]);
             assert_eq!(g.record()["seats"], serde_json::json!(names));
             let is_oh7 = g.as_any().downcast_ref::<Oh7Game>().is_some();
             assert_eq!(is_oh7, g.game_name() == "oh7");

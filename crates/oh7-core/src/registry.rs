@@ -213,6 +213,17 @@ pub enum SpecError {
     BadRuleset(String),
 }
 
+/// Why a game could not be set up with these rules and players (each engine's own reason).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// An Oh 7 ruleset that does not seat the players, or does not validate.
+    #[error(transparent)]
+    Oh7(#[from] crate::ruleset::RulesetError),
+    /// Seven's knobs that do not seat the players.
+    #[error(transparent)]
+    Seven(#[from] crate::seven::SetupError),
+}
+
 /// The preset a request for Oh 7 gets when it names none.
 pub const DEFAULT_PRESET: Preset = Preset::En;
 
@@ -346,39 +357,29 @@ impl GameSpec {
             .collect()
     }
 
-    /// Check that `players` can play this game; the reason in English if not.
-    pub fn check_players(&self, players: usize) -> Result<(), String> {
+    /// Check that `players` can play this game.
+    pub fn check_players(&self, players: usize) -> Result<(), SetupError> {
         self.new_game(players, 0).map(|_| ())
     }
 
     /// A new game (seats unnamed), behind [`DynGame`]; downcast it (`as_any`, `into_any`) where
     /// the concrete game is needed.
-    pub fn new_game(&self, players: usize, seed: u64) -> Result<Box<dyn DynGame>, String> {
-        match self {
-            GameSpec::Oh7 { ruleset } => match Oh7Game::new(*ruleset, players, seed) {
-                Ok(g) => Ok(Box::new(g)),
-                Err(e) => Err(e.to_string()),
-            },
-            GameSpec::Seven { rules } => match SevenGame::new(rules.clone(), players, seed) {
-                Ok(g) => Ok(Box::new(g)),
-                Err(e) => Err(e.to_string()),
-            },
-        }
+    pub fn new_game(&self, players: usize, seed: u64) -> Result<Box<dyn DynGame>, SetupError> {
+        Ok(match self {
+            GameSpec::Oh7 { ruleset } => Box::new(Oh7Game::new(*ruleset, players, seed)?),
+            GameSpec::Seven { rules } => Box::new(SevenGame::new(rules.clone(), players, seed)?),
+        })
     }
 
     /// A new game as a learning environment (fixed action ids, masks, observations: the
     /// game's encoder in [`crate::rl`] / [`crate::rl_seven`]).
-    pub fn rl_env(&self, players: usize, seed: u64) -> Result<Box<dyn RlEnv>, String> {
-        match self {
-            GameSpec::Oh7 { ruleset } => match Oh7Game::new(*ruleset, players, seed) {
-                Ok(g) => Ok(Box::new(crate::rl::Oh7Env::new(g))),
-                Err(e) => Err(e.to_string()),
-            },
-            GameSpec::Seven { rules } => match SevenGame::new(rules.clone(), players, seed) {
-                Ok(g) => Ok(Box::new(crate::rl_seven::SevenEnv::new(g))),
-                Err(e) => Err(e.to_string()),
-            },
-        }
+    pub fn rl_env(&self, players: usize, seed: u64) -> Result<Box<dyn RlEnv>, SetupError> {
+        Ok(match self {
+            GameSpec::Oh7 { ruleset } => Box::new(crate::rl::Oh7Env::new(Oh7Game::new(*ruleset, players, seed)?)),
+            GameSpec::Seven { rules } => {
+                Box::new(crate::rl_seven::SevenEnv::new(SevenGame::new(rules.clone(), players, seed)?))
+            }
+        })
     }
 
     /// The rules summary in `lang`, generated from the rules (so true for custom rulesets).

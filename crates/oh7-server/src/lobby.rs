@@ -394,7 +394,8 @@ impl Lobby {
         })?;
         let Some((min, max)) = spec.player_range() else {
             // Seven knobs no player count can use (a hand size too large, a zero turn limit).
-            let detail = spec.check_players(spec.id().entry().players.0).err().unwrap_or_default();
+            let detail =
+                spec.check_players(spec.id().entry().players.0).err().map(|e| e.to_string()).unwrap_or_default();
             return Err(bad_ruleset(detail));
         };
         let players = req.players.unwrap_or(DEFAULT_PLAYERS.clamp(min, max));
@@ -407,7 +408,7 @@ impl Lobby {
                 detail.unwrap_or_else(|| format!("this game is played by {min} to {max} players; got {players}")),
             ));
         }
-        spec.check_players(players).map_err(bad_ruleset)?;
+        spec.check_players(players).map_err(|e| bad_ruleset(e.to_string()))?;
         if req.seats.len() > players {
             return Err(bad(format!("{} seats listed for {players} players.", req.seats.len())));
         }

@@ -159,7 +159,7 @@ impl Plan {
         threads: Option<usize>,
     ) -> Result<Plan, SimError> {
         let plan = |m: String| SimError::Plan(m);
-        spec.check_players(players).map_err(plan)?;
+        spec.check_players(players).map_err(|e| plan(e.to_string()))?;
         if games == 0 {
             return Err(plan("--games must be at least 1".into()));
         }

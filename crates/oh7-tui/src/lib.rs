@@ -174,7 +174,7 @@ pub fn play(opts: PlayOptions) -> Result<PathBuf, PlayError> {
             run_any(game, &opts, seat, &save, Some(&record))
         }
         None => {
-            let game = opts.game.new_game(opts.players, opts.seed)?;
+            let game = opts.game.new_game(opts.players, opts.seed).map_err(|e| PlayError::Setup(e.to_string()))?;
             let save = opts.save.clone().unwrap_or_else(|| default_save(&opts.game.label()));
             run_any(game, &opts, opts.seat, &save, None)
         }

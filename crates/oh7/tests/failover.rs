@@ -281,7 +281,7 @@ async fn check_record(tab: &Tab) -> usize {
     let seed = u64::from_str_radix(record["seed"].as_str().unwrap(), 16).unwrap();
     let rules = serde_json::from_value(record["ruleset"].clone()).unwrap();
     let mut g: Box<dyn DynGame> = Box::new(Oh7Game::new(rules, PLAYERS, seed).unwrap());
-    g.set_names(strings(&record["seats"]));
+    g.set_seat_names(strings(&record["seats"]));
     let mut acts = Vec::new();
     let mut v = tab.v0;
     while !g.is_over() {

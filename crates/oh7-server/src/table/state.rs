@@ -233,7 +233,7 @@ impl Core {
                     }
                 }
                 let mut g = config.spec.new_game(config.players, *seed).map_err(|_| ApplyError::Misfit("no game"))?;
-                g.set_names(self.names());
+                g.set_seat_names(self.names());
                 self.game = Some(g);
                 self.game_number += 1;
                 self.rematch = None;
