@@ -96,7 +96,12 @@ impl GameId {
     /// The game a record is of, from its `game` field.
     pub fn of_record(v: &Value) -> Result<GameId, RecordError> {
         match v.get("game").and_then(Value::as_str) {
-            Some(name) => name.parse().map_err(|_| RecordError::UnknownGame(name.chars().take(40).collect())),
+            // A record names its game exactly (no case folding, unlike a person's request).
+            Some(name) => GAMES
+                .iter()
+                .find(|e| e.name == name)
+                .map(|e| e.id)
+                .ok_or_else(|| RecordError::UnknownGame(name.chars().take(40).collect())),
             None => Err(RecordError::NoGame),
         }
     }
@@ -443,6 +448,10 @@ mod tests {
             assert_eq!(serde_json::to_value(id).unwrap(), e.name);
         }
         assert!("uno".parse::<GameId>().is_err());
+        // Records name their game exactly.
+        assert_eq!(GameId::of_record(&serde_json::json!({"game": "seven"})).unwrap(), GameId::Seven);
+        assert!(matches!(GameId::of_record(&serde_json::json!({"game": "SEVEN"})), Err(RecordError::UnknownGame(_))));
+        assert!(matches!(GameId::of_record(&serde_json::json!({})), Err(RecordError::NoGame)));
     }
 
     /// One set of defaults: a request that names nothing is `en`; each field is checked.
