@@ -130,13 +130,3 @@ export function sortHand(game, cards) {
   };
   return [...cards].sort((a, b) => key(a) - key(b));
 }
-
-/** The card an action is about ("play 7H" → "7H", "8C:H!" → "8C"), or null. */
-export function actionCard(game, action) {
-  if (game === "seven") {
-    const m = /^(10|[2-9JQKA])([SHCD])('?)/.exec(action);
-    return m ? m[0] : null;
-  }
-  const m = /^(bet|play) (\S+)$/.exec(action);
-  return m ? m[2] : null;
-}

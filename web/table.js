@@ -4,8 +4,8 @@
 // only when what it shows changed (dom.js), so focus, an open panel and typed text survive.
 
 import { h, region, part, sr } from "./dom.js";
-import { face, speak, sortHand, actionCard, suitName } from "./cards.js";
-import { terms, passOf, cap, explainPoints, leaderWhy } from "./rules.js";
+import { face, speak, sortHand, suitName } from "./cards.js";
+import { terms, cap, explainPoints, leaderWhy } from "./rules.js";
 import { gameOf, canAct, reviewOf } from "./state.js";
 import { errorText } from "./i18n.js";
 
@@ -373,51 +373,56 @@ function promptEl(ctx, v) {
   return h("p", { class: "turn" }, t.toMove(moving.map((s) => seatName(ctx, s)).join(", ")));
 }
 
-function passTarget(v, you, toLeft) {
-  const n = v.players;
-  return toLeft ? (you + 1) % n : (you - 1 + n) % n;
+/** The legal action (as the server describes it: `{a, kind, card, …}`) written `a`, if any. */
+export function moveOf(S, a) {
+  return a ? S.legal.find((m) => m.a === a) : undefined;
 }
 
 function phaseText(ctx, v) {
   const t = ctx.t();
   const w = terms(v.preset, ctx.S.lang);
   const p = v.phase;
-  if (p.name === "passing") return t.phase.passing(p.count, seatName(ctx, passTarget(v, ctx.S.you, p.to_left)));
+  if (p.name === "passing") return t.phase.passing(p.count, seatName(ctx, v.pass_to));
   if (p.name === "betting") return t.phase.betting(p.attempt, w);
   const f = t.phase[p.name];
   return typeof f === "function" ? f(w) : f;
 }
 
-/** A decision's words ("Bob leads", "Trump: ♥ hearts", "seven of hearts"). */
-export function actionLabel(ctx, a) {
+/** A decision's words ("Bob leads", "Trump: ♥ hearts", "seven of hearts"), from the move the
+ *  server describes (`{a, kind, card, suit, seat, yes, announce}`: docs/protocol.md). */
+export function actionLabel(ctx, m) {
   const t = ctx.t();
   const r = ctx.rules();
   const w = terms(ctx.S.table?.preset, ctx.S.lang);
-  const game = gameOf(ctx.S);
-  let m;
-  if ((m = /^reveal (yes|no)$/.exec(a))) return m[1] === "yes" ? t.reveal(r.mark) : t.dontReveal;
-  if ((m = /^leader (\d+)$/.exec(a))) return t.leads(seatName(ctx, Number(m[1])));
-  if ((m = /^trump (\w)$/.exec(a))) {
-    const s = suitName(m[1], ctx.S.lang, r);
-    return t.trumpIs(w, `${s.symbol} ${s.name}`);
+  const suit = (x) => {
+    const n = suitName(x, ctx.S.lang, r);
+    return `${n.symbol} ${n.name}`;
+  };
+  switch (m.kind) {
+    case "reveal":
+      return m.yes ? t.reveal(r.mark) : t.dontReveal;
+    case "leader":
+      return t.leads(seatName(ctx, m.seat));
+    case "trump":
+      return t.trumpIs(w, suit(m.suit));
+    case "announce":
+      return t.announce(suit(m.suit));
+    case "draw":
+      return t.draw;
+    case "pass":
+      return t.pass;
+    case "call_out":
+      return t.callOut(seatName(ctx, m.seat));
+    case "nocall":
+      return t.noCall;
   }
-  if ((m = /^announce (\w)$/.exec(a))) {
-    const s = suitName(m[1], ctx.S.lang, r);
-    return t.announce(`${s.symbol} ${s.name}`);
-  }
-  if (a === "draw") return t.draw;
-  if (a === "pass") return t.pass;
-  if ((m = /^callout (\d+)$/.exec(a))) return t.callOut(seatName(ctx, Number(m[1])));
-  if (a === "nocall") return t.noCall;
-  const card = actionCard(game, a);
-  if (card) {
-    let label = speak(game, card, ctx.S.lang, r);
-    const suit = /:(\w)/.exec(a);
-    if (suit) label += ` → ${suitName(suit[1], ctx.S.lang, r).symbol}`;
-    if (a.endsWith("!")) label += ` (${t.announceLast})`;
+  if (m.card) {
+    let label = speak(gameOf(ctx.S), m.card, ctx.S.lang, r);
+    if (m.suit) label += ` → ${suitName(m.suit, ctx.S.lang, r).symbol}`;
+    if (m.announce) label += ` (${t.announceLast})`;
     return label;
   }
-  return a;
+  return m.a;
 }
 
 function hintRow(ctx) {
@@ -428,7 +433,7 @@ function hintRow(ctx) {
     "div",
     { class: "hint" },
     h("button", { type: "button", id: "hint-btn", "data-k": "hint", onclick: () => ctx.send("hint") }, t.hint),
-    S.hint ? h("span", {}, t.hintIs(actionLabel(ctx, S.hint))) : null,
+    S.hint ? h("span", {}, t.hintIs(moveOf(S, S.hint) ? actionLabel(ctx, moveOf(S, S.hint)) : S.hint)) : null,
   );
 }
 
@@ -436,7 +441,7 @@ function choiceButtons(ctx, list) {
   return h(
     "div",
     { class: "choices", "data-group": "choices" },
-    ...list.map((a) => h("button", { type: "button", class: "choice", "data-action": a, "data-k": `act:${a}`, disabled: !canAct(ctx.S) || null, onclick: () => ctx.act(a) }, actionLabel(ctx, a))),
+    ...list.map((m) => h("button", { type: "button", class: "choice", "data-action": m.a, "data-k": `act:${m.a}`, disabled: !canAct(ctx.S) || null, onclick: () => ctx.act(m.a) }, actionLabel(ctx, m))),
   );
 }
 
@@ -450,7 +455,7 @@ function oh7Actions(ctx, v) {
   if (mine) items.push(h("p", { class: "question" }, phaseText(ctx, v)));
   if (v.my_pending && v.phase.name === "betting") items.push(h("p", {}, t.betChosen(w), " ", cardEl(ctx, v.my_pending, { mini: true })));
   if (S.choice && mine) {
-    const card = actionCard("oh7", S.choice);
+    const card = moveOf(S, S.choice)?.card;
     items.push(
       h(
         "div",
@@ -462,17 +467,16 @@ function oh7Actions(ctx, v) {
   }
   if (v.phase.name === "passing" && mine) {
     const need = v.phase.count;
-    const to = seatName(ctx, passTarget(v, S.you, v.phase.to_left));
+    const to = seatName(ctx, v.pass_to);
     items.push(h("button", { type: "button", id: "pass-btn", class: "primary", "data-k": "pass", disabled: S.passSel.length !== need || !canAct(S) || null, onclick: () => sendPass(ctx, need) }, t.passConfirm(need, to)));
   }
   if (v.passed?.length || v.received?.length) {
-    const p = passOf(v.round);
-    const to = p.count ? seatName(ctx, passTarget(v, S.you, p.toLeft)) : "?";
-    const from = p.count ? seatName(ctx, passTarget(v, S.you, !p.toLeft)) : "?";
-    if (v.passed?.length) items.push(h("p", { class: "passes" }, t.passed(to), " ", ...v.passed.map((c) => cardEl(ctx, c, { mini: true }))));
-    if (v.received?.length) items.push(h("p", { class: "passes" }, t.received(from), " ", ...v.received.map((c) => cardEl(ctx, c, { mini: true }))));
+    const to = v.pass_to ?? null;
+    const from = v.pass_from ?? null;
+    if (v.passed?.length) items.push(h("p", { class: "passes" }, t.passed(to === null ? "?" : seatName(ctx, to)), " ", ...v.passed.map((c) => cardEl(ctx, c, { mini: true }))));
+    if (v.received?.length) items.push(h("p", { class: "passes" }, t.received(from === null ? "?" : seatName(ctx, from)), " ", ...v.received.map((c) => cardEl(ctx, c, { mini: true }))));
   }
-  const other = S.legal.filter((a) => !actionCard("oh7", a) && !a.startsWith("pass "));
+  const other = S.legal.filter((m) => !m.card && m.kind !== "pass_cards");
   if (other.length) items.push(choiceButtons(ctx, other));
   items.push(hintRow(ctx));
   return items;
@@ -481,8 +485,8 @@ function oh7Actions(ctx, v) {
 function sendPass(ctx, need) {
   const { S } = ctx;
   const want = [...S.passSel].sort().join(" ");
-  const a = S.legal.find((x) => x.startsWith("pass ") && x.slice(5).split(" ").sort().join(" ") === want);
-  if (a && S.passSel.length === need) ctx.act(a);
+  const m = S.legal.find((x) => x.kind === "pass_cards" && [...x.cards].sort().join(" ") === want);
+  if (m && S.passSel.length === need) ctx.act(m.a);
 }
 
 function sevenActions(ctx, v) {
@@ -490,9 +494,9 @@ function sevenActions(ctx, v) {
   if (S.you === null || S.table?.state === "over") return null;
   const t = ctx.t();
   const hand = v.hand || [];
-  const other = S.legal.filter((a) => !actionCard("seven", a));
+  const other = S.legal.filter((m) => !m.card);
   const items = [];
-  if (hand.length === 2 && S.legal.some((a) => a.endsWith("!"))) {
+  if (hand.length === 2 && S.legal.some((m) => m.announce)) {
     items.push(h("label", { class: "check" }, h("input", { type: "checkbox", id: "announce", "data-k": "announce", checked: ctx.announce() || null, onchange: (e) => ctx.setAnnounce(e.target.checked) }), " ", t.announceLast));
   }
   if (other.length) items.push(choiceButtons(ctx, other));
@@ -518,13 +522,12 @@ function renderHand(area, ctx, v) {
   const game = gameOfView(v);
   const cards = sortHand(game, v.hand || []);
   const byCard = new Map();
-  for (const a of S.legal) {
-    const c = actionCard(game, a);
-    if (c) byCard.set(c, [...(byCard.get(c) || []), a]);
+  for (const m of S.legal) {
+    if (m.card) byCard.set(m.card, [...(byCard.get(m.card) || []), m]);
   }
-  const passing = game === "oh7" && v.phase?.name === "passing" && S.legal.length > 0;
-  const hinted = S.hint ? actionCard(game, S.hint) : null;
-  const chosen = S.choice ? actionCard(game, S.choice) : null;
+  const passing = S.legal.some((m) => m.kind === "pass_cards");
+  const hinted = moveOf(S, S.hint)?.card ?? null;
+  const chosen = moveOf(S, S.choice)?.card ?? null;
   const key = JSON.stringify([S.lang, cards, [...byCard.keys()], passing, S.passSel, hinted, chosen, !!S.pending, S.table?.preset]);
   region(hand, key, () => {
     const focusable = cards.findIndex((c) => passing || byCard.has(c));
@@ -557,23 +560,23 @@ function clickCard(ctx, c, actions, passing) {
     ctx.dispatch({ type: "local/notice", code: gameOf(S) === "oh7" && S.view?.phase?.name === "playing" ? "must_follow" : "card_not_now" });
     return;
   }
-  if (actions.length === 1 && actions[0].startsWith("bet ")) {
+  if (actions.length === 1 && actions[0].kind === "bet") {
     // A bet is chosen, then confirmed.
     const fromHand = document.activeElement?.closest?.(".hand");
-    ctx.dispatch({ type: "local/choose", action: actions[0] });
+    ctx.dispatch({ type: "local/choose", action: actions[0].a });
     // A person on the hand goes on to the confirmation; focus elsewhere (the chat) stays there.
     if (fromHand) document.getElementById("confirm-btn")?.focus();
     return;
   }
   if (actions.length === 1) {
-    ctx.act(actions[0]);
+    ctx.act(actions[0].a);
     return;
   }
   // Seven: an 8's suit, and whether to announce the last card.
-  const withBang = actions.filter((a) => a.endsWith("!"));
-  const plain = actions.filter((a) => !a.endsWith("!"));
+  const withBang = actions.filter((m) => m.announce);
+  const plain = actions.filter((m) => !m.announce);
   const pool = ctx.announce() && withBang.length ? withBang : plain.length ? plain : actions;
-  if (pool.length === 1) ctx.act(pool[0]);
+  if (pool.length === 1) ctx.act(pool[0].a);
   else {
     sevenChoice = pool;
     ctx.redraw();

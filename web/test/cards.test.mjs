@@ -1,7 +1,7 @@
 // node --test web/test/ : the client's card logic (no DOM).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { parseOh7, parseSeven, face, speak, sortHand, actionCard, suitName } from "../cards.js";
+import { parseOh7, parseSeven, face, speak, sortHand, suitName } from "../cards.js";
 
 test("Oh 7 cards read as the engine writes them", () => {
   assert.deepEqual(parseOh7("7H"), { kind: "regular", value: 7, suit: "H", copy: 0, text: "7H" });
@@ -40,12 +40,3 @@ test("hands sort by suit then value, specials last", () => {
   assert.deepEqual(sortHand("seven", ["AS", "2S", "10H", "JS"]), ["2S", "JS", "AS", "10H"]);
 });
 
-test("the card an action is about", () => {
-  assert.equal(actionCard("oh7", "play 7H"), "7H");
-  assert.equal(actionCard("oh7", "bet *3"), "*3");
-  assert.equal(actionCard("oh7", "trump H"), null);
-  assert.equal(actionCard("oh7", "pass 3S 5H"), null);
-  assert.equal(actionCard("seven", "8C:H!"), "8C");
-  assert.equal(actionCard("seven", "10D'"), "10D'");
-  assert.equal(actionCard("seven", "draw"), null);
-});

@@ -200,7 +200,7 @@ test("a decision is sent once: the hand waits for the table to move past it", ()
     if (s.table?.state === "playing" && s.legal.length) break;
   }
   assert.ok(canAct(s));
-  s = reduce(s, { type: "local/sent", id: "x-1", action: s.legal[0] });
+  s = reduce(s, { type: "local/sent", id: "x-1", action: s.legal[0].a });
   assert.equal(canAct(s), false, "a second click sends nothing");
   s = reduce(s, { type: "ack", id: "x-1", version: s.version + 1 });
   assert.equal(canAct(s), false, "acked, but the change itself has not arrived");
@@ -225,9 +225,9 @@ test("R-OWN-10: a bet is chosen, then confirmed; a new decision clears the choic
   let i = 0;
   for (; i < frames.length; i++) {
     s = reduce(s, frames[i]);
-    if (s.legal.some((a) => a.startsWith("bet "))) break;
+    if (s.legal.some((m) => m.kind === "bet")) break;
   }
-  const bet = s.legal.find((a) => a.startsWith("bet "));
+  const bet = s.legal.find((m) => m.kind === "bet").a;
   s = reduce(s, { type: "local/choose", action: bet });
   assert.equal(s.choice, bet);
   assert.equal(s.pending, null, "choosing sends nothing");

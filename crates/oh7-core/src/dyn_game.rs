@@ -13,6 +13,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::game::{Game, Seat, SeatSet, SeatViewLike};
+use crate::moves::Move;
 use crate::refusal::{Coded, Refused};
 
 /// A game of either kind, seen through text actions and JSON views (object safe).
@@ -33,6 +34,9 @@ pub trait DynGame: Send + Sync {
     fn is_over(&self) -> bool;
     /// The legal actions of `seat`, as text (empty if it owes nothing).
     fn legal_text(&self, seat: Seat) -> Vec<String>;
+    /// The legal actions of `seat`, structured for a client ([`Game::describe`]), in the order of
+    /// [`DynGame::legal_text`].
+    fn legal_moves(&self, seat: Seat) -> Vec<Move>;
     /// Read and apply an action of `seat` written as text, read as [`Game::parse_action`] reads
     /// it (so that logs written before the notation was enforced replay); returns its canonical
     /// text. Refused with `game_over` or `not_your_turn` when the seat owes nothing, else with
@@ -89,6 +93,12 @@ impl<G: Game + Sync + 'static> DynGame for G {
         let mut out = Vec::new();
         Game::legal_actions(self, seat, &mut out);
         out.iter().map(ToString::to_string).collect()
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<Move> {
+        let mut out = Vec::new();
+        Game::legal_actions(self, seat, &mut out);
+        out.iter().map(|a| Game::describe(self, seat, a)).collect()
     }
 
     fn apply_text(&mut self, seat: Seat, text: &str) -> Result<String, Refused> {
@@ -206,6 +216,70 @@ mod tests {
         shared::<Oh7Game>();
         shared::<SevenGame>();
         shared::<Box<dyn DynGame>>();
+    }
+
+    /// The structured legal actions are the legal texts, in order, each about what its text
+    /// names: a card of the seat's hand, the seat its passed cards reach (what the receiver's view
+    /// then shows), a suit or a seat. Random games of every preset with passing and of Seven.
+    #[test]
+    fn legal_moves_describe_the_legal_texts() {
+        use crate::moves::MoveKind;
+        use crate::registry::GameSpec;
+        let mut specs: Vec<(GameSpec, usize)> =
+            Preset::ALL.iter().map(|p| (GameSpec::oh7(Ruleset::preset(*p)), 4)).collect();
+        let mut passing = Ruleset::preset(Preset::Bga);
+        passing.passing = true;
+        specs.push((GameSpec::oh7(passing), 5));
+        specs.push((GameSpec::seven(SevenRules::default()), 4));
+        let mut kinds = std::collections::BTreeSet::new();
+        for (spec, n) in specs {
+            for seed in 0..3u64 {
+                let mut g = spec.new_game(n, seed).unwrap();
+                let mut pick = seed;
+                let mut given: Vec<Option<(Seat, Vec<String>)>> = vec![None; n];
+                while let Some(seat) = g.to_move().lowest() {
+                    let moves = g.legal_moves(seat);
+                    let texts: Vec<String> = moves.iter().map(|m| m.a.clone()).collect();
+                    assert_eq!(texts, g.legal_text(seat));
+                    let view = g.view_json(Some(seat));
+                    let hand: Vec<String> = serde_json::from_value(view["hand"].clone()).unwrap();
+                    for m in &moves {
+                        kinds.insert(m.kind);
+                        if let Some(c) = &m.card {
+                            assert!(hand.contains(c), "{} names {c}, not in {hand:?}", m.a);
+                            assert!(m.a.contains(c.as_str()));
+                        }
+                        for c in &m.cards {
+                            assert!(hand.contains(c), "{} passes {c}, not in {hand:?}", m.a);
+                        }
+                        if m.kind == MoveKind::PassCards {
+                            assert_eq!(view["pass_to"], serde_json::json!(m.seat), "{}", m.a);
+                            assert_eq!(m.cards.len(), view["phase"]["count"].as_u64().unwrap() as usize);
+                        }
+                        if let Some(s) = &m.suit {
+                            assert!(m.a.contains(s.as_str()));
+                        }
+                    }
+                    pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let m = &moves[(pick >> 33) as usize % moves.len()];
+                    if m.kind == MoveKind::PassCards {
+                        given[seat] = Some((m.seat.unwrap(), m.cards.clone()));
+                    }
+                    g.apply_text(seat, &m.a).unwrap();
+                    // Once every pass is made, each receiver's view shows what its giver gave.
+                    if given.iter().all(Option::is_some) {
+                        for (from, gift) in given.iter().enumerate() {
+                            let (to, cards) = gift.clone().unwrap();
+                            let v = g.view_json(Some(to));
+                            assert_eq!(v["pass_from"], serde_json::json!(from));
+                            assert_eq!(v["received"], serde_json::json!(cards));
+                        }
+                        given = vec![None; n];
+                    }
+                }
+            }
+        }
+        assert!(kinds.len() >= 8, "{kinds:?}");
     }
 
     /// Playing the first legal text of whoever moves first reaches the end of both games, and

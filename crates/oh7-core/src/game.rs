@@ -107,6 +107,9 @@ pub trait Game: Clone + Send {
     fn totals(&self) -> Vec<i64>;
     /// The winners (empty until the game is over; several for a shared victory).
     fn winners(&self) -> Vec<Seat>;
+    /// `action`, a legal action of `seat` now, as a client shows it: its notation and what it is
+    /// about (its card, the seat that receives passed cards, …).
+    fn describe(&self, seat: Seat, action: &Self::Action) -> crate::moves::Move;
     /// Read an action typed by a person or written in a file for `seat`, in the current state.
     fn parse_action(&self, seat: Seat, text: &str) -> Result<Self::Action, Self::Error>;
     /// Whether `text`, which [`Game::parse_action`] read as `action`, names it in the documented

@@ -14,6 +14,7 @@ pub mod card;
 pub mod dyn_game;
 pub mod game;
 pub mod glossary;
+pub mod moves;
 pub mod oh7;
 pub mod refusal;
 pub mod registry;

@@ -93,7 +93,9 @@ pub struct Client {
     pub view: Value,
     /// The last table information received.
     pub table: Value,
-    /// The legal actions now.
+    /// The legal actions now, as sent (structured: `{a, kind, card, …}`).
+    pub moves: Value,
+    /// The legal actions' notations (each move's `a`).
     pub legal: Vec<String>,
     /// The chat lines seen (the snapshot's, then each one told).
     pub chat: Vec<Value>,
@@ -115,6 +117,7 @@ impl Client {
             seat: None,
             view: Value::Null,
             table: Value::Null,
+            moves: Value::Array(Vec::new()),
             legal: Vec::new(),
             chat: Vec::new(),
             frames: None,
@@ -167,6 +170,14 @@ impl Client {
         self.recv_within(Duration::from_secs(20)).await
     }
 
+    /// Keep the legal actions as sent, and their notations.
+    fn set_moves(&mut self, moves: Value) {
+        self.legal = moves
+            .as_array()
+            .map_or_else(Vec::new, |l| l.iter().filter_map(|m| m["a"].as_str().map(String::from)).collect());
+        self.moves = moves;
+    }
+
     /// Keep what a message says: a snapshot's document whole, an event's or a presence's patch
     /// applied to it (a patch that does not fit is an error: the server sent a wrong patch).
     fn absorb(&mut self, v: &Value) -> Result<(), String> {
@@ -176,7 +187,7 @@ impl Client {
                 self.seat = v["you"].as_u64().map(|s| s as usize);
                 self.view = v["view"].clone();
                 self.table = v["table"].clone();
-                self.legal = strings(&v["legal"]);
+                self.set_moves(v["legal"].clone());
                 self.chat = v["chat"].as_array().cloned().unwrap_or_default();
             }
             Some("event") | Some("presence") => {
@@ -189,12 +200,12 @@ impl Client {
                     let mut doc = serde_json::json!({
                         "t": std::mem::take(&mut self.table),
                         "v": std::mem::take(&mut self.view),
-                        "l": self.legal,
+                        "l": std::mem::take(&mut self.moves),
                     });
                     let fit = crate::patch::apply(&mut doc, patch);
                     self.table = doc["t"].take();
                     self.view = doc["v"].take();
-                    self.legal = strings(&doc["l"]);
+                    self.set_moves(doc["l"].take());
                     fit.map_err(|e| format!("{e}: {v}"))?;
                 }
             }

@@ -128,7 +128,7 @@ pub struct TableInfo {
 pub struct Sight {
     /// The seat view (`null` before the first game).
     pub view: Value,
-    /// The legal actions.
+    /// The legal actions, structured ([`oh7_core::moves::Move`]: notation, kind, card, …).
     pub legal: Value,
 }
 
@@ -146,10 +146,10 @@ pub fn sight(game: Option<&dyn DynGame>, seat: Option<Seat>) -> Sight {
         }
     }
     let legal = match (game, seat) {
-        (Some(g), Some(s)) => g.legal_text(s),
+        (Some(g), Some(s)) => g.legal_moves(s),
         _ => Vec::new(),
     };
-    Sight { view, legal: Value::from(legal) }
+    Sight { view, legal: serde_json::to_value(legal).expect("moves always serialize") }
 }
 
 /// The table information as a document part.

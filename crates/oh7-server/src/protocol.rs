@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 pub type Frame = std::sync::Arc<str>;
 
 /// The protocol's version, sent in every snapshot.
-pub const PROTOCOL: u32 = 1;
+pub const PROTOCOL: u32 = 2;
 
 /// A command from a client. `id` is the client's command id (at most 64 characters): the reply
 /// (`ack` or `error`) carries it, and a repeated id is answered again, never applied twice.

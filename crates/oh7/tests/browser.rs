@@ -505,14 +505,14 @@ fn the_browser_table() {
 
         eprintln!("scenario: a bet is chosen, then confirmed (R-OWN-10); a double click on a card sends one play");
         play_both(&a, &b, "the host's bet", 60, |s| {
-            s["legal"].as_array().is_some_and(|l| l.iter().any(|x| x.as_str().unwrap_or("").starts_with("bet "))) && s["pending"].is_null()
+            s["legal"].as_array().is_some_and(|l| l.iter().any(|m| m["kind"] == "bet")) && s["pending"].is_null()
         })
         .await;
         count_sends(&a).await;
         js(&a, "document.querySelector('.hand button.card.legal').click(); return true").await;
         let s = wait_state(&a, "a chosen bet", |s| !s["choice"].is_null()).await;
         assert!(sent(&a, "act").await.is_empty(), "choosing a bet card sends nothing");
-        assert!(s["legal"].as_array().unwrap().iter().any(|x| *x == s["choice"]));
+        assert!(s["legal"].as_array().unwrap().iter().any(|m| m["a"] == s["choice"]));
         shot(&a, "bet-confirm").await;
         wait_for(&a, "#confirm-btn").await.click().await.unwrap();
         wait_state(&a, "the bet sent", |s| s["choice"].is_null()).await;

@@ -22,6 +22,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::card::{Card, CardSet, Kind, Suit, parse_cards};
 use crate::game::{Game, Seat, SeatSet};
+use crate::moves::{Move, MoveKind};
 use crate::ruleset::{AfterLastAttempt, DummyFollower, EndRule, LeaderRule, Ruleset, RulesetError};
 
 pub use record::{DealRecord, Decision, Record, ReplayError, RoundRecord, TrickRecord, replay};
@@ -1389,6 +1390,23 @@ impl Game for Oh7Game {
     type Action = Action;
     type Error = RuleError;
     type View<'a> = SeatView<'a>;
+
+    fn describe(&self, seat: Seat, action: &Action) -> Move {
+        let m = Move::new(action.to_string(), MoveKind::PassCards);
+        match *action {
+            Action::Pass(cards) => {
+                let n = self.players;
+                let to_left = self.pass_rule().is_none_or(|(_, left)| left);
+                m.cards(cards.iter()).seat(if to_left { (seat + 1) % n } else { (seat + n - 1) % n })
+            }
+            Action::Bet(c) => Move { kind: MoveKind::Bet, ..m }.card(c),
+            Action::Play(c) => Move { kind: MoveKind::Play, ..m }.card(c),
+            Action::Reveal(yes) => Move { kind: MoveKind::Reveal, ..m }.yes(yes),
+            Action::ChooseLeader(s) => Move { kind: MoveKind::Leader, ..m }.seat(s),
+            Action::ChooseTrump(s) => Move { kind: MoveKind::Trump, ..m }.suit(s),
+            Action::AnnounceTrump(s) => Move { kind: MoveKind::Announce, ..m }.suit(s),
+        }
+    }
 
     fn players(&self) -> usize {
         self.players

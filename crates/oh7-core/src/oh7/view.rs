@@ -170,13 +170,20 @@ impl<'a> SeatView<'a> {
             _ => SeatSet::EMPTY,
         }
     }
+    /// The seat this seat passes cards to this deal and the one it receives from (`None` when
+    /// the deal has no passing, or for a spectator).
+    pub fn pass_partners(&self) -> Option<(Seat, Seat)> {
+        let s = self.seat?;
+        let n = self.g.players;
+        let (_, to_left) = self.g.pass_rule()?;
+        Some(if to_left { ((s + 1) % n, (s + n - 1) % n) } else { ((s + n - 1) % n, (s + 1) % n) })
+    }
     /// Cards this seat passed this deal and those it received (empty before the passes).
     pub fn my_passes(&self) -> (CardSet, CardSet) {
-        let Some(s) = self.seat else { return (CardSet::EMPTY, CardSet::EMPTY) };
+        let (Some(s), Some((_, from))) = (self.seat, self.pass_partners()) else {
+            return (CardSet::EMPTY, CardSet::EMPTY);
+        };
         let r = &self.g.round;
-        let n = self.g.players;
-        let Some((_, to_left)) = self.g.pass_rule() else { return (CardSet::EMPTY, CardSet::EMPTY) };
-        let from = if to_left { (s + n - 1) % n } else { (s + 1) % n };
         (r.deal.passes[s], r.deal.passes[from])
     }
     /// The completed bet attempts of this deal, revealed (R-BET-3), one card per player.
@@ -345,6 +352,8 @@ impl SeatViewLike for SeatView<'_> {
             "my_pending": self.my_pending(),
             "passed": cards(passed),
             "received": cards(received),
+            "pass_to": self.pass_partners().map(|p| p.0),
+            "pass_from": self.pass_partners().map(|p| p.1),
             "hand_sizes": self.hand_sizes(),
             "redeals": self.redeals(),
             "bet_attempts": self.bet_attempts(),

@@ -87,6 +87,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, Seat, SeatSet};
+use crate::moves::{Move, MoveKind};
 
 pub use cards::{Card, CardParseError, CardSet, CardSetIter, DECK_SIZE, Rank, Suit};
 pub use record::{ReplayError, replay};
@@ -1210,6 +1211,23 @@ impl Game for SevenGame {
     type Action = Action;
     type Error = SevenError;
     type View<'a> = SevenView<'a>;
+
+    fn describe(&self, _seat: Seat, action: &Action) -> Move {
+        let a = action.to_string();
+        match *action {
+            Action::Play { card, suit, announce } => {
+                let m = Move::new(a, MoveKind::Play).card(card).announce(announce);
+                match suit {
+                    Some(s) => m.suit(s),
+                    None => m,
+                }
+            }
+            Action::Draw => Move::new(a, MoveKind::Draw),
+            Action::Pass => Move::new(a, MoveKind::Pass),
+            Action::CallOut(s) => Move::new(a, MoveKind::CallOut).seat(s),
+            Action::NoCall => Move::new(a, MoveKind::NoCall),
+        }
+    }
 
     fn players(&self) -> usize {
         self.players
