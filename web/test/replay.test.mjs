@@ -4,7 +4,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { model, buildSteps, whereOf, namesOf, stepFromHash } from "../review.js";
+import { model, buildSteps, whereOf, namesOf, stepFromHash } from "../review-model.js";
 import { texts } from "../i18n.js";
 
 const load = (name) => JSON.parse(readFileSync(new URL(`./fixtures/review-${name}.json`, import.meta.url), "utf8"));

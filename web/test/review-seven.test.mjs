@@ -5,7 +5,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { model, buildSevenSteps, sevenAction, optionRows } from "../review.js";
+import { model, buildSevenSteps, sevenAction, optionRows } from "../review-model.js";
 import { texts } from "../i18n.js";
 
 const data = JSON.parse(readFileSync(new URL("./fixtures/review-seven-3.json", import.meta.url), "utf8"));

@@ -5,7 +5,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { model, buildSteps, optionRows, reasonOf, markOf, heightOf, stripOf, namesOf, stepFromHash, whereOf, plainWords } from "../review.js";
+import { model, buildSteps, optionRows, reasonOf, markOf, heightOf, stripOf, namesOf, stepFromHash, whereOf, plainWords } from "../review-model.js";
 import { texts } from "../i18n.js";
 import { face } from "../cards.js";
 

@@ -27,9 +27,12 @@ const GLOSSARY: &str = include_str!("../../../web/glossary.js");
 /// `oh7_core::wording::to_js` makes: the terminal and the browser word them alike).
 const WORDING: &str = include_str!("../../../web/wording.js");
 const PATCH: &str = include_str!("../../../web/patch.js");
-/// The review page's script (loaded only on `/review/CODE` pages, so the first load of a table
-/// does not carry it).
+/// The review and replay pages' scripts (loaded only on `/review/CODE` and `/replay/CODE` pages,
+/// so the first load of a table does not carry them).
 const REVIEW: &str = include_str!("../../../web/review.js");
+const REVIEW_MODEL: &str = include_str!("../../../web/review-model.js");
+const REVIEW_SEVEN: &str = include_str!("../../../web/review-seven.js");
+const REPLAY: &str = include_str!("../../../web/replay.js");
 const STYLE: &str = include_str!("../../../web/style.css");
 const ICON: &str = include_str!("../../../web/favicon.svg");
 
@@ -50,6 +53,9 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/wording.js", JS, WORDING),
     ("/patch.js", JS, PATCH),
     ("/review.js", JS, REVIEW),
+    ("/review-model.js", JS, REVIEW_MODEL),
+    ("/review-seven.js", JS, REVIEW_SEVEN),
+    ("/replay.js", JS, REPLAY),
     ("/style.css", "text/css; charset=utf-8", STYLE),
     ("/favicon.svg", "image/svg+xml", ICON),
 ];
