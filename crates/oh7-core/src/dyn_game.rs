@@ -52,6 +52,15 @@ pub trait DynGame: Send + Sync {
     /// [`DynGame::check_text`] as kind as [`DynGame::apply_text`]: for a log's own entries,
     /// some written before the notation was enforced (format 1 logged the text as sent).
     fn check_logged_text(&self, seat: Seat, text: &str) -> Result<String, Refused>;
+    /// Read `text` as an action of `seat` once and check it is legal now (in the documented
+    /// notation when `strict`, as [`DynGame::check_text`]; as kindly as a log when not), changing
+    /// nothing: the action itself, ready for [`DynGame::apply_checked`], which does not read it
+    /// again.
+    fn check_action(&self, seat: Seat, text: &str, strict: bool) -> Result<Checked, Refused>;
+    /// Apply an action [`DynGame::check_action`] read, in the state it was read in (a server
+    /// checks, writes its log, then applies, with no change between). Refused, and nothing
+    /// changed, if the action is not this game's or no longer legal.
+    fn apply_checked(&mut self, checked: Checked) -> Result<(), Refused>;
     /// What `seat` may know as JSON (`None`: a spectator).
     fn view_json(&self, seat: Option<Seat>) -> Value;
     /// Running totals, one per seat.
@@ -111,11 +120,28 @@ impl<G: Game + Sync + 'static> DynGame for G {
     }
 
     fn check_text(&self, seat: Seat, text: &str) -> Result<String, Refused> {
-        check(self, seat, text, true)
+        check(self, seat, text, true).map(|a| a.to_string())
     }
 
     fn check_logged_text(&self, seat: Seat, text: &str) -> Result<String, Refused> {
-        check(self, seat, text, false)
+        check(self, seat, text, false).map(|a| a.to_string())
+    }
+
+    fn check_action(&self, seat: Seat, text: &str, strict: bool) -> Result<Checked, Refused> {
+        let action = check(self, seat, text, strict)?;
+        Ok(Checked { seat, text: action.to_string(), action: Box::new(action) })
+    }
+
+    fn apply_checked(&mut self, checked: Checked) -> Result<(), Refused> {
+        let Checked { seat, text, action } = checked;
+        let Ok(action) = action.downcast::<G::Action>() else {
+            return Err(Refused {
+                rule: "not_a_choice",
+                params: Default::default(),
+                message: format!("{text} is not an action of this game"),
+            });
+        };
+        Game::apply(self, seat, *action).map_err(|e| e.refused())
     }
 
     fn view_json(&self, seat: Option<Seat>) -> Value {
@@ -150,9 +176,35 @@ impl<G: Game + Sync + 'static> DynGame for G {
     }
 }
 
+/// An action read from text and found legal ([`DynGame::check_action`]): its seat, its canonical
+/// text (what a log keeps), and the action itself, which [`DynGame::apply_checked`] applies
+/// without reading the text again.
+pub struct Checked {
+    seat: Seat,
+    text: String,
+    action: Box<dyn Any + Send + Sync>,
+}
+
+impl Checked {
+    /// The seat that acts.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+    /// The action's canonical text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Debug for Checked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Checked").field("seat", &self.seat).field("text", &self.text).finish()
+    }
+}
+
 /// Whether `text` is a legal action of `seat` now (in the documented notation when `strict`):
-/// its canonical text, or the refusal.
-fn check<G: Game + Sync + 'static>(g: &G, seat: Seat, text: &str, strict: bool) -> Result<String, Refused> {
+/// the action, or the refusal.
+fn check<G: Game + Sync + 'static>(g: &G, seat: Seat, text: &str, strict: bool) -> Result<G::Action, Refused> {
     if !Game::to_move(g).contains(seat) {
         return Err(if Game::is_over(g) { Refused::game_over() } else { Refused::not_your_turn(seat) });
     }
@@ -163,7 +215,7 @@ fn check<G: Game + Sync + 'static>(g: &G, seat: Seat, text: &str, strict: bool) 
     let mut legal = Vec::new();
     Game::legal_actions(g, seat, &mut legal);
     if legal.contains(&action) {
-        return Ok(action.to_string());
+        return Ok(action);
     }
     // The engine's own reason, found on a copy: only on the refusal path.
     match Game::apply(&mut g.clone(), seat, action) {
@@ -280,6 +332,46 @@ mod tests {
             }
         }
         assert!(kinds.len() >= 8, "{kinds:?}");
+    }
+
+    /// An action read once by `check_action` applies as its text would; one of another game, or
+    /// one that is no longer legal, is refused and changes nothing.
+    #[test]
+    fn a_checked_action_applies_once_read() {
+        let [mut oh7, mut seven] = <[Box<dyn DynGame>; 2]>::try_from(both()).unwrap();
+        for g in [&mut oh7, &mut seven] {
+            let mut twin = g.clone();
+            let mut steps = 0;
+            while let Some(seat) = g.to_move().lowest() {
+                let text = g.legal_text(seat).pop().unwrap();
+                let c = g.check_action(seat, &text, true).unwrap();
+                assert_eq!((c.seat(), c.text()), (seat, text.as_str()));
+                g.apply_checked(c).unwrap();
+                twin.apply_text(seat, &text).unwrap();
+                assert_eq!(g.view_json(None), twin.view_json(None));
+                steps += 1;
+                if steps == 40 {
+                    break;
+                }
+            }
+        }
+        // Seven's action into Oh 7; then a checked action gone stale.
+        let s = seven.to_move().lowest().unwrap();
+        let c = seven.check_action(s, &seven.legal_text(s)[0], true).unwrap();
+        let before = oh7.view_json(None);
+        assert_eq!(oh7.apply_checked(c).unwrap_err().rule, "not_a_choice");
+        assert_eq!(oh7.view_json(None), before);
+        let s = seven.to_move().lowest().unwrap();
+        let text = seven.legal_text(s)[0].clone();
+        let stale = seven.check_action(s, &text, true).unwrap();
+        seven.apply_text(s, &text).unwrap();
+        let before = seven.view_json(None);
+        assert!(seven.apply_checked(stale).is_err());
+        assert_eq!(seven.view_json(None), before);
+        assert_eq!(
+            seven.check_action(s, "play 7H", true).unwrap_err().rule,
+            seven.check_text(s, "play 7H").unwrap_err().rule
+        );
     }
 
     /// Playing the first legal text of whoever moves first reaches the end of both games, and

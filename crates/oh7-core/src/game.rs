@@ -78,7 +78,7 @@ pub trait Game: Clone + Send {
     /// The game's name in records and on the wire (`oh7`, `seven`).
     const NAME: &'static str;
     /// One decision of one seat.
-    type Action: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync;
+    type Action: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static;
     /// Why an action was refused (a code and figures any client can word: [`crate::refusal`]).
     type Error: crate::refusal::Coded + Send + Sync + 'static;
     /// What one seat may know (borrowed from the game, so making one costs nothing).

@@ -78,10 +78,17 @@ impl Table {
         Ack { id: id.to_string(), version: self.core.version, ..Ack::default() }
     }
 
-    /// Commit one event: check it, write it, and only once it is durable apply it; the caller
-    /// then tells everyone. On a refusal or a failed write nothing changed.
+    /// Commit one event: check it (an action is read once, here), write it (an action in its
+    /// canonical text), and only once it is durable apply it; the caller then tells everyone. On
+    /// a refusal or a failed write nothing changed.
     pub(super) async fn commit(&mut self, ev: Event) -> Result<Happened, Refusal> {
-        self.core.check(&self.config, &ev)?;
+        let checked = self.core.check(&self.config, &ev)?;
+        let ev = match (ev, &checked) {
+            (Event::Act { seat, id, by_bot, .. }, Some(c)) => {
+                Event::Act { seat, action: c.text().to_string(), id, by_bot }
+            }
+            (ev, _) => ev,
+        };
         let version = self.core.version + 1;
         let body = serde_json::to_string(&ev).expect("events always serialize");
         let mut rows = vec![Row::Event { table_id: self.id.clone(), version, body }];
@@ -104,7 +111,7 @@ impl Table {
                 "The server could not save this; nothing changed. Try again.",
             ));
         }
-        let happened = match self.core.apply(&self.config, &ev) {
+        let happened = match self.core.apply_checked(&self.config, &ev, checked) {
             Ok(h) => h,
             Err(e) => {
                 // Checked before the write, so this is a bug; the log holds the event and a
@@ -168,12 +175,8 @@ impl Table {
         if !g.to_move().contains(seat) {
             return Err(Refusal::new(ErrorCode::NotYourTurn, "It is not your turn."));
         }
+        // Read once, in `commit`; the log keeps the canonical text.
         let ev = Event::Act { seat, action: action.to_string(), id: Some(id.to_string()), by_bot: false };
-        // The log keeps the canonical text.
-        let ev = match self.core.check(&self.config, &ev)? {
-            Some(canonical) => Event::Act { seat, action: canonical, id: Some(id.to_string()), by_bot: false },
-            None => ev,
-        };
         let happened = self.commit(ev).await?;
         let ack = self.ack(id);
         self.after_change(&happened, Some((conn, ack)));

@@ -17,6 +17,7 @@ use crate::project::Happened;
 use crate::protocol::{ChatLine, TableState};
 use crate::secrets::TokenHash;
 use oh7_core::DynGame;
+use oh7_core::dyn_game::Checked;
 
 /// One seat.
 #[derive(Clone, Debug, Default)]
@@ -136,14 +137,15 @@ impl Core {
         if seat < config.players { Ok(seat) } else { Err(ApplyError::Misfit("no such seat")) }
     }
 
-    /// Whether `ev` applies now; changes nothing. For an action, returns its canonical text.
-    pub(super) fn check(&self, config: &TableConfig, ev: &Event) -> Result<Option<String>, ApplyError> {
+    /// Whether `ev` applies now; changes nothing. For an action, returns it read (once), with
+    /// its canonical text, for [`TableCore::apply_checked`].
+    pub(super) fn check(&self, config: &TableConfig, ev: &Event) -> Result<Option<Checked>, ApplyError> {
         self.check_as(config, ev, true)
     }
 
     /// [`TableCore::check`]; an action's text must be in the documented notation when `strict`
     /// (a command), and is read as kindly as the log was written otherwise (a log's own event).
-    fn check_as(&self, config: &TableConfig, ev: &Event, strict: bool) -> Result<Option<String>, ApplyError> {
+    fn check_as(&self, config: &TableConfig, ev: &Event, strict: bool) -> Result<Option<Checked>, ApplyError> {
         match ev {
             Event::Join { seat, name, .. } => {
                 let st = &self.seats[Self::seat(config, *seat)?];
@@ -169,8 +171,7 @@ impl Core {
             Event::Act { seat, action, .. } => {
                 let g = self.game.as_ref().ok_or(ApplyError::Misfit("no game"))?;
                 let seat = Self::seat(config, *seat)?;
-                let checked = if strict { g.check_text(seat, action) } else { g.check_logged_text(seat, action) };
-                return checked.map(Some).map_err(ApplyError::Refused);
+                return g.check_action(seat, action, strict).map(Some).map_err(ApplyError::Refused);
             }
             Event::Seat { target, bot, .. } => {
                 if self.game.is_some() {
@@ -210,11 +211,21 @@ impl Core {
         Ok(None)
     }
 
-    /// Apply one logged event (live, after its commit, or while restoring): checked first, so on
-    /// error nothing changed.
+    /// Apply one event of the log while restoring: checked first (as kindly as the log was
+    /// written: it may be an old log's), so on error nothing changed.
     pub(super) fn apply(&mut self, config: &TableConfig, ev: &Event) -> Result<Happened, ApplyError> {
-        // The event was checked as a command before it was written; here it may be an old log's.
-        let canonical = self.check_as(config, ev, false)?;
+        let checked = self.check_as(config, ev, false)?;
+        self.apply_checked(config, ev, checked)
+    }
+
+    /// Apply event `ev` as [`TableCore::check`] found it (`checked`: its action, read once), in
+    /// the state it was checked in: live, after its commit, with no change between.
+    pub(super) fn apply_checked(
+        &mut self,
+        config: &TableConfig,
+        ev: &Event,
+        checked: Option<Checked>,
+    ) -> Result<Happened, ApplyError> {
         let happened = match ev {
             Event::Join { seat, name, token_hash } => {
                 let st = &mut self.seats[*seat];
@@ -245,10 +256,14 @@ impl Core {
                 Happened::Start { game: self.game_number }
             }
             Event::Act { seat, by_bot, .. } => {
-                let action = canonical.unwrap_or_default();
+                let checked = checked.ok_or(ApplyError::Misfit("an action not checked"))?;
+                if checked.seat() != *seat {
+                    return Err(ApplyError::Misfit("an action checked for another seat"));
+                }
+                let action = checked.text().to_string();
                 let g = self.game.as_mut().ok_or(ApplyError::Misfit("no game"))?;
-                // Checked above: the engine takes it.
-                g.apply_text(*seat, &action).map_err(ApplyError::Refused)?;
+                // Checked in this state: the engine takes it.
+                g.apply_checked(checked).map_err(ApplyError::Refused)?;
                 if g.is_over() {
                     let done = FinishedGame {
                         game: self.game_number,
