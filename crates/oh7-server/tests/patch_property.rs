@@ -101,17 +101,21 @@ proptest! {
 }
 
 /// The median message of a card play, per viewer, for `en` with 4 players and Seven with 3: at
-/// most 200 bytes (issue 26's goal).
+/// most 200 bytes (issue 26's goal), 210 for Seven since protocol 2. Legal actions sent
+/// structured (issue 38: `{"a", "kind", "card"}`, about 36 bytes each instead of 4) made the
+/// next player's message larger than the mover's, so Seven's median (three viewers and a
+/// spectator per play) moved from the next player's smaller messages to the mover's: 204 bytes
+/// at the change, the mover's and the others' messages themselves unchanged.
 #[test]
 fn card_play_patches_are_small() {
-    for (spec, players) in [
-        (GameSpec::Oh7 { ruleset: Ruleset::preset(Preset::En) }, 4),
-        (GameSpec::Seven { rules: SevenRules::default() }, 3),
+    for (spec, players, most) in [
+        (GameSpec::Oh7 { ruleset: Ruleset::preset(Preset::En) }, 4, 200),
+        (GameSpec::Seven { rules: SevenRules::default() }, 3, 210),
     ] {
         let mut sizes: Vec<usize> = (0..5).flat_map(|seed| check_game(&spec, players, seed)).collect();
         sizes.sort_unstable();
         let median = sizes[sizes.len() / 2];
         println!("{}: {} card plays × viewers, median message {median} bytes", spec.label(), sizes.len());
-        assert!(median <= 200, "{}: median message {median} bytes", spec.label());
+        assert!(median <= most, "{}: median message {median} bytes", spec.label());
     }
 }
