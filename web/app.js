@@ -6,7 +6,7 @@ import { texts, errorText } from "./i18n.js";
 import { initial, reduce, gameOf, myTurn, newTurn, askedAgain } from "./state.js";
 import { connect, tokenFor, keepToken } from "./socket.js";
 import { h, region, part } from "./dom.js";
-import { rulesSections, facts, symbols } from "./rules.js";
+import { symbols, terms } from "./rules.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
 
 const NOTICE_MS = 5000;
@@ -620,10 +620,16 @@ function updateTablePage(app) {
   // An invite opened in the lobby is a seat about to be taken, not a spectator.
   const aboutToSit = access === "invite" && tbl?.state === "lobby";
   region(q(".watching"), JSON.stringify([S.lang, S.you, !!tbl, aboutToSit]), () => (tbl && S.you === null && !aboutToSit ? h("span", { class: "badge watch" }, t.watchingBadge) : null));
-  region(q(".facts"), JSON.stringify([S.lang, tbl?.ruleset, tbl?.players]), () => facts(gameOf(S), tbl?.ruleset, S.lang, tbl?.players).map((f) => h("span", { class: "fact" }, f)));
-  region(q(".rules-body"), JSON.stringify([S.lang, tbl?.game, tbl?.ruleset, tbl?.players]), () =>
-    rulesSections(gameOf(S), tbl?.ruleset, S.lang, tbl?.players).map((sec) => h("section", {}, h("h2", {}, sec.title), h("ul", {}, ...sec.items.map((x) => h("li", {}, x))))),
-  );
+  const summary = tbl ? tableRules()?.[S.lang] : null;
+  region(q(".facts"), JSON.stringify([S.lang, !!summary]), () => (summary?.facts || []).map((f) => h("span", { class: "fact" }, f)));
+  region(q(".rules-body"), JSON.stringify([S.lang, !!summary]), () => {
+    if (!summary) return h("p", { role: "status" }, t.rulesLoading);
+    const section = (title, items) => h("section", {}, h("h2", {}, title), h("ul", {}, ...items.map((x) => h("li", {}, x))));
+    return [
+      ...summary.sections.filter((sec) => sec.items.length).map((sec, i) => section(i === 0 ? summary.title : sec.title, sec.items)),
+      section(t.onScreen, t.signs[gameOf(S)](terms(tbl.preset, S.lang))),
+    ];
+  });
   renderNotices(q(".notices"));
   const lobbyArea = q(".lobby-area");
   const gameArea = q(".game-area");
@@ -665,6 +671,32 @@ function renderNotices(el) {
       }, NOTICE_MS),
     );
   }
+}
+
+// The table's rules summary in both languages, as the server generates it from the table's
+// ruleset for its player count (oh7_core::rules_summary, the terminal's words): asked for once
+// per table, again a few seconds after a failure.
+let rulesOf = { code: null, body: null };
+function tableRules() {
+  if (!code) return null;
+  if (rulesOf.code !== code) {
+    const want = code;
+    rulesOf = { code: want, body: null };
+    const c = S.links?.watch || code;
+    fetch(`${serverBase()}/api/tables/${c}/rules`)
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+      .then((body) => {
+        if (rulesOf.code !== want) return;
+        rulesOf.body = body;
+        render();
+      })
+      .catch(() =>
+        setTimeout(() => {
+          if (rulesOf.code === want && !rulesOf.body) rulesOf.code = null;
+        }, 5000),
+      );
+  }
+  return rulesOf.body;
 }
 
 function fetchStats() {

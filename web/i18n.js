@@ -137,6 +137,19 @@ export const TEXT = {
     hint: "Hint",
     hintIs: (a) => `The expert's choice: ${a}`,
     rules: "Rules",
+    rulesLoading: "The rules are on their way…",
+    onScreen: "On the screen",
+    // The signs on the table (the rules themselves come from the server, generated from the
+    // table's ruleset).
+    signs: {
+      oh7: (w) => [
+        `✓ next to a seat: it has chosen (its ${w.bet} stays face down until all have chosen).`,
+        "A yellow frame: whose turn it is.",
+        `${cap(w.bet)} x · Tricks y: the ${w.bet} and the tricks won this round; Points: the total so far.`,
+        `Small cards with a dashed edge by a seat: its ${w.bet} cards, public until played. The winner of a trick is framed in yellow.`,
+      ],
+      seven: () => ["A yellow frame: whose turn it is.", "\"!\" next to a seat: it has announced its last card."],
+    },
     chat: "Chat",
     chatOpen: (n) => (n ? `Chat, ${n} unread` : "Chat"),
     chatClose: "Close the chat",
@@ -522,6 +535,17 @@ export const TEXT = {
     hint: "Conseil",
     hintIs: (a) => `Le choix de l'expert : ${a}`,
     rules: "Règles",
+    rulesLoading: "Les règles arrivent…",
+    onScreen: "À l'écran",
+    signs: {
+      oh7: (w) => [
+        `✓ à côté d'une place : elle a choisi (son ${w.bet} reste face cachée jusqu'à ce que tous aient choisi).`,
+        "Un cadre jaune : à qui c'est le tour.",
+        `${cap(w.bet)} x · Plis y : ${w.bet} et plis remportés de la manche ; Points : le total jusqu'ici.`,
+        "Les petites cartes au bord en pointillés près d'une place : ses cartes pariées, publiques jusqu'à ce qu'elles soient jouées. Le gagnant d'un pli est encadré de jaune.",
+      ],
+      seven: () => ["Un cadre jaune : à qui c'est le tour.", "« ! » à côté d'une place : elle a annoncé sa dernière carte."],
+    },
     chat: "Discussion",
     chatOpen: (n) => (n ? `Discussion, ${n} non lu${n > 1 ? "s" : ""}` : "Discussion"),
     chatClose: "Fermer la discussion",

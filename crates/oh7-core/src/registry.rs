@@ -24,6 +24,7 @@ use crate::game::Game;
 use crate::glossary::Lang;
 use crate::oh7::Oh7Game;
 use crate::rl::RlEnv;
+use crate::rules_summary::Summary;
 use crate::ruleset::{Preset, Ruleset};
 use crate::seven::{SevenGame, SevenRules};
 
@@ -387,29 +388,32 @@ impl GameSpec {
         })
     }
 
-    /// The rules summary in `lang`, generated from the rules (so true for custom rulesets).
+    /// The rules summary in `lang`, generated from the rules (so true for custom rulesets), for a
+    /// table of `players` or for every player count the rules allow (`None`).
+    pub fn summary(&self, players: Option<usize>, lang: Lang) -> Summary {
+        match self {
+            GameSpec::Oh7 { ruleset } => crate::rules_summary::oh7(ruleset, players, lang),
+            GameSpec::Seven { .. } => crate::rules_summary::seven(lang),
+        }
+    }
+
+    /// The rules summary in `lang` as text, for every player count the rules allow.
     pub fn rules_summary(&self, lang: Lang) -> String {
-        rules_summary(self.ruleset(), self.id(), lang)
+        self.summary(None, lang).to_text(lang, SUMMARY_WIDTH)
     }
 }
 
-/// The rules summary of `game` in `lang`: for Oh 7 of `ruleset` (every preset when `None`),
-/// for Seven of its rules.
-pub fn rules_summary(ruleset: Option<&Ruleset>, game: GameId, lang: Lang) -> String {
-    use crate::rules_summary::{en, fr};
-    match (game, lang) {
-        (GameId::Oh7, lang) => {
-            let one = |r: &Ruleset| match lang {
-                Lang::En => en::summary(r),
-                Lang::Fr => fr::summary(r),
-            };
-            match ruleset {
-                Some(r) => one(r),
-                None => Preset::ALL.iter().map(|p| one(&Ruleset::preset(*p))).collect::<Vec<_>>().join("\n"),
-            }
-        }
-        (GameId::Seven, Lang::En) => en::seven_summary(),
-        (GameId::Seven, Lang::Fr) => fr::seven_summary(),
+/// The columns of a rules summary as text (the terminal's rules pop-up shows 94 at 100).
+const SUMMARY_WIDTH: usize = 92;
+
+/// The rules summary of `game` in `lang` as text: for Oh 7 of `ruleset` (every preset when
+/// `None`), for Seven of its rules; for a table of `players` or every count the rules allow.
+pub fn rules_summary(ruleset: Option<&Ruleset>, game: GameId, players: Option<usize>, lang: Lang) -> String {
+    let text = |r: &Ruleset| crate::rules_summary::oh7(r, players, lang).to_text(lang, SUMMARY_WIDTH);
+    match (game, ruleset) {
+        (GameId::Oh7, Some(r)) => text(r),
+        (GameId::Oh7, None) => Preset::ALL.iter().map(|p| text(&Ruleset::preset(*p))).collect::<Vec<_>>().join("\n"),
+        (GameId::Seven, _) => crate::rules_summary::seven(lang).to_text(lang, SUMMARY_WIDTH),
     }
 }
 
@@ -483,11 +487,11 @@ mod tests {
             let fr = spec.rules_summary(Lang::Fr);
             assert!(!en.is_empty() && !fr.is_empty() && en != fr, "{}", spec.label());
         }
-        let all = rules_summary(None, GameId::Oh7, Lang::En);
+        let all = rules_summary(None, GameId::Oh7, None, Lang::En);
         assert!(Preset::ALL.iter().all(|p| all.contains(&en_title(*p))));
     }
 
     fn en_title(p: Preset) -> String {
-        crate::rules_summary::en::summary(&Ruleset::preset(p)).lines().next().unwrap().to_string()
+        crate::rules_summary::oh7(&Ruleset::preset(p), None, Lang::En).title
     }
 }

@@ -73,6 +73,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{code}", get(info))
         .route("/api/tables/{code}/record", get(record))
         .route("/api/tables/{code}/stats", get(stats))
+        .route("/api/tables/{code}/rules", get(rules))
         .route("/api/reviews/{code}", get(review))
         .merge(crate::web::routes())
         // gzip when the client asks (`Accept-Encoding`), on every route above; a layer covers
@@ -101,6 +102,13 @@ async fn stats(State(app): State<Arc<App>>, Path(code): Path<String>) -> Respons
         Err(away) => elsewhere(away, &format!("/api/tables/{code}/stats")),
     };
     public(r)
+}
+
+async fn rules(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
+    public(match app.lobby.rules(&code).await {
+        Ok(body) => Json(body).into_response(),
+        Err(away) => elsewhere(away, &format!("/api/tables/{code}/rules")),
+    })
 }
 
 /// A table's public reads may be fetched by a page another instance served (after a redirect).

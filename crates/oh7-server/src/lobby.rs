@@ -546,6 +546,11 @@ impl Lobby {
         tokio::task::spawn_blocking(move || table_stats(&games)).await.map(Some).map_err(|_| Located::Unknown)
     }
 
+    /// The rules summary of the table behind `code`, for its player count, in both languages.
+    pub(crate) async fn rules(&self, code: &str) -> Result<crate::protocol::RulesBody, Located> {
+        self.ask(code, |reply| TableMsg::Rules { reply }).await.map(|(r, _)| r)
+    }
+
     /// The last finished game's record at the table behind `code`.
     pub(crate) async fn record(&self, code: &str) -> Result<Option<Value>, Located> {
         self.ask(code, |reply| TableMsg::Record { reply }).await.map(|(r, _)| r)

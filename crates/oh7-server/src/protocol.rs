@@ -588,3 +588,14 @@ impl ServerMsg {
 
 /// Command ids longer than this are refused as malformed.
 pub const MAX_ID_LEN: usize = 64;
+
+/// `GET /api/tables/{code}/rules`: the table's rules summary, generated from its ruleset for its
+/// player count by `oh7_core::rules_summary`, in both languages (a page switches language
+/// without asking again).
+#[derive(Clone, Debug, Serialize)]
+pub struct RulesBody {
+    /// In English.
+    pub en: oh7_core::rules_summary::Summary,
+    /// In French.
+    pub fr: oh7_core::rules_summary::Summary,
+}

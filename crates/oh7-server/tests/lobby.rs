@@ -288,6 +288,41 @@ async fn presets_agree_with_the_engine() {
     server.stop().await;
 }
 
+/// `/rules` is the table's own rules summary in both languages, from its ruleset and for its
+/// player count (a custom ruleset's knobs included), by either code; an unknown code is `404`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_of_a_table_from_its_ruleset() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let get = |code: String| async move {
+        let (status, body) = http(server.addr, "GET", &format!("/api/tables/{code}/rules"), None).await.unwrap();
+        (status, serde_json::from_str::<Value>(&body).unwrap_or(Value::Null))
+    };
+    let created = create_table(server.addr, &json!({"preset": "bga", "players": 5, "name": "A"})).await.unwrap();
+    let (status, v) = get(created["watch"].as_str().unwrap().to_string()).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(get(created["invite"].as_str().unwrap().to_string()).await.1, v, "either code");
+    assert_eq!(v["en"]["title"], "Oh-Seven (online rules)");
+    assert_eq!(v["fr"]["title"], "Oh-Seven (règles en ligne)");
+    let deck = &v["en"]["sections"][0]["items"];
+    assert_eq!(deck.as_array().unwrap().len(), 2, "one line for the table's count: {deck}");
+    assert!(deck[1].as_str().unwrap().starts_with("5 players: ♠ ♥ ♣ ♦, values 0 to 7, two copies of each"), "{deck}");
+    assert!(v["en"]["facts"].as_array().unwrap().contains(&json!("Two decks")), "{v}");
+
+    let custom = "preset = \"en\"\nrounds = 3\n";
+    let created = create_table(server.addr, &json!({"ruleset": custom, "players": 2, "name": "A"})).await.unwrap();
+    let (_, v) = get(created["watch"].as_str().unwrap().to_string()).await;
+    assert_eq!(v["en"]["facts"][0], "At least 3 rounds", "{v}");
+    assert_eq!(v["fr"]["facts"][0], "Au moins 3 manches", "{v}");
+    assert!(v["en"]["facts"].as_array().unwrap().contains(&json!("With the Dummy")), "{v}");
+
+    let created = create_table(server.addr, &json!({"game": "seven", "players": 3, "name": "A"})).await.unwrap();
+    let (_, v) = get(created["watch"].as_str().unwrap().to_string()).await;
+    assert!(v["fr"]["title"].as_str().unwrap().starts_with("Seven"), "{v}");
+    assert_eq!(get("0".repeat(32)).await.0, 404);
+    server.stop().await;
+}
+
 /// After a table of bots has played, `/stats` has one game in its history and oh7-stats'
 /// figures for each seat, every rate a fraction; before any game ends it is `not_over`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -239,9 +239,10 @@ fn run<G: Table>(
         )));
     }
     let levels = levels.unwrap_or_else(|| vec![level::<G>(opts); game.players()]);
+    let players = game.players();
     let mut s = Session::with_levels(game, seat, &levels, lang)?;
     let game_id: oh7_core::GameId = G::NAME.parse().expect("every engine is in the registry");
-    let rules_text = oh7_core::registry::rules_summary(rules.as_ref(), game_id, lang);
+    let rules_text = oh7_core::registry::rules_summary(rules.as_ref(), game_id, Some(players), lang);
     let resumed = opts.resume.is_some();
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if opts.plain || !terminal {

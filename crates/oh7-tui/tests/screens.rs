@@ -490,7 +490,7 @@ fn english_in(text: &str) -> Vec<String> {
 #[test]
 fn french_rules_screen_is_in_french() {
     // The check finds English: the English screen fails it.
-    let text_en = rules_summary(Some(&Ruleset::preset(Preset::Fr)), GameId::Oh7, Lang::En);
+    let text_en = rules_summary(Some(&Ruleset::preset(Preset::Fr)), GameId::Oh7, Some(3), Lang::En);
     let mut ui = Ui::default();
     ui.overlay = Overlay::Rules(0);
     let en = text(&grid(&oh7(Preset::Fr, 3, 1, Lang::En), &mut ui, W, 52, &text_en));
@@ -506,7 +506,7 @@ fn french_rules_screen_is_in_french() {
         Ruleset { passing: true, decks: 2, ..Ruleset::preset(Preset::Bga) },
     ];
     for rules in variants {
-        let text_fr = rules_summary(Some(&rules), GameId::Oh7, Lang::Fr);
+        let text_fr = rules_summary(Some(&rules), GameId::Oh7, Some(3), Lang::Fr);
         assert!(
             english_in(&text_fr).is_empty(),
             "English in {:?}: {:?}\n{text_fr}",
@@ -527,7 +527,7 @@ fn french_rules_screen_is_in_french() {
             check("rules-fr", &fr);
         }
     }
-    let text_fr = rules_summary(None, GameId::Seven, Lang::Fr);
+    let text_fr = rules_summary(None, GameId::Seven, Some(3), Lang::Fr);
     let g = SevenGame::new(SevenRules::default(), 3, 1).unwrap();
     let s = Session::new(g, 0, "random", Lang::Fr).unwrap();
     let mut ui = Ui::default();

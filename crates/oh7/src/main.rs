@@ -195,7 +195,7 @@ fn run(cli: Cli) -> Result<()> {
                     Ok(id) if !id.entry().has_presets => GameSpec::default_of(id).rules_summary(Lang::En),
                     _ => GameSpec::oh7(Ruleset::preset(p.parse()?)).rules_summary(Lang::En),
                 },
-                (None, None) => oh7_core::registry::rules_summary(None, GameId::Oh7, Lang::En),
+                (None, None) => oh7_core::registry::rules_summary(None, GameId::Oh7, None, Lang::En),
             };
             print!("{out}");
             Ok(())

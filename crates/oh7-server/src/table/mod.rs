@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use oh7_core::game::{Seat, SeatSet};
+use oh7_core::glossary::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -140,6 +141,11 @@ pub(crate) enum TableMsg {
     Info {
         /// The answer.
         reply: oneshot::Sender<TableInfo>,
+    },
+    /// The table's rules summary in both languages.
+    Rules {
+        /// The answer.
+        reply: oneshot::Sender<crate::protocol::RulesBody>,
     },
     /// The last finished game's record.
     Record {
@@ -357,6 +363,10 @@ impl Table {
             TableMsg::Record { reply } => {
                 let _ = reply.send(self.core.finished.last().map(|f| f.record.clone()));
             }
+            TableMsg::Rules { reply } => {
+                let summary = |lang| self.config.spec.summary(Some(self.config.players), lang);
+                let _ = reply.send(crate::protocol::RulesBody { en: summary(Lang::En), fr: summary(Lang::Fr) });
+            }
             TableMsg::Finished { reply } => {
                 let _ = reply.send(self.core.finished.clone());
             }
@@ -379,7 +389,7 @@ impl Table {
             TableMsg::Grace { seat, epoch } => self.grace_over(seat, epoch),
             TableMsg::Clock { seat, since } => self.clock_ran_out(seat, since),
             TableMsg::RematchDeadline { asked } => self.rematch_deadline(asked).await,
-            TableMsg::Info { .. } | TableMsg::Record { .. } | TableMsg::Finished { .. } => {}
+            TableMsg::Info { .. } | TableMsg::Record { .. } | TableMsg::Rules { .. } | TableMsg::Finished { .. } => {}
             TableMsg::Lost => self.lost = true,
             TableMsg::Shutdown { reply } => {
                 self.closing("The server is stopping; the game is saved and continues when it is back.");
