@@ -22,7 +22,6 @@ pub mod random;
 pub mod sample;
 pub mod seven;
 pub mod spec;
-pub mod tournament;
 pub mod value;
 
 use oh7_core::game::{Game, Seat};

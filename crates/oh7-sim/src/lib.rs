@@ -20,6 +20,7 @@
 //! with the number of games.
 
 pub mod parquet;
+pub mod tournament;
 
 use std::collections::BTreeMap;
 use std::fs::File;

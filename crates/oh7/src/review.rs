@@ -237,6 +237,35 @@ pub(crate) fn bot_game(rules: Ruleset, players: usize, levels: &[&str], seed: u6
     Ok(g.record())
 }
 
+/// Reviews `games` games (at least one), game `k` made by `make(k)` (not timed) and reviewed by
+/// `review`, and prints the time a review took, the slowest, and the time per decision, under
+/// `label`.
+fn time_reviews(
+    label: &str,
+    games: usize,
+    make: impl Fn(u64) -> Result<Value>,
+    review: impl Fn(&Value) -> Result<Review>,
+) -> Result<()> {
+    let mut times = Vec::new();
+    let mut decisions = 0;
+    for k in 0..games.max(1) as u64 {
+        let v = make(k)?;
+        let t = Instant::now();
+        let r = review(&v)?;
+        times.push(t.elapsed().as_secs_f64());
+        decisions += r.decisions.len();
+    }
+    let total: f64 = times.iter().sum();
+    let max = times.iter().copied().fold(0.0, f64::max);
+    println!(
+        "  {label}: {:.2} s per game (max {max:.2} s, {} game(s)), {decisions} decisions, {:.0} ms per decision",
+        total / times.len() as f64,
+        times.len(),
+        1000.0 * total / decisions.max(1) as f64
+    );
+    Ok(())
+}
+
 /// `oh7 bench review`: the time to review seat 0 of whole games between heuristic bots, a
 /// four-player `en` game and a nine-player `bga` game.
 pub(crate) fn bench(level: &str, games: usize, hindsight: bool) -> Result<()> {
@@ -245,45 +274,22 @@ pub(crate) fn bench(level: &str, games: usize, hindsight: bool) -> Result<()> {
         "review of seat 0, reviewer {level}, hindsight {}, {threads} thread(s); games between heuristic bots",
         if hindsight { "on" } else { "off" }
     );
+    let opts = ReviewOptions { level: level.into(), hindsight, ..ReviewOptions::default() };
     for (preset, players) in [(Preset::En, 4), (Preset::Bga, 9)] {
-        let mut times = Vec::new();
-        let mut decisions = 0;
-        for k in 0..games.max(1) {
-            let v = bot_game(Ruleset::preset(preset), players, &["heuristic"], 1 + k as u64)?;
-            let opts = ReviewOptions { level: level.into(), hindsight, ..ReviewOptions::default() };
-            let t = Instant::now();
-            let r = review_oh7(&v, 0, &opts, &|_, _| {})?;
-            times.push(t.elapsed().as_secs_f64());
-            decisions += r.decisions.len();
-        }
-        let total: f64 = times.iter().sum();
-        let max = times.iter().copied().fold(0.0, f64::max);
-        println!(
-            "  {preset} {players} players: {:.2} s per game (max {max:.2} s, {} game(s)), {decisions} decisions, {:.0} ms per decision",
-            total / times.len() as f64,
-            times.len(),
-            1000.0 * total / decisions.max(1) as f64
-        );
+        time_reviews(
+            &format!("{preset} {players} players"),
+            games,
+            |k| bot_game(Ruleset::preset(preset), players, &["heuristic"], 1 + k),
+            |v| Ok(review_oh7(v, 0, &opts, &|_, _| {})?),
+        )?;
     }
     for players in [4, 8] {
-        let mut times = Vec::new();
-        let mut decisions = 0;
-        for k in 0..games.max(1) {
-            let v = seven_bot_game(players, &["heuristic"], 1 + k as u64)?;
-            let opts = ReviewOptions { level: level.into(), hindsight, ..ReviewOptions::default() };
-            let t = Instant::now();
-            let r = review_record(&v, 0, &opts, &|_, _| {})?;
-            times.push(t.elapsed().as_secs_f64());
-            decisions += r.decisions.len();
-        }
-        let total: f64 = times.iter().sum();
-        let max = times.iter().copied().fold(0.0, f64::max);
-        println!(
-            "  seven {players} players: {:.2} s per game (max {max:.2} s, {} game(s)), {decisions} decisions, {:.0} ms per decision",
-            total / times.len() as f64,
-            times.len(),
-            1000.0 * total / decisions.max(1) as f64
-        );
+        time_reviews(
+            &format!("seven {players} players"),
+            games,
+            |k| seven_bot_game(players, &["heuristic"], 1 + k),
+            |v| Ok(review_record(v, 0, &opts, &|_, _| {})?),
+        )?;
     }
     Ok(())
 }

@@ -2,20 +2,18 @@
 //! rotated through the seats), on every core, with paired 95% confidence intervals; and the
 //! bot benchmarks `oh7 bench solver` and `oh7 bench bot`.
 
-use std::io::Write;
-use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use oh7_bots::level::LevelError;
 use oh7_bots::pi::{Position, Scorer, Solver};
-use oh7_bots::tournament::{self, Summary, deal_seed};
 use oh7_bots::{BotLevel, GameBots, GameSpec, oh7_bot};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, Oh7Game, PhaseView};
 use oh7_core::ruleset::{Preset, Ruleset};
-use serde::{Deserialize, Serialize};
+use oh7_sim::tournament::shard::{self, DealRow, Merged, ShardHeader, write_shard};
+use oh7_sim::tournament::{self, Summary, deal_seed};
 use serde_json::json;
 
 use crate::RulesArgs;
@@ -129,19 +127,16 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
         let deals = tournament::play_deals(&game, args.players, from..to, &args.bots, args.seed, &tick, Some(&clock))
             .map_err(anyhow::Error::msg)?;
         progress.finish();
-        let header = ShardHeader {
-            oh7_tournament_shard: 1,
-            spec: game.clone(),
-            players: args.players,
-            bots: args.bots.clone(),
-            seed: args.seed,
-            deals: args.deals,
-            shard: shard.index,
-            of: shard.count,
-            from,
-            to,
-            ratings: false,
-        };
+        let header = ShardHeader::new(
+            &game,
+            args.players,
+            args.bots.clone(),
+            args.seed,
+            args.deals,
+            (shard.index, shard.count),
+            (from, to),
+            false,
+        );
         let rows = deals.into_iter().zip(from..).map(|(results, deal)| DealRow { deal, pair: None, results });
         write_shard(out, &header, rows)?;
         println!(
@@ -217,142 +212,19 @@ fn report(
     Ok(())
 }
 
-/// The first line of a tournament shard's file: which tournament and which deals.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ShardHeader {
-    oh7_tournament_shard: u32,
-    spec: GameSpec,
-    players: usize,
-    bots: Vec<String>,
-    seed: u64,
-    deals: u64,
-    shard: u64,
-    of: u64,
-    from: u64,
-    to: u64,
-    /// A `--ratings` round-robin (the bots are every level; rows name their pair).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    ratings: bool,
-}
-
-/// One deal's results, a line of a shard's file (of one pair of levels, for `--ratings`).
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DealRow {
-    deal: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pair: Option<[usize; 2]>,
-    results: Vec<tournament::SeatResult>,
-}
-
-/// A shard's file: its header, then its rows (one per deal, or per pair and deal).
-fn write_shard(path: &Path, header: &ShardHeader, rows: impl Iterator<Item = DealRow>) -> Result<()> {
-    let f = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    let mut out = std::io::BufWriter::new(f);
-    serde_json::to_writer(&mut out, header)?;
-    out.write_all(b"\n")?;
-    for row in rows {
-        serde_json::to_writer(&mut out, &row)?;
-        out.write_all(b"\n")?;
-    }
-    out.flush().with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
-}
-
 /// `oh7 tournament --merge FILES...`: the shards of one tournament put back together in deal
 /// order and summarised, exactly as the one-process run summarises them.
 fn merge(args: &TournamentArgs) -> Result<()> {
-    use std::io::BufRead;
-    let mut headers = Vec::new();
-    // Keyed by (pair of levels for --ratings, deal).
-    type Key = (Option<[usize; 2]>, u64);
-    let mut deals: std::collections::BTreeMap<Key, (Vec<tournament::SeatResult>, &Path)> = Default::default();
-    for path in &args.merge {
-        let f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let mut lines = std::io::BufReader::new(f).lines();
-        let first = lines.next().transpose().with_context(|| format!("cannot read {}", path.display()))?;
-        let header: ShardHeader = first.as_deref().and_then(|l| serde_json::from_str(l).ok()).with_context(|| {
-            format!("{}: not a tournament shard (its first line is not a shard header)", path.display())
-        })?;
-        let mut rows = 0;
-        for (i, line) in lines.enumerate() {
-            let line = line.with_context(|| format!("cannot read {}", path.display()))?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let row: DealRow = serde_json::from_str(&line)
-                .with_context(|| format!("{}:{}: not a deal's results", path.display(), i + 2))?;
-            if !(header.from..header.to).contains(&row.deal) {
-                bail!(
-                    "{}:{}: deal {} is not in this shard's deals {} to {}",
-                    path.display(),
-                    i + 2,
-                    row.deal,
-                    header.from,
-                    header.to - 1
-                );
-            }
-            if row.pair.is_some() != header.ratings {
-                bail!("{}:{}: a row that does not fit its shard's kind of tournament", path.display(), i + 2);
-            }
-            if let Some((_, other)) = deals.insert((row.pair, row.deal), (row.results, path)) {
-                bail!("deal {} is in {} and in {}", row.deal, other.display(), path.display());
-            }
-            rows += 1;
+    match shard::merge(&args.merge)? {
+        Merged::Ratings { header: h, played } => {
+            ratings_report(&h.spec, h.players, &h.bots, h.seed, h.deals, &played, args.json, 0.0)
         }
-        let pairs =
-            if header.ratings { (header.bots.len() * header.bots.len().saturating_sub(1) / 2) as u64 } else { 1 };
-        if rows != (header.to - header.from) * pairs {
-            bail!(
-                "{}: shard {} of {} should hold {} deals but holds {}: an unfinished or cut file",
-                path.display(),
-                header.shard,
-                header.of,
-                (header.to - header.from) * pairs,
-                rows
-            );
+        Merged::Tournament { header: h, deals } => {
+            let summary = tournament::summarise(&h.bots, &deals);
+            let rots = tournament::rotations(h.bots.len(), h.players).len();
+            report(&summary, &h.spec, h.players, &h.bots, h.seed, args, rots, 0.0)
         }
-        headers.push(header);
     }
-    let parts: Vec<oh7_sim::Part<'_>> = args
-        .merge
-        .iter()
-        .zip(&headers)
-        .map(|(path, h)| {
-            let mut run = serde_json::to_value(h).expect("headers serialize");
-            if let Some(o) = run.as_object_mut() {
-                for k in ["shard", "from", "to"] {
-                    o.remove(k);
-                }
-            }
-            oh7_sim::Part { path, run, index: h.shard, count: h.of }
-        })
-        .collect();
-    oh7_sim::check_parts(&parts)?;
-    let h = &headers[0];
-    if h.ratings {
-        // Each pair's deals in order; pairs in the order the one-process run plays them.
-        let mut played: Vec<([usize; 2], Vec<Vec<tournament::SeatResult>>)> = Vec::new();
-        for ((pair, _), (results, _)) in deals {
-            let pair = pair.expect("ratings rows name their pair");
-            match played.last_mut() {
-                Some((p, v)) if *p == pair => v.push(results),
-                _ => played.push((pair, vec![results])),
-            }
-        }
-        if played.iter().any(|(_, v)| v.len() as u64 != h.deals) {
-            bail!("the shards do not hold every deal of every pair of levels");
-        }
-        return ratings_report(&h.spec, h.players, &h.bots, h.seed, h.deals, &played, args.json, 0.0);
-    }
-    let all: Vec<Vec<tournament::SeatResult>> = deals.into_values().map(|(r, _)| r).collect();
-    if all.len() as u64 != h.deals {
-        bail!("the shards hold {} deals of the tournament's {}", all.len(), h.deals);
-    }
-    let summary = tournament::summarise(&h.bots, &all);
-    let rots = tournament::rotations(h.bots.len(), h.players).len();
-    report(&summary, &h.spec, h.players, &h.bots, h.seed, args, rots, 0.0)
 }
 
 fn to_json(s: &Summary, what: &str, seed: u64, rots: usize, secs: f64) -> serde_json::Value {
@@ -397,19 +269,16 @@ fn ratings(args: &TournamentArgs) -> Result<()> {
     if let Some(shard) = args.shard {
         // One part of every pair's match: a row per pair and deal, merged by --merge.
         let out = args.out.as_ref().expect("clap requires --out with --shard");
-        let header = ShardHeader {
-            oh7_tournament_shard: 1,
-            spec: game.clone(),
-            players: args.players,
-            bots: names.clone(),
-            seed: args.seed,
-            deals: args.deals,
-            shard: shard.index,
-            of: shard.count,
-            from,
-            to,
-            ratings: true,
-        };
+        let header = ShardHeader::new(
+            &game,
+            args.players,
+            names.clone(),
+            args.seed,
+            args.deals,
+            (shard.index, shard.count),
+            (from, to),
+            true,
+        );
         let rows = played.iter().flat_map(|(pair, deals)| {
             deals.iter().zip(from..).map(|(results, deal)| DealRow {
                 deal,

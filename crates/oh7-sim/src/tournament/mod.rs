@@ -7,7 +7,7 @@
 //! round, its redeals included; Seven: one round, its rules with `limit: None`). The game is a
 //! [`GameSpec`]; the rounds themselves run on the generic [`Game`] interface.
 
-use crate::BotLevel;
+use oh7_bots::BotLevel;
 use oh7_core::GameId;
 use oh7_core::game::{Game, Seat};
 use oh7_core::oh7::{Action, Oh7Game};
@@ -15,8 +15,10 @@ use oh7_core::ruleset::Ruleset;
 use oh7_core::seven::{SevenGame, SevenRules};
 use rayon::prelude::*;
 
-use crate::expert::OracleBot;
-use crate::{Bot, GameSpec, oh7_bot, seven_bot};
+use oh7_bots::expert::OracleBot;
+use oh7_bots::{Bot, GameSpec, oh7_bot, seven_bot};
+
+pub mod shard;
 
 /// The seed of deal `d` of a tournament seeded `seed` (splitmix64).
 pub fn deal_seed(seed: u64, d: u64) -> u64 {
@@ -135,7 +137,7 @@ pub fn play_seven_round(
     for (s, &b) in seating.iter().enumerate() {
         bots.push(seven_bot(&names[b], deal_seed(seed ^ 0x5e7, (s * 64 + b) as u64))?);
     }
-    crate::play_game(&mut game, &mut bots, 100_000).map_err(|e| e.to_string())?;
+    oh7_bots::play_game(&mut game, &mut bots, 100_000).map_err(|e| e.to_string())?;
     let w = game.winners();
     Ok((0..players)
         .map(|s| SeatResult {
@@ -241,7 +243,7 @@ pub fn summarise(names: &[String], deals: &[Vec<SeatResult>]) -> Summary {
     let k = names.len();
     let mut per_deal: Vec<Vec<Option<f64>>> = Vec::with_capacity(deals.len());
     let mut bots = Vec::new();
-    for b in 0..k {
+    for (b, name) in names.iter().enumerate() {
         let (mut rounds, mut made, mut over, mut short) = (0u64, 0u64, 0u64, 0u64);
         for d in deals {
             for r in d.iter().filter(|r| r.bot == b) {
@@ -269,7 +271,7 @@ pub fn summarise(names: &[String], deals: &[Vec<SeatResult>]) -> Summary {
             if times.is_empty() { f64::NAN } else { times[((times.len() - 1) as f64 * p).round() as usize] as f64 }
         };
         bots.push(BotSummary {
-            name: names[b].clone(),
+            name: name.clone(),
             rounds,
             mean,
             ci95,
