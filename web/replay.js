@@ -74,24 +74,9 @@ export function replayStepEl(env, step, where) {
       ),
     ];
   }
-  let tableEl = null;
-  if (step.plays.length) {
-    const title = step.kind === "trick" ? t.rv.trickCards : step.kind === "pass" ? t.rv.passCards : t.rv.betCards(w);
-    tableEl = h(
-      "div",
-      { class: "review-trick" },
-      h("h4", {}, title),
-      h(
-        "ol",
-        { class: "cards plays" },
-        ...step.plays.map(([s, c]) => {
-          const win = step.kind === "trick" && s === step.winner;
-          const who = s === null ? "" : names[s] ?? `#${s + 1}`;
-          return h("li", { class: ["play", win && "winner"].filter(Boolean).join(" ") }, cardEl(env.cardCtx, c, { game: "oh7", winner: win }), h("small", { class: "nm", title: who }, who), win ? h("small", { class: "tag win" }, t.rv.wins) : null);
-        }),
-      ),
-    );
-  }
+  const tableEl = playsEl(env, step, (s, c, i, win, who) =>
+    h("li", { class: ["play", win && "winner"].filter(Boolean).join(" ") }, cardEl(env.cardCtx, c, { game: "oh7", winner: win }), h("small", { class: "nm", title: who }, who), win ? h("small", { class: "tag win" }, t.rv.wins) : null),
+  );
   const played = new Map(step.kind === "trick" ? step.plays.map(([s, c]) => [s, c]) : []);
   const hands = h(
     "div",
@@ -124,5 +109,24 @@ export function stepNav(env) {
     h("button", { type: "button", id: "step-prev", onclick: () => nav.go(nav.current() - 1), "aria-keyshortcuts": "ArrowLeft" }, h("span", { "aria-hidden": "true" }, "← "), t.rv.prev),
     h("p", { class: "step-status", role: "status", "aria-live": "polite" }),
     h("button", { type: "button", id: "step-next", onclick: () => nav.go(nav.current() + 1), "aria-keyshortcuts": "ArrowRight" }, t.rv.next, h("span", { "aria-hidden": "true" }, " →")),
+  );
+}
+
+/** The cards on the table at an Oh 7 step (the trick, the bet cards revealed, or the cards
+ *  passed), each drawn by `li(seat, card, index, wins, name)`; null when there are none. Shared
+ *  by the replay and the review. */
+export function playsEl(env, step, li) {
+  if (!step.plays.length) return null;
+  const { t, w, names } = env;
+  const title = step.kind === "trick" ? t.rv.trickCards : step.kind === "pass" ? t.rv.passCards : t.rv.betCards(w);
+  return h(
+    "div",
+    { class: "review-trick" },
+    h("h4", {}, title),
+    h(
+      "ol",
+      { class: "cards plays" },
+      ...step.plays.map(([s, c], i) => li(s, c, i, step.kind === "trick" && s === step.winner, s === null ? "" : names[s] ?? `#${s + 1}`)),
+    ),
   );
 }

@@ -17,7 +17,7 @@ import { terms, symbols } from "./rules.js";
 import { cardEl } from "./table.js";
 import { markOf, optionRows, plainWords, reasonOf, namesOf, model, stepFromHash, fmtLoss } from "./review-model.js";
 import { sevenOptionText, sevenOptionEl, sevenOptionsEl, sevenReplayStepEl, sevenStepEl } from "./review-seven.js";
-import { buildReplay, replayStepEl, stepNav } from "./replay.js";
+import { buildReplay, replayStepEl, stepNav, playsEl } from "./replay.js";
 
 
 // What the page has loaded (kept across a change of language, which redraws the page).
@@ -379,32 +379,17 @@ function stepEl(env, step, d, where) {
     h("h4", {}, t.rv.handOf(me)),
     h("div", { class: "cards", role: "list" }, ...step.hand.map((c) => h("span", { role: "listitem", class: picked(c) ? "picked" : null }, cardEl(env.cardCtx, c, { game: "oh7", selected: picked(c) })))),
   );
-  let tableEl = null;
-  if (step.plays.length) {
-    const title = step.kind === "trick" ? t.rv.trickCards : step.kind === "pass" ? t.rv.passCards : t.rv.betCards(w);
-    tableEl = h(
-      "div",
-      { class: "review-trick" },
-      h("h4", {}, title),
-      h(
-        "ol",
-        { class: "cards plays" },
-        ...step.plays.map(([s, c], i) => {
-          const after = step.kind === "trick" && step.before !== null && i > step.before;
-          const win = step.kind === "trick" && s === step.winner;
-          const who = s === null ? "" : names[s] ?? `#${s + 1}`;
-          return h(
-            "li",
-            { class: ["play", after && "after", win && "winner", s === seat && "mine"].filter(Boolean).join(" ") },
-            cardEl(env.cardCtx, c, { game: "oh7", winner: win }),
-            h("small", { class: "nm", title: who }, who),
-            after ? h("small", { class: "tag" }, t.rv.after) : null,
-            win ? h("small", { class: "tag win" }, t.rv.wins) : null,
-          );
-        }),
-      ),
+  const tableEl = playsEl(env, step, (s, c, i, win, who) => {
+    const after = step.kind === "trick" && step.before !== null && i > step.before;
+    return h(
+      "li",
+      { class: ["play", after && "after", win && "winner", s === seat && "mine"].filter(Boolean).join(" ") },
+      cardEl(env.cardCtx, c, { game: "oh7", winner: win }),
+      h("small", { class: "nm", title: who }, who),
+      after ? h("small", { class: "tag" }, t.rv.after) : null,
+      win ? h("small", { class: "tag win" }, t.rv.wins) : null,
     );
-  }
+  });
   return [
     h("h3", { class: "step-title" }, where),
     info.length ? h("p", { class: "step-info" }, ...info) : null,

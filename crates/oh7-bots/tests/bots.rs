@@ -3,6 +3,8 @@
 
 use std::cell::Cell;
 
+mod common;
+
 use oh7_bots::expert::OracleBot;
 use oh7_bots::ismcts::{IsmctsBot, IsmctsConfig, Rollout};
 use oh7_bots::{OH7_LEVELS, SEVEN_LEVELS, oh7_bot, random_oh7_game, seven_bot};
@@ -12,7 +14,7 @@ use oh7_core::ruleset::{Preset, Ruleset};
 use oh7_core::seven::{SevenGame, SevenRules};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 const TABLES: &[(Preset, usize)] = &[
@@ -47,16 +49,8 @@ fn check_level(level: &str, cases: u32) -> u64 {
     let config = Config { cases, failure_persistence: None, rng_seed: RngSeed::Fixed(0xb075), ..Config::default() };
     let result = TestRunner::new(config).run(&situations(), |(table, seed, skip, passing)| {
         let (preset, players) = TABLES[table];
-        let mut rules = Ruleset::preset(preset);
-        rules.passing = preset == Preset::Bga && passing;
-        let mut g = Oh7Game::new(rules, players, seed).unwrap();
+        let mut g = common::situation(preset, players, seed, skip, passing);
         let mut legal = Vec::new();
-        let mut pick = ChaCha8Rng::seed_from_u64(seed);
-        for _ in 0..skip {
-            let Some(seat) = g.to_move().lowest() else { break };
-            g.legal_actions(seat, &mut legal);
-            g.apply(seat, legal[pick.random_range(0..legal.len())]).unwrap();
-        }
         let mut oracle = OracleBot::new(seed);
         let mut bots: Vec<_> = if level == "oracle" {
             Vec::new()

@@ -6,6 +6,8 @@
 
 use std::cell::Cell;
 
+mod common;
+
 use oh7_bots::Bot;
 use oh7_bots::hand_model::{CardProbs, HandModel, LOCS, allowed};
 use oh7_bots::ismcts::{IsmctsBot, IsmctsConfig};
@@ -34,20 +36,10 @@ const TABLES: &[(Preset, usize)] = &[
     (Preset::Bga, 9),
 ];
 
-/// A game after `skip` random decisions (bga with passing when `passing`).
+/// A game of table `table` after `skip` random decisions (bga with passing when `passing`).
 fn situation(table: usize, seed: u64, skip: u64, passing: bool) -> Oh7Game {
     let (preset, players) = TABLES[table];
-    let mut rules = Ruleset::preset(preset);
-    rules.passing = preset == Preset::Bga && passing;
-    let mut g = Oh7Game::new(rules, players, seed).unwrap();
-    let mut legal = Vec::new();
-    let mut pick = ChaCha8Rng::seed_from_u64(seed);
-    for _ in 0..skip {
-        let Some(seat) = g.to_move().lowest() else { break };
-        g.legal_actions(seat, &mut legal);
-        g.apply(seat, legal[pick.random_range(0..legal.len())]).unwrap();
-    }
-    g
+    common::situation(preset, players, seed, skip, passing)
 }
 
 /// Random probabilities over each unknown card's allowed places (a model that could say

@@ -30,33 +30,25 @@ pub(crate) const LANGS: [&str; 2] = ["en", "fr"];
 pub(crate) const CLOCK_S: std::ops::RangeInclusive<u32> = 10..=600;
 
 /// What a client asks to create a table.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub(crate) struct CreateTable {
     /// `oh7` (default) or `seven`.
-    #[serde(default)]
     pub game: Option<String>,
     /// `en`, `fr`, `fr-advanced`, `kod7` or `bga` (Oh 7).
-    #[serde(default)]
     pub preset: Option<String>,
     /// A custom ruleset (TOML), instead of a preset.
-    #[serde(default)]
     pub ruleset: Option<String>,
     /// Players; left out: 4, or the nearest count the game allows.
-    #[serde(default)]
     pub players: Option<usize>,
     /// Per seat: `"human"` or a bot level; seat 0 is the creator's unless it is a bot. Missing
     /// seats are for people.
-    #[serde(default)]
     pub seats: Vec<String>,
     /// The creator's display name (needed unless every seat is a bot).
-    #[serde(default)]
     pub name: Option<String>,
     /// `en` or `fr`.
-    #[serde(default)]
     pub lang: Option<String>,
     /// A turn clock in seconds (10 to 600), off if left out.
-    #[serde(default)]
     pub turn_clock_s: Option<u32>,
 }
 

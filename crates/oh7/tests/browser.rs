@@ -402,7 +402,7 @@ fn the_browser_table() {
     let scratch = tempfile::Builder::new().prefix("oh7-browser-").tempdir().expect("a temporary directory");
     let dir = scratch.path().to_path_buf();
     // A short wait for answers to "Play again", so the scenario of a friend gone does not idle.
-    let (_server, addr) = serve_with(&dir.join("oh7.db"), &["--rematch-wait-s", &REMATCH_WAIT_S.to_string()]);
+    let (_server, addr) = serve_with(dir.join("oh7.db"), &["--rematch-wait-s", &REMATCH_WAIT_S.to_string()]);
     let base = format!("http://{addr}");
     let port = free_port();
     let _driver = Guard(

@@ -14,9 +14,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -71,20 +69,22 @@ fn lease_s() -> u64 {
 
 /// Start `oh7 serve` on `db` (PostgreSQL) on an ephemeral loopback port.
 fn serve(db: &str) -> (Guard, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0", "--grace-s", "600"])
-        .args(["--max-conns-per-ip", "100000", "--max-tables-per-ip", "100000", "--commands-per-s", "10000"])
-        .args(["--lease-s", &lease_s().to_string(), "--db", db])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    out.read_line(&mut line).unwrap();
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("{line}"));
-    (Guard(child), addr.parse().unwrap())
+    let lease = lease_s().to_string();
+    common::serve_with(
+        db,
+        &[
+            "--grace-s",
+            "600",
+            "--max-conns-per-ip",
+            "100000",
+            "--max-tables-per-ip",
+            "100000",
+            "--commands-per-s",
+            "10000",
+            "--lease-s",
+            &lease,
+        ],
+    )
 }
 
 /// The clients' choice: a function of the version and the legal actions only, so a game is

@@ -23,12 +23,12 @@ pub(crate) fn serve(db: &Path) -> (Guard, SocketAddr) {
 }
 
 /// [`serve`] with more options.
-pub(crate) fn serve_with(db: &Path, more: &[&str]) -> (Guard, SocketAddr) {
+pub(crate) fn serve_with(db: impl AsRef<std::ffi::OsStr>, more: &[&str]) -> (Guard, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
         .args(["serve", "--addr", "127.0.0.1:0", "--bot-pause-ms", "0"])
         .args(more)
         .arg("--db")
-        .arg(db)
+        .arg(db.as_ref())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
