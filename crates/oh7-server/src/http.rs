@@ -5,24 +5,19 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicU64;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use futures_util::{SinkExt, StreamExt};
-use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
 use tower_http::compression::CompressionLayer;
 
 use crate::Settings;
 use crate::lobby::{CreateTable, Lobby, Located};
-use crate::protocol::{ClientMsg, ErrorCode, MAX_ID_LEN, Refusal, ServerMsg};
-use crate::table::{ConnId, Frame, TableHandle, TableMsg};
+use crate::protocol::{ErrorCode, Refusal};
 
 /// The address a connection comes from (the listener's own connect info, see `listen.rs`).
 #[derive(Clone, Copy, Debug)]
@@ -42,7 +37,7 @@ pub(crate) struct App {
     pub lobby: Lobby,
     /// Limits and timings.
     pub settings: Arc<Settings>,
-    next_conn: AtomicU64,
+    pub(crate) next_conn: AtomicU64,
     /// Set when the server is stopping: new commands are refused.
     pub stopping: tokio::sync::watch::Receiver<bool>,
 }
@@ -258,211 +253,7 @@ async fn ws(
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
-            connection(socket, app.clone()).await;
+            crate::ws::Session::run(socket, app.clone()).await;
             app.lobby.disconnect(ip);
         })
-}
-
-/// A token bucket: `rate` commands a second, up to `burst` at once.
-struct Bucket {
-    level: f64,
-    at: Instant,
-    rate: f64,
-    burst: f64,
-}
-
-impl Bucket {
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.level = (self.level + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
-        self.at = now;
-        if self.level >= 1.0 {
-            self.level -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
-async fn connection(socket: WebSocket, app: Arc<App>) {
-    let conn: ConnId = app.next_conn.fetch_add(1, Ordering::Relaxed);
-    let (mut sink, mut stream) = socket.split();
-    let (tx, mut rx) = mpsc::channel::<Frame>(app.settings.outbox);
-    let writer = tokio::spawn(async move {
-        while let Some(f) = rx.recv().await {
-            if sink.send(Message::Text(f.as_ref().into())).await.is_err() {
-                break;
-            }
-        }
-        sink
-    });
-    // A close status to send (RFC 6455): 1009 too big, 1007 not UTF-8, 1002 protocol error.
-    let mut status: Option<(u16, &str)> = None;
-    let s = &app.settings;
-    let mut bucket = Bucket { level: s.burst, at: Instant::now(), rate: s.commands_per_s, burst: s.burst };
-    let mut table: Option<TableHandle> = None;
-    let mut stopping = app.stopping.clone();
-    let err = |r: Refusal, id: Option<&str>| r.to_msg(id, None).frame();
-    // Once the client pings (its heartbeat), it is held to it: silent past the deadline, the
-    // connection is closed (a stalled network, a page frozen without a close).
-    let mut heard_by: Option<tokio::time::Instant> = None;
-    loop {
-        // The table's task ended (it was lost to another instance): its last frames are sent
-        // and the connection closes; the client reconnects.
-        let table_gone = async {
-            match &table {
-                Some(h) => h.tx.closed().await,
-                None => std::future::pending().await,
-            }
-        };
-        let deadline = async {
-            match heard_by {
-                Some(t) => tokio::time::sleep_until(t).await,
-                None => std::future::pending().await,
-            }
-        };
-        let msg = tokio::select! {
-            m = stream.next() => m,
-            _ = stopping.changed() => break,
-            _ = table_gone => break,
-            _ = deadline => break,
-        };
-        if heard_by.is_some() {
-            heard_by = Some(tokio::time::Instant::now() + s.heartbeat);
-        }
-        let text = match msg {
-            Some(Ok(Message::Text(t))) => t,
-            Some(Ok(Message::Binary(_))) => {
-                let _ = tx.send(err(Refusal::new(ErrorCode::Malformed, "Send text frames of JSON."), None)).await;
-                continue;
-            }
-            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-            Some(Err(e)) => {
-                // The library's error kinds arrive as text (axum wraps its own tungstenite).
-                let e = e.to_string();
-                if e.starts_with("Space limit exceeded") {
-                    let r =
-                        Refusal::new(ErrorCode::TooLarge, format!("A message has at most {} bytes.", s.max_message));
-                    let _ = tx.send(err(r, None)).await;
-                    status = Some((1009, "message too big"));
-                } else if e.starts_with("UTF-8 encoding error") {
-                    status = Some((1007, "text frames are UTF-8"));
-                } else if e.starts_with("WebSocket protocol error") {
-                    status = Some((1002, "protocol error"));
-                }
-                break;
-            }
-            Some(Ok(Message::Close(_))) | None => break,
-        };
-        if text.len() > s.max_message {
-            let r = Refusal::new(ErrorCode::TooLarge, format!("A message has at most {} bytes.", s.max_message));
-            let _ = tx.send(err(r, None)).await;
-            continue;
-        }
-        if !bucket.take() {
-            // The command's id when the frame reads as one, so the client knows which it was.
-            let id = serde_json::from_str::<Value>(&text).ok().and_then(|v| {
-                v.get("id")
-                    .and_then(Value::as_str)
-                    .filter(|id| !id.is_empty() && id.len() <= MAX_ID_LEN)
-                    .map(String::from)
-            });
-            let r = Refusal::new(ErrorCode::RateLimited, "Too many commands: slow down.");
-            let _ = tx.send(err(r, id.as_deref())).await;
-            continue;
-        }
-        let msg: ClientMsg = match serde_json::from_str(&text) {
-            Ok(m) => m,
-            Err(e) => {
-                let r = Refusal::new(ErrorCode::Malformed, format!("Not a message of the protocol: {e}."));
-                let _ = tx.send(err(r, None)).await;
-                continue;
-            }
-        };
-        if matches!(msg, ClientMsg::Ping {}) {
-            heard_by = Some(tokio::time::Instant::now() + s.heartbeat);
-        }
-        if msg.id().is_some_and(|id| id.is_empty() || id.len() > MAX_ID_LEN) {
-            let r = Refusal::new(ErrorCode::Malformed, format!("A command id has 1 to {MAX_ID_LEN} characters."));
-            let _ = tx.send(err(r, None)).await;
-            continue;
-        }
-        match (msg, &table) {
-            (ClientMsg::Hello { table: code, token }, None) => {
-                // A table that unloads itself while this hello is on its way drops the answer;
-                // the lobby then loads it again.
-                let mut answer = None;
-                let mut owner = None;
-                for _ in 0..3 {
-                    let (handle, access) = match app.lobby.locate(&code).await {
-                        Located::Here(h, a) => (h, a),
-                        Located::Elsewhere(url) => {
-                            owner = Some(url);
-                            break;
-                        }
-                        Located::Unknown => break,
-                    };
-                    let (reply, wait) = oneshot::channel();
-                    let attach = TableMsg::Attach { conn, tx: tx.clone(), access, token: token.clone(), reply };
-                    if handle.tx.send(attach).await.is_err() {
-                        continue;
-                    }
-                    if let Ok(r) = wait.await {
-                        answer = Some((handle, r));
-                        break;
-                    }
-                }
-                match answer {
-                    Some((handle, Ok(_))) => table = Some(handle),
-                    Some((_, Err(r))) => {
-                        let _ = tx.send(err(r, None)).await;
-                    }
-                    None if owner.is_some() => {
-                        let url = owner.unwrap_or_default();
-                        let msg = "This table is played on another server: connect there.".to_string();
-                        let _ = tx.send(ServerMsg::Redirect { url, message: msg }.frame()).await;
-                        break;
-                    }
-                    None if app.lobby.is_closing() => {
-                        let r = Refusal::new(ErrorCode::ShuttingDown, "The server is stopping; try again soon.");
-                        let _ = tx.send(err(r, None)).await;
-                    }
-                    None => {
-                        let r = Refusal::new(ErrorCode::UnknownTable, "No table has this link.");
-                        let _ = tx.send(err(r, None)).await;
-                    }
-                }
-            }
-            (ClientMsg::Hello { .. }, Some(_)) => {
-                let r = Refusal::new(ErrorCode::AlreadyJoined, "This connection has joined a table already.");
-                let _ = tx.send(err(r, None)).await;
-            }
-            (msg, None) => {
-                let r = Refusal::new(ErrorCode::NoHello, "Say hello with the table's link first.");
-                let _ = tx.send(err(r, msg.id())).await;
-            }
-            (msg, Some(h)) => {
-                if h.tx.send(TableMsg::Command { conn, msg }).await.is_err() {
-                    break;
-                }
-            }
-        }
-    }
-    if let Some(h) = table {
-        let _ = h.tx.send(TableMsg::Detach { conn }).await;
-    }
-    drop(tx);
-    if let Ok(mut sink) = writer.await {
-        if let Some((code, reason)) = status {
-            let close = axum::extract::ws::CloseFrame { code, reason: reason.into() };
-            let _ = sink.send(Message::Close(Some(close))).await;
-            let _ = sink.flush().await;
-            // The rest of a frame too big to read may still be unread: closing the socket at
-            // once would reset the connection and lose the close frame on its way. The library
-            // reads no more after its error, so wait a moment for the client to take it.
-            tokio::time::sleep(Duration::from_secs(1)).await;
-        }
-        let _ = sink.close().await;
-    }
 }

@@ -28,6 +28,7 @@ pub mod secrets;
 pub mod store;
 pub(crate) mod table;
 pub(crate) mod web;
+pub(crate) mod ws;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
