@@ -163,23 +163,56 @@ impl Running {
     }
 }
 
-/// Open the database at `db`, restore every unfinished table, and listen on `addr`. The server
-/// runs until [`Running::stop`] or until `shutdown` completes.
+/// Where the server keeps its tables and their logs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// An SQLite file of this instance (created if absent).
+    Sqlite(PathBuf),
+    /// A PostgreSQL database shared with other instances (`postgres://user:password@host/db`).
+    Postgres(String),
+}
+
+impl std::str::FromStr for Database {
+    type Err = std::convert::Infallible;
+    /// `postgres://…` or `postgresql://…` is a PostgreSQL URL; anything else, an SQLite file.
+    fn from_str(s: &str) -> Result<Database, Self::Err> {
+        Ok(if s.starts_with("postgres://") || s.starts_with("postgresql://") {
+            Database::Postgres(s.to_string())
+        } else {
+            Database::Sqlite(PathBuf::from(s))
+        })
+    }
+}
+
+impl std::fmt::Display for Database {
+    /// The database as it may be printed or logged: a PostgreSQL URL without its password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Sqlite(path) => write!(f, "{}", path.display()),
+            Database::Postgres(url) => match (url.find("://"), url.rfind('@')) {
+                (Some(scheme), Some(at)) if at > scheme => {
+                    let user = url[scheme + 3..at].split(':').next().unwrap_or("");
+                    write!(f, "{}{user}:***{}", &url[..scheme + 3], &url[at..])
+                }
+                _ => f.write_str(url),
+            },
+        }
+    }
+}
+
+/// Open `db`, restore every unfinished table, and listen on `addr`. The server runs until
+/// [`Running::stop`] or until `shutdown` completes.
 pub async fn start(
     addr: SocketAddr,
-    db: PathBuf,
+    db: Database,
     settings: Settings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<Running, ServeError> {
     let header_timeout = settings.header_timeout;
     let settings = Arc::new(settings);
-    // `postgres://…` is a PostgreSQL database shared with other instances; anything else, an
-    // SQLite file of this one.
-    let url = db.to_string_lossy();
-    let store: Arc<dyn store::Store> = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        Arc::new(store::PgStore::open(&url, &secrets::new_code(), settings.lease).await?)
-    } else {
-        Arc::new(store::SqliteStore::open(&db).await?)
+    let store: Arc<dyn store::Store> = match &db {
+        Database::Postgres(url) => Arc::new(store::PgStore::open(url, &secrets::new_code(), settings.lease).await?),
+        Database::Sqlite(path) => Arc::new(store::SqliteStore::open(path).await?),
     };
     let reviews = reviews::Reviews::new(store.clone(), &settings.review_level, settings.review_jobs);
     let lobby = lobby::Lobby::new(store.clone(), settings.clone(), reviews);
@@ -234,4 +267,20 @@ pub async fn start(
         tracing::info!("stopped; the database is closed");
     });
     Ok(Running { addr, restored, stop: Some(stop_tx), done, app: handle_app })
+}
+
+#[cfg(test)]
+mod database_tests {
+    use super::Database;
+
+    #[test]
+    fn a_database_password_is_never_printed() {
+        let pg: Database = "postgres://oh7:s3cret@db:5432/oh7".parse().unwrap();
+        assert_eq!(pg, Database::Postgres("postgres://oh7:s3cret@db:5432/oh7".into()));
+        assert_eq!(pg.to_string(), "postgres://oh7:***@db:5432/oh7");
+        let file: Database = "oh7.db".parse().unwrap();
+        assert_eq!(file, Database::Sqlite("oh7.db".into()));
+        assert_eq!(file.to_string(), "oh7.db");
+        assert!(matches!("postgresql://h/db".parse().unwrap(), Database::Postgres(_)));
+    }
 }

@@ -2,7 +2,6 @@
 //! (several instances on one database: `--public-url`, `--lease-s`).
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -17,7 +16,7 @@ pub(crate) struct ServeArgs {
     /// The SQLite database file (created if absent; every table and game is kept there), or a
     /// PostgreSQL URL (`postgres://user:password@host/db`; migrated at start).
     #[arg(long, default_value = "oh7.db")]
-    pub db: PathBuf,
+    pub db: oh7_server::Database,
     /// Pause before each bot decision when a person sits at the table, in milliseconds.
     #[arg(long, default_value_t = 700)]
     pub bot_pause_ms: u64,
@@ -86,19 +85,6 @@ impl ServeArgs {
     }
 }
 
-/// The database as it may be printed: a PostgreSQL URL without its password.
-fn shown_db(db: &std::path::Path) -> String {
-    let s = db.to_string_lossy();
-    match (s.find("://"), s.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let creds = &s[scheme + 3..at];
-            let user = creds.split(':').next().unwrap_or("");
-            format!("{}{user}:***{}", &s[..scheme + 3], &s[at..])
-        }
-        _ => s.into_owned(),
-    }
-}
-
 async fn stop_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
@@ -132,18 +118,14 @@ pub(crate) fn run(args: &ServeArgs) -> Result<()> {
     rt.block_on(async {
         let running = oh7_server::start(args.addr, args.db.clone(), args.settings(), stop_signal())
             .await
-            .with_context(|| format!("cannot serve with the database {}", shown_db(&args.db)))?;
+            .with_context(|| format!("cannot serve with the database {}", args.db))?;
         // One write, then nothing more on stdout (logs go to stderr), so a reader may stop
         // reading after the address.
         let restored = match running.restored {
             0 => String::new(),
             n => format!("\nrestored {n} unfinished table(s) from the database"),
         };
-        println!(
-            "oh7 is serving at http://{}/  (database {}; Ctrl-C stops){restored}",
-            running.addr,
-            shown_db(&args.db)
-        );
+        println!("oh7 is serving at http://{}/  (database {}; Ctrl-C stops){restored}", running.addr, args.db);
         use std::io::Write;
         let _ = std::io::stdout().flush();
         running.wait().await;
@@ -153,13 +135,6 @@ pub(crate) fn run(args: &ServeArgs) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn a_database_password_is_never_printed() {
-        let shown = super::shown_db(std::path::Path::new("postgres://oh7:s3cret@db:5432/oh7"));
-        assert_eq!(shown, "postgres://oh7:***@db:5432/oh7");
-        assert_eq!(super::shown_db(std::path::Path::new("oh7.db")), "oh7.db");
-    }
-
     #[test]
     fn public_urls_are_checked() {
         assert_eq!(super::public_url("http://10.0.0.2:7777/").unwrap(), "http://10.0.0.2:7777");

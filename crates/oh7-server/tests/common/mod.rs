@@ -103,7 +103,9 @@ pub(crate) fn fast() -> Settings {
 
 /// Start a server on `db`.
 pub(crate) async fn start(db: &Path, settings: Settings) -> Running {
-    oh7_server::start("127.0.0.1:0".parse().unwrap(), db.to_path_buf(), settings, std::future::pending()).await.unwrap()
+    // The harness keeps a PostgreSQL test database's URL where an SQLite file's path goes.
+    let db: oh7_server::Database = db.to_str().expect("a UTF-8 path or URL").parse().unwrap();
+    oh7_server::start("127.0.0.1:0".parse().unwrap(), db, settings, std::future::pending()).await.unwrap()
 }
 
 /// Everything a played table left: each client's frames, the tokens, the acts, the record.
