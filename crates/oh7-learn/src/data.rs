@@ -24,6 +24,8 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::LearnError;
+
 /// The format's name, in every file's metadata.
 pub const FORMAT: &str = "oh7-learn-data/1";
 
@@ -161,16 +163,16 @@ fn f16s(out: &mut Vec<u16>, xs: &[f32]) {
 
 /// The games of `plan` (its shard, or all), played on the rayon pool; rows in game order.
 /// `progress` is called with the number of games done.
-pub fn generate(plan: &DataPlan, progress: &(dyn Fn(u64) + Sync)) -> Result<Rows, String> {
+pub fn generate(plan: &DataPlan, progress: &(dyn Fn(u64) + Sync)) -> Result<Rows, LearnError> {
     for b in &plan.bots {
-        player(b, 0)?;
+        player(b, 0).map_err(LearnError::Plan)?;
     }
     if plan.bots.is_empty() {
-        return Err("no bots: give at least one level".into());
+        return Err(LearnError::Plan("no bots: give at least one level".into()));
     }
-    Oh7Game::new(plan.rules, plan.players, 0).map_err(|e| e.to_string())?;
+    Oh7Game::new(plan.rules, plan.players, 0).map_err(|e| LearnError::Plan(e.to_string()))?;
     let mut rows = Rows::default();
-    for p in each_game(plan, progress, play_one)? {
+    for p in each_game(plan, progress, play_one).map_err(LearnError::Game)? {
         rows.append(p);
     }
     Ok(rows)
@@ -199,13 +201,13 @@ pub(crate) fn each_game<T: Send>(
 }
 
 /// The metadata of a data file's bytes (`path` for the messages).
-pub(crate) fn read_meta(bytes: &[u8], path: &Path) -> Result<DataMeta, String> {
-    let (_, md) = safetensors::SafeTensors::read_metadata(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+pub(crate) fn read_meta(bytes: &[u8], path: &Path) -> Result<DataMeta, LearnError> {
+    let (_, md) = safetensors::SafeTensors::read_metadata(bytes).map_err(|e| LearnError::file(path, e))?;
     md.metadata()
         .as_ref()
         .and_then(|m| m.get("meta"))
-        .ok_or_else(|| format!("{}: not an oh7 data file (no meta)", path.display()))
-        .and_then(|m| serde_json::from_str(m).map_err(|e| format!("{}: bad meta: {e}", path.display())))
+        .ok_or_else(|| LearnError::file(path, "not an oh7 data file (no meta)"))
+        .and_then(|m| serde_json::from_str(m).map_err(|e| LearnError::file(path, format!("bad meta: {e}"))))
 }
 
 fn play_one(plan: &DataPlan, i: u64) -> Result<Rows, String> {
@@ -379,7 +381,7 @@ pub fn uniform_nll(know: &Knowledge, truth: &[Option<u8>; CARD_IDS], k: u32, rng
 }
 
 /// Write rows to `path` as safetensors with `meta`.
-pub fn write(path: &Path, rows: &Rows, meta: &DataMeta) -> Result<(), String> {
+pub fn write(path: &Path, rows: &Rows, meta: &DataMeta) -> Result<(), LearnError> {
     use safetensors::Dtype;
     let n = rows.len();
     fn bytes<T: Copy>(v: &[T], f: impl Fn(T) -> Vec<u8>) -> Vec<u8> {
@@ -408,34 +410,36 @@ pub fn write(path: &Path, rows: &Rows, meta: &DataMeta) -> Result<(), String> {
 pub(crate) type Column<'a> = (&'a str, safetensors::Dtype, Vec<usize>, Vec<u8>);
 
 /// Write `cols` to `path` as safetensors with `meta` (replaced only once complete).
-pub(crate) fn write_tensors(path: &Path, cols: &[Column<'_>], meta: &DataMeta) -> Result<(), String> {
+pub(crate) fn write_tensors(path: &Path, cols: &[Column<'_>], meta: &DataMeta) -> Result<(), LearnError> {
     use safetensors::tensor::TensorView;
     let views: Vec<(String, TensorView)> = cols
         .iter()
         .map(|(name, dt, shape, data)| {
-            TensorView::new(*dt, shape.clone(), data).map(|v| (name.to_string(), v)).map_err(|e| e.to_string())
+            TensorView::new(*dt, shape.clone(), data)
+                .map(|v| (name.to_string(), v))
+                .map_err(|e| LearnError::file(path, format!("tensor `{name}`: {e}")))
         })
         .collect::<Result<_, _>>()?;
     let mut info = std::collections::HashMap::new();
-    info.insert("meta".to_string(), serde_json::to_string(meta).map_err(|e| e.to_string())?);
+    info.insert("meta".to_string(), serde_json::to_string(meta).map_err(|e| LearnError::file(path, e))?);
     let tmp = path.with_extension("partial");
-    safetensors::serialize_to_file(views, Some(info), &tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    safetensors::serialize_to_file(views, Some(info), &tmp).map_err(|e| LearnError::file(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| LearnError::file(path, e))
 }
 
 /// Rows read back from a data file, with its metadata.
-pub fn read(path: &Path) -> Result<(Rows, DataMeta), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+pub fn read(path: &Path) -> Result<(Rows, DataMeta), LearnError> {
+    let bytes = std::fs::read(path).map_err(LearnError::open(path))?;
     let meta = read_meta(&bytes, path)?;
     if meta.format != FORMAT {
-        return Err(format!("{}: format {} (this oh7 reads {FORMAT})", path.display(), meta.format));
+        return Err(LearnError::file(path, format!("format {} (this oh7 reads {FORMAT})", meta.format)));
     }
-    let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    let raw = |name: &str, width: usize, size: usize| -> Result<Vec<u8>, String> {
-        let t = st.tensor(name).map_err(|_| format!("{}: no tensor `{name}`", path.display()))?;
+    let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| LearnError::file(path, e))?;
+    let raw = |name: &str, width: usize, size: usize| -> Result<Vec<u8>, LearnError> {
+        let t = st.tensor(name).map_err(|_| LearnError::file(path, format!("no tensor `{name}`")))?;
         let n = t.shape().first().copied().unwrap_or(0);
         if t.data().len() != n * width * size || (width > 1 && t.shape().get(1) != Some(&width)) {
-            return Err(format!("{}: tensor `{name}` has shape {:?}", path.display(), t.shape()));
+            return Err(LearnError::file(path, format!("tensor `{name}` has shape {:?}", t.shape())));
         }
         Ok(t.data().to_vec())
     };
@@ -460,7 +464,7 @@ pub fn read(path: &Path) -> Result<(Rows, DataMeta), String> {
     };
     let n = rows.seat.len();
     if rows.obs.len() != n * OH7_OBS || rows.hidden.len() != n * CARD_IDS || rows.kind.len() != n {
-        return Err(format!("{}: tensors of different lengths", path.display()));
+        return Err(LearnError::file(path, "tensors of different lengths"));
     }
     Ok((rows, meta))
 }

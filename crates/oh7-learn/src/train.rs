@@ -23,6 +23,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
+use crate::LearnError;
 use crate::data::{Rows, input_of};
 use crate::nn::{AdamW, Net, Tape, softmax_xent};
 
@@ -161,7 +162,11 @@ fn loss(net: &Net, b: &Batch, grad: Option<&mut Net>) -> f64 {
 
 /// Train a hand model on `rows`; `report` is told each epoch. Returns the best epoch's weights
 /// (safetensors bytes) and the epochs' figures.
-pub fn train(rows: &Rows, plan: &TrainPlan, report: &mut dyn FnMut(&Epoch)) -> Result<(Vec<u8>, Vec<Epoch>), String> {
+pub fn train(
+    rows: &Rows,
+    plan: &TrainPlan,
+    report: &mut dyn FnMut(&Epoch),
+) -> Result<(Vec<u8>, Vec<Epoch>), LearnError> {
     let mut sizes = vec![PAIR_FEATURES];
     sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
     sizes.push(1);
@@ -176,7 +181,7 @@ pub fn train_prior(
     rows: &Rows,
     plan: &TrainPlan,
     report: &mut dyn FnMut(&Epoch),
-) -> Result<(Vec<u8>, Vec<Epoch>), String> {
+) -> Result<(Vec<u8>, Vec<Epoch>), LearnError> {
     let mut sizes = vec![HAND_INPUT];
     sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
     sizes.push(OH7_ACTIONS);
@@ -206,7 +211,7 @@ pub(crate) fn fit(
     plan: &TrainPlan,
     make: &dyn Fn(&[usize]) -> Batch,
     report: &mut dyn FnMut(&Epoch),
-) -> Result<(Vec<u8>, Vec<Epoch>), String> {
+) -> Result<(Vec<u8>, Vec<Epoch>), LearnError> {
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     // The last layer starts at zero, so the untrained model adds nothing: the hand model is
     // then the room-proportional rule, the prior uniform over the legal ids.
@@ -215,11 +220,11 @@ pub(crate) fn fit(
     let mut opt = AdamW::new(&net, plan.lr as f32, plan.weight_decay as f32);
     let (mut train_idx, test_idx): (Vec<usize>, Vec<usize>) = use_rows.iter().partition(|&&k| !held(k));
     if train_idx.is_empty() || test_idx.is_empty() {
-        return Err(format!(
+        return Err(LearnError::Plan(format!(
             "{} training rows and {} held-out rows: give data from at least 10 games",
             train_idx.len(),
             test_idx.len()
-        ));
+        )));
     }
     let meta =
         serde_json::json!({ "hidden": plan.hidden, "layers": plan.layers, "epochs": plan.epochs, "batch": plan.batch,
@@ -249,7 +254,7 @@ pub(crate) fn fit(
         let ep = Epoch { epoch, train: sum / steps.max(1) as f64, held_out: nll / cards.max(1) as f64 };
         report(&ep);
         if best.as_ref().is_none_or(|b| ep.held_out < b.0) {
-            best = Some((ep.held_out, net.to_safetensors(&meta)?));
+            best = Some((ep.held_out, net.to_safetensors(&meta).map_err(LearnError::Model)?));
         }
         epochs.push(ep);
     }
@@ -349,13 +354,13 @@ pub fn evaluate(model: &HandModel, rows: &Rows, held_out_only: bool) -> CrossEnt
 }
 
 /// Read a model file.
-pub fn load_model(path: &Path) -> Result<HandModel, String> {
-    let bytes = std::fs::read(path).map_err(|x| format!("cannot open {}: {x}", path.display()))?;
-    HandModel::from_safetensors(&bytes).map_err(|x| format!("{}: {x}", path.display()))
+pub fn load_model(path: &Path) -> Result<HandModel, LearnError> {
+    let bytes = std::fs::read(path).map_err(LearnError::open(path))?;
+    HandModel::from_safetensors(&bytes).map_err(|x| LearnError::file(path, x))
 }
 
 /// Read a policy prior file.
-pub fn load_prior(path: &Path) -> Result<PolicyNet, String> {
-    let bytes = std::fs::read(path).map_err(|x| format!("cannot open {}: {x}", path.display()))?;
-    PolicyNet::from_safetensors(&bytes).map_err(|x| format!("{}: {x}", path.display()))
+pub fn load_prior(path: &Path) -> Result<PolicyNet, LearnError> {
+    let bytes = std::fs::read(path).map_err(LearnError::open(path))?;
+    PolicyNet::from_safetensors(&bytes).map_err(|x| LearnError::file(path, x))
 }

@@ -15,6 +15,7 @@ use oh7_core::game::Game;
 use oh7_core::oh7::{Action, MAX_SEATS, Oh7Game, PhaseView, TRICKS};
 use oh7_sim::game_seed;
 
+use crate::LearnError;
 use crate::data::{Column, DataMeta, DataPlan, each_game, read_meta, write_tensors};
 use crate::train::{Batch, Epoch, TrainPlan, fit};
 
@@ -55,16 +56,16 @@ impl ValueRows {
 }
 
 /// The value rows of `plan`'s games (its shard, or all), in game order.
-pub fn generate_value(plan: &DataPlan, progress: &(dyn Fn(u64) + Sync)) -> Result<ValueRows, String> {
-    let g = Oh7Game::new(plan.rules, plan.players, 0).map_err(|e| e.to_string())?;
+pub fn generate_value(plan: &DataPlan, progress: &(dyn Fn(u64) + Sync)) -> Result<ValueRows, LearnError> {
+    let g = Oh7Game::new(plan.rules, plan.players, 0).map_err(|e| LearnError::Plan(e.to_string()))?;
     if g.table_seats() != plan.players {
-        return Err("the leaf value learns from tables without the Dummy".into());
+        return Err(LearnError::Plan("the leaf value learns from tables without the Dummy".into()));
     }
     if plan.bots.is_empty() {
-        return Err("no bots: give at least one level".into());
+        return Err(LearnError::Plan("no bots: give at least one level".into()));
     }
     let mut rows = ValueRows::default();
-    for p in each_game(plan, progress, value_game)? {
+    for p in each_game(plan, progress, value_game).map_err(LearnError::Game)? {
         rows.append(p);
     }
     Ok(rows)
@@ -142,7 +143,7 @@ fn value_game(plan: &DataPlan, i: u64) -> Result<ValueRows, String> {
 }
 
 /// Write value rows to `path` as safetensors with `meta` (its `format` set to [`VALUE_FORMAT`]).
-pub fn write_value(path: &Path, rows: &ValueRows, meta: &DataMeta) -> Result<(), String> {
+pub fn write_value(path: &Path, rows: &ValueRows, meta: &DataMeta) -> Result<(), LearnError> {
     use safetensors::Dtype;
     let n = rows.len();
     let cols: Vec<Column> = vec![
@@ -157,15 +158,15 @@ pub fn write_value(path: &Path, rows: &ValueRows, meta: &DataMeta) -> Result<(),
 }
 
 /// Value rows read back from a file.
-pub fn read_value(path: &Path) -> Result<ValueRows, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+pub fn read_value(path: &Path) -> Result<ValueRows, LearnError> {
+    let bytes = std::fs::read(path).map_err(LearnError::open(path))?;
     let meta = read_meta(&bytes, path)?;
     if meta.format != VALUE_FORMAT {
-        return Err(format!("{}: format {} (the leaf value reads {VALUE_FORMAT})", path.display(), meta.format));
+        return Err(LearnError::file(path, format!("format {} (the leaf value reads {VALUE_FORMAT})", meta.format)));
     }
-    let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    let raw = |name: &str| -> Result<Vec<u8>, String> {
-        Ok(st.tensor(name).map_err(|_| format!("{}: no tensor `{name}`", path.display()))?.data().to_vec())
+    let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| LearnError::file(path, e))?;
+    let raw = |name: &str| -> Result<Vec<u8>, LearnError> {
+        Ok(st.tensor(name).map_err(|_| LearnError::file(path, format!("no tensor `{name}`")))?.data().to_vec())
     };
     let rows = ValueRows {
         feats: raw("feats")?.chunks_exact(4).map(|x| f32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect(),
@@ -175,13 +176,13 @@ pub fn read_value(path: &Path) -> Result<ValueRows, String> {
     };
     let n = rows.more.len();
     if rows.feats.len() != n * VALUE_FEATURES || rows.left.len() != n || rows.game.len() != n {
-        return Err(format!("{}: tensors of different lengths", path.display()));
+        return Err(LearnError::file(path, "tensors of different lengths"));
     }
     Ok(rows)
 }
 
 /// Read and join value files (their games kept apart, as `oh7 learn train` does).
-pub fn read_values(files: &[std::path::PathBuf]) -> Result<ValueRows, String> {
+pub fn read_values(files: &[std::path::PathBuf]) -> Result<ValueRows, LearnError> {
     let mut all = ValueRows::default();
     for (i, f) in files.iter().enumerate() {
         let mut rows = read_value(f)?;
@@ -213,7 +214,7 @@ pub fn train_value(
     rows: &ValueRows,
     plan: &TrainPlan,
     report: &mut dyn FnMut(&Epoch),
-) -> Result<(Vec<u8>, Vec<Epoch>), String> {
+) -> Result<(Vec<u8>, Vec<Epoch>), LearnError> {
     let mut sizes = vec![VALUE_FEATURES];
     sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
     sizes.push(OUTCOMES);

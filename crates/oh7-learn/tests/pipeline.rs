@@ -156,19 +156,22 @@ fn toy_pipeline_from_games_to_a_game_played_with_the_trained_model() {
 fn bad_data_files_are_refused_with_a_reason() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("none.safetensors");
-    assert!(read(&missing).unwrap_err().contains("cannot open"));
+    let e = read(&missing).unwrap_err();
+    assert!(matches!(e, oh7_learn::LearnError::Open { .. }) && e.to_string().contains("cannot open"), "{e}");
     let junk = dir.path().join("junk.safetensors");
     std::fs::write(&junk, b"not a tensor file").unwrap();
     assert!(read(&junk).is_err());
     // A model file is not a data file.
     let model = dir.path().join("model.safetensors");
     std::fs::write(&model, oh7_bots::hand_model::SHIPPED).unwrap();
-    assert!(read(&model).unwrap_err().contains("not an oh7 data file"));
+    let e = read(&model).unwrap_err();
+    assert!(matches!(e, oh7_learn::LearnError::File { .. }) && e.to_string().contains("not an oh7 data file"), "{e}");
     // Too few games to hold any out.
     let rows = generate(&plan(3, 0), &|_| {}).unwrap();
     assert!(
         train(&rows, &TrainPlan { epochs: 1, ..TrainPlan::default() }, &mut |_| {})
             .unwrap_err()
+            .to_string()
             .contains("at least 10 games")
     );
 }
