@@ -263,14 +263,57 @@ impl Default for IsmctsConfig {
     }
 }
 
+/// The settings `IsmctsConfig::parse` knows.
+pub const ISMCTS_KEYS: &[&str] = &[
+    "iterations",
+    "c",
+    "scale",
+    "rollout",
+    "exact",
+    "exact_nodes",
+    "spite",
+    "bet_tree",
+    "bet_factor",
+    "infer",
+    "halving",
+    "hand",
+    "prior",
+    "value",
+    "value_bets",
+    "puct",
+];
+
+/// Why a text of ISMCTS settings was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IsmctsConfigError {
+    /// A part that is not `key=value`.
+    #[error("ismcts setting `{0}`: write key=value")]
+    NotKeyValue(String),
+    /// A key that is not a setting.
+    #[error("unknown ismcts setting `{key}`: {}", ISMCTS_KEYS.join(", "))]
+    UnknownKey {
+        /// The key given.
+        key: String,
+    },
+    /// A value out of its setting's range or of the wrong kind.
+    #[error("ismcts setting `{key}={value}`: bad value")]
+    BadValue {
+        /// The setting.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+}
+
 impl IsmctsConfig {
-    /// Settings from `key=value` pairs over the defaults: `iterations`, `c`, `scale`,
-    /// `rollout` (`random` or `heuristic`), separated by `:` or `,`, e.g. `iterations=4000:c=0.35:rollout=random`.
-    pub fn parse(text: &str) -> Result<IsmctsConfig, String> {
+    /// Settings from `key=value` pairs over the defaults ([`ISMCTS_KEYS`]: `iterations`, `c`,
+    /// `scale`, `rollout` (`random` or `heuristic`), …), separated by `:` or `,`, e.g.
+    /// `iterations=4000:c=0.35:rollout=random`.
+    pub fn parse(text: &str) -> Result<IsmctsConfig, IsmctsConfigError> {
         let mut cfg = IsmctsConfig::default();
         for part in text.split([',', ':']).filter(|p| !p.is_empty()) {
-            let (k, v) = part.split_once('=').ok_or_else(|| format!("ismcts setting `{part}`: write key=value"))?;
-            let bad = || format!("ismcts setting `{part}`: bad value");
+            let (k, v) = part.split_once('=').ok_or_else(|| IsmctsConfigError::NotKeyValue(part.to_string()))?;
+            let bad = || IsmctsConfigError::BadValue { key: k.to_string(), value: v.to_string() };
             match k {
                 "iterations" => cfg.iterations = v.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?,
                 "c" => cfg.c = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?,
@@ -294,11 +337,7 @@ impl IsmctsConfig {
                         _ => return Err(bad()),
                     }
                 }
-                _ => {
-                    return Err(format!(
-                        "unknown ismcts setting `{k}`: iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer, halving, hand, prior, value, value_bets, puct"
-                    ));
-                }
+                _ => return Err(IsmctsConfigError::UnknownKey { key: k.to_string() }),
             }
         }
         Ok(cfg)

@@ -117,6 +117,28 @@ pub enum LevelError {
     Form(&'static str),
 }
 
+/// Why no bot could be made of a level.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    /// The text names no level of the game.
+    #[error(transparent)]
+    Level(#[from] LevelError),
+    /// ISMCTS settings (`ismcts:…`) written wrong.
+    #[error(transparent)]
+    Settings(#[from] crate::ismcts::IsmctsConfigError),
+    /// A level of the other game.
+    #[error("`{level}` is not a level of {game}")]
+    OtherGame {
+        /// The level.
+        level: String,
+        /// The game asked for (its name).
+        game: &'static str,
+    },
+    /// The oracle sees every hand: only a tournament seats it.
+    #[error("`oracle` sees every hand: only a tournament seats it")]
+    Oracle,
+}
+
 impl BotLevel {
     /// Read a bot of `game` written as text: one of its levels, or for Oh 7 a research setting.
     pub fn parse(game: GameId, text: &str) -> Result<BotLevel, LevelError> {

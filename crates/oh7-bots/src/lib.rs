@@ -27,7 +27,7 @@ pub mod value;
 use oh7_core::game::{Game, Seat};
 
 pub use dyn_bot::{DynBot, ForGame};
-pub use level::{BotLevel, Level};
+pub use level::{BotError, BotLevel, Level};
 use oh7_core::registry::GameId;
 pub use random::{RandomBot, random_oh7_game};
 pub use spec::{GameBots, GameSpec};
@@ -104,12 +104,12 @@ pub const SEVEN_SEARCH_SAMPLES: u32 = 256;
 
 /// A bot for the Oh 7 family by level name (see [`OH7_LEVELS`]) or research setting
 /// ([`BotLevel`]).
-pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7Game>>, String> {
-    oh7_bot_of(&BotLevel::parse(GameId::Oh7, level).map_err(|e| e.to_string())?, seed)
+pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7Game>>, BotError> {
+    oh7_bot_of(&BotLevel::parse(GameId::Oh7, level)?, seed)
 }
 
 /// A bot for the Oh 7 family of a [`BotLevel`] already read.
-pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7Game>>, String> {
+pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7Game>>, BotError> {
     match level {
         BotLevel::Level(l) => match l {
             Level::Random => Ok(Box::new(RandomBot::new(seed))),
@@ -121,7 +121,7 @@ pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::o
                 let b = expert::Budget::level(l.name()).expect("a budget per search level");
                 Ok(Box::new(expert::ExpertBot::new(l.name(), b, seed)))
             }
-            Level::Search => Err(format!("`{}` is a level of Seven", l.name())),
+            Level::Search => Err(BotError::OtherGame { level: l.name().to_string(), game: GameId::Oh7.name() }),
         },
         BotLevel::Hybrid(it) => {
             let cfg = ismcts::IsmctsConfig { iterations: *it, ..ismcts::IsmctsConfig::default() };
@@ -134,7 +134,7 @@ pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::o
         BotLevel::IsmctsWith(settings) => {
             Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::parse(settings)?, seed)))
         }
-        BotLevel::Oracle => Err("`oracle` sees every hand: only a tournament seats it".into()),
+        BotLevel::Oracle => Err(BotError::Oracle),
     }
 }
 
@@ -193,11 +193,11 @@ impl Bot<oh7_core::oh7::Oh7Game> for MixBot {
 }
 
 /// A bot for Seven by level name (see [`SEVEN_LEVELS`]).
-pub fn seven_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::seven::SevenGame>>, String> {
-    match BotLevel::parse(GameId::Seven, level).map_err(|e| e.to_string())? {
+pub fn seven_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::seven::SevenGame>>, BotError> {
+    match BotLevel::parse(GameId::Seven, level)? {
         BotLevel::Level(Level::Random) => Ok(Box::new(RandomBot::new(seed))),
         BotLevel::Level(Level::Heuristic) => Ok(Box::new(seven::SevenHeuristic)),
         BotLevel::Level(Level::Search) => Ok(Box::new(seven::SevenSearch::new(seed, SEVEN_SEARCH_SAMPLES))),
-        other => Err(format!("`{other}` is not a level of Seven")),
+        other => Err(BotError::OtherGame { level: other.to_string(), game: GameId::Seven.name() }),
     }
 }

@@ -18,7 +18,7 @@ pub trait GameBots {
     }
 
     /// A bot of `level` for this game (see [`GameBots::levels`]).
-    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, String>;
+    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError>;
 }
 
 impl GameBots for GameId {
@@ -29,7 +29,7 @@ impl GameBots for GameId {
         }
     }
 
-    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, String> {
+    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError> {
         match self {
             GameId::Oh7 => crate::oh7_bot(level, seed).map(ForGame::boxed),
             GameId::Seven => crate::seven_bot(level, seed).map(ForGame::boxed),
@@ -42,7 +42,7 @@ impl GameBots for GameSpec {
         self.id().levels()
     }
 
-    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, String> {
+    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError> {
         self.id().bot(level, seed)
     }
 }

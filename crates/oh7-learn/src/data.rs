@@ -145,8 +145,8 @@ enum Player {
     Other(Box<dyn Bot<Oh7Game>>),
 }
 
-fn player(level: &str, seed: u64) -> Result<Player, String> {
-    let parsed = BotLevel::parse(GameId::Oh7, level).map_err(|e| e.to_string())?;
+fn player(level: &str, seed: u64) -> Result<Player, oh7_bots::BotError> {
+    let parsed = BotLevel::parse(GameId::Oh7, level)?;
     Ok(match &parsed {
         BotLevel::Level(Level::Expert) => Player::Search(Box::new(IsmctsBot::expert(seed))),
         BotLevel::Level(Level::Ismcts) => Player::Search(Box::new(IsmctsBot::new(IsmctsConfig::default(), seed))),
@@ -165,7 +165,7 @@ fn f16s(out: &mut Vec<u16>, xs: &[f32]) {
 /// `progress` is called with the number of games done.
 pub fn generate(plan: &DataPlan, progress: &(dyn Fn(u64) + Sync)) -> Result<Rows, LearnError> {
     for b in &plan.bots {
-        player(b, 0).map_err(LearnError::Plan)?;
+        player(b, 0).map_err(|e| LearnError::Plan(e.to_string()))?;
     }
     if plan.bots.is_empty() {
         return Err(LearnError::Plan("no bots: give at least one level".into()));
@@ -216,7 +216,8 @@ fn play_one(plan: &DataPlan, i: u64) -> Result<Rows, String> {
     let n = plan.players;
     let mut players: Vec<Player> = (0..n)
         .map(|p| player(&plan.bots[(p + i as usize) % plan.bots.len()], game_seed(s, p as u64 + 1)))
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
     let mut rng = ChaCha8Rng::seed_from_u64(game_seed(s, 0xba5e));
     let mut rows = Rows::default();
     let mut rounds_of_rows: Vec<u32> = Vec::new();

@@ -77,7 +77,8 @@ fn value_game(plan: &DataPlan, i: u64) -> Result<ValueRows, String> {
     let n = plan.players;
     let mut bots: Vec<Box<dyn Bot<Oh7Game>>> = (0..n)
         .map(|p| oh7_bots::oh7_bot(&plan.bots[(p + i as usize) % plan.bots.len()], game_seed(s, p as u64 + 1)))
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
     let mut rows = ValueRows::default();
     // Per row: its round and its player (the target comes once the round is scored).
     let mut at: Vec<(u32, usize, u8)> = Vec::new();

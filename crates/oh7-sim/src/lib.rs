@@ -182,7 +182,7 @@ impl Plan {
             }
         };
         for l in &bots {
-            spec.bot(l, 0).map_err(plan)?;
+            spec.bot(l, 0).map_err(|e| plan(e.to_string()))?;
         }
         let threads = match threads {
             Some(0) => return Err(plan("--threads must be at least 1".into())),
@@ -395,8 +395,8 @@ fn play_chunk(plan: &Plan, w: &mut Worker, from: u64, to: u64, json: bool, keep:
                         .iter()
                         .enumerate()
                         .map(|(p, l)| oh7_bot(l, game_seed(s, p as u64 + 1)))
-                        .collect::<Result<_, String>>()
-                        .map_err(fail)?;
+                        .collect::<Result<_, oh7_bots::BotError>>()
+                        .map_err(|e| fail(e.to_string()))?;
                     g.set_seat_names(bots.iter().map(|b| b.name()).collect());
                     out.decisions += play_game(g, &mut bots, 10_000_000).map_err(|e| fail(e.to_string()))?;
                 }
@@ -417,8 +417,8 @@ fn play_chunk(plan: &Plan, w: &mut Worker, from: u64, to: u64, json: bool, keep:
                     .iter()
                     .enumerate()
                     .map(|(p, l)| seven_bot(l, game_seed(s, p as u64 + 1)))
-                    .collect::<Result<_, String>>()
-                    .map_err(fail)?;
+                    .collect::<Result<_, oh7_bots::BotError>>()
+                    .map_err(|e| fail(e.to_string()))?;
                 g.set_seat_names(bots.iter().map(|b| b.name()).collect()).map_err(|e| fail(e.to_string()))?;
                 out.decisions += play_game(&mut g, &mut bots, 10_000_000).map_err(|e| fail(e.to_string()))?;
                 let rec = g.record();

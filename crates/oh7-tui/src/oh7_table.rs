@@ -275,7 +275,7 @@ impl Table for Oh7Game {
     fn levels() -> &'static [&'static str] {
         oh7_bots::OH7_LEVELS
     }
-    fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
+    fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, oh7_bots::BotError> {
         oh7_bots::oh7_bot(level, seed)
     }
     fn game_seed(&self) -> u64 {

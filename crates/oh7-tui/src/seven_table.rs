@@ -182,7 +182,7 @@ impl Table for SevenGame {
     fn levels() -> &'static [&'static str] {
         oh7_bots::SEVEN_LEVELS
     }
-    fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
+    fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, oh7_bots::BotError> {
         oh7_bots::seven_bot(level, seed)
     }
     fn game_seed(&self) -> u64 {

@@ -231,7 +231,7 @@ pub(crate) fn bot_game(rules: Ruleset, players: usize, levels: &[&str], seed: u6
     let mut g = Oh7Game::new(rules, players, seed)?;
     let mut bots = (0..players)
         .map(|p| oh7_bots::oh7_bot(levels[p % levels.len()], seed.wrapping_mul(31).wrapping_add(p as u64)))
-        .collect::<Result<Vec<_>, String>>()
+        .collect::<Result<Vec<_>, oh7_bots::BotError>>()
         .map_err(anyhow::Error::msg)?;
     oh7_bots::play_game(&mut g, &mut bots, 100_000)?;
     Ok(g.record())
@@ -299,7 +299,7 @@ pub(crate) fn seven_bot_game(players: usize, levels: &[&str], seed: u64) -> Resu
     let mut g = oh7_core::seven::SevenGame::new(oh7_core::seven::SevenRules::default(), players, seed)?;
     let mut bots = (0..players)
         .map(|p| oh7_bots::seven_bot(levels[p % levels.len()], seed.wrapping_mul(31).wrapping_add(p as u64)))
-        .collect::<Result<Vec<_>, String>>()
+        .collect::<Result<Vec<_>, oh7_bots::BotError>>()
         .map_err(anyhow::Error::msg)?;
     oh7_bots::play_game(&mut g, &mut bots, 10_000_000)?;
     Ok(g.record())

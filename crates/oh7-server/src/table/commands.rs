@@ -401,8 +401,11 @@ impl Table {
         }
         let g = g.clone();
         let level = self.config.spec.strongest();
-        let mut bot =
-            self.config.spec.bot(level, self.core.version).map_err(|e| Refusal::new(ErrorCode::BadRequest, e))?;
+        let mut bot = self
+            .config
+            .spec
+            .bot(level, self.core.version)
+            .map_err(|e| Refusal::new(ErrorCode::BadRequest, e.to_string()))?;
         let tx = self.conns.get(&conn).map(|c| c.tx.clone());
         let version = self.core.version;
         tokio::spawn(async move {

@@ -88,7 +88,7 @@ pub fn play_oh7_round(
         seats.push(if BotLevel::parse(GameId::Oh7, &names[b]) == Ok(BotLevel::Oracle) {
             Seat7::Oracle(Box::new(OracleBot::new(bot_seed)))
         } else {
-            Seat7::Bot(oh7_bot(&names[b], bot_seed)?)
+            Seat7::Bot(oh7_bot(&names[b], bot_seed).map_err(|e| e.to_string())?)
         });
     }
     let mut legal: Vec<Action> = Vec::with_capacity(64);
@@ -135,7 +135,7 @@ pub fn play_seven_round(
     let mut game = SevenGame::new(rules, players, seed).map_err(|e| e.to_string())?;
     let mut bots: Vec<Box<dyn Bot<SevenGame>>> = Vec::with_capacity(players);
     for (s, &b) in seating.iter().enumerate() {
-        bots.push(seven_bot(&names[b], deal_seed(seed ^ 0x5e7, (s * 64 + b) as u64))?);
+        bots.push(seven_bot(&names[b], deal_seed(seed ^ 0x5e7, (s * 64 + b) as u64)).map_err(|e| e.to_string())?);
     }
     oh7_bots::play_game(&mut game, &mut bots, 100_000).map_err(|e| e.to_string())?;
     let w = game.winners();
