@@ -1,19 +1,12 @@
-//! `oh7 bench`: speed measurements (never timed tests).
-
-use std::time::{Duration, Instant};
+//! `oh7 bench`: the arguments of each speed measurement (never timed tests); the measurements
+//! themselves are the `oh7-bench` crate.
 
 use anyhow::Result;
 use clap::Subcommand;
-use oh7_bots::{Bot, RandomBot, play_game, random_oh7_game};
-use oh7_core::oh7::Oh7Game;
+use oh7_core::GameId;
 use oh7_core::ruleset::Preset;
-use oh7_core::seven::{SevenGame, SevenRules};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use crate::RulesArgs;
-use oh7_core::GameId;
-use oh7_sim::game_seed;
 
 /// What to measure.
 #[derive(Subcommand, Debug)]
@@ -146,70 +139,11 @@ pub(crate) enum BenchCommand {
     },
 }
 
-struct Run {
-    games: f64,
-    rounds: f64,
-    actions: f64,
-}
-
-fn engine_run(rules: oh7_core::ruleset::Ruleset, players: usize, seconds: f64, seed: u64) -> Result<Run> {
-    let limit = Duration::from_secs_f64(seconds);
-    let mut legal = Vec::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut games, mut rounds, mut actions) = (0u64, 0u64, 0u64);
-    let mut g = Oh7Game::new(rules, players, seed)?;
-    let start = Instant::now();
-    loop {
-        for _ in 0..64 {
-            g.restart(game_seed(seed, games));
-            actions += random_oh7_game(&mut g, &mut rng, &mut legal);
-            rounds += g.round_number() as u64;
-            games += 1;
-        }
-        if start.elapsed() >= limit {
-            break;
-        }
-    }
-    let t = start.elapsed().as_secs_f64();
-    Ok(Run { games: games as f64 / t, rounds: rounds as f64 / t, actions: actions as f64 / t })
-}
-
-fn seven_run(players: usize, seconds: f64, seed: u64) -> Result<Run> {
-    let limit = Duration::from_secs_f64(seconds);
-    let (mut games, mut rounds, mut actions) = (0u64, 0u64, 0u64);
-    let mut bots: Vec<Box<dyn Bot<SevenGame>>> =
-        (0..players).map(|p| Box::new(RandomBot::new(seed + p as u64)) as Box<dyn Bot<SevenGame>>).collect();
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        let mut g = SevenGame::new(SevenRules::default(), players, game_seed(seed, games))?;
-        actions += play_game(&mut g, &mut bots, 10_000_000)?;
-        rounds += g.round() as u64;
-        games += 1;
-    }
-    let t = start.elapsed().as_secs_f64();
-    Ok(Run { games: games as f64 / t, rounds: rounds as f64 / t, actions: actions as f64 / t })
-}
-
-fn median_range(mut v: Vec<f64>) -> (f64, f64, f64) {
-    v.sort_by(|a, b| a.total_cmp(b));
-    (v[v.len() / 2], v[0], v[v.len() - 1])
-}
-
-fn fmt(x: f64) -> String {
-    if x >= 1e6 {
-        format!("{:.2} M", x / 1e6)
-    } else if x >= 1e3 {
-        format!("{:.1} k", x / 1e3)
-    } else {
-        format!("{x:.0}")
-    }
-}
-
 /// Run a benchmark.
 pub(crate) fn run(what: &BenchCommand) -> Result<()> {
     match what {
         BenchCommand::Solver { deals, tricks, max_nodes, table_bits, threads, preset, players, no_prune } => {
-            let bench = crate::tournament::SolverBench {
+            let bench = oh7_bench::solver::SolverBench {
                 deals: *deals,
                 tricks: *tricks,
                 max_nodes: *max_nodes,
@@ -221,10 +155,10 @@ pub(crate) fn run(what: &BenchCommand) -> Result<()> {
                 (Some(p), Some(n)) => vec![(*p, *n)],
                 _ => vec![(Preset::En, 4), (Preset::Kod7, 6)],
             };
-            crate::tournament::bench_solver(bench, &tables)
+            oh7_bench::solver::bench_solver(bench, &tables)
         }
         BenchCommand::Server { connections, seconds, rate, json, target, server_pid, db } => {
-            crate::bench_server::run(&crate::bench_server::Options {
+            oh7_bench::server::run(&oh7_bench::server::Options {
                 connections: *connections,
                 seconds: *seconds,
                 rate: *rate,
@@ -234,49 +168,15 @@ pub(crate) fn run(what: &BenchCommand) -> Result<()> {
                 db: db.clone(),
             })
         }
-        BenchCommand::Review { level, games, no_hindsight } => crate::review::bench(level, *games, !*no_hindsight),
+        BenchCommand::Review { level, games, no_hindsight } => oh7_bench::review::bench(level, *games, !*no_hindsight),
         BenchCommand::ReviewSignal { games, level, expert, seconds } => {
-            crate::review::signal(*games, level, expert, *seconds)
+            oh7_bench::review::signal(*games, level, expert, *seconds)
         }
         BenchCommand::Bot { level, preset, players, rounds } => {
-            crate::tournament::bench_bot(level, *preset, *players, *rounds)
+            oh7_bench::solver::bench_bot(level, *preset, *players, *rounds)
         }
         BenchCommand::Engine { game, rules, players, seconds, runs } => {
-            let runs = (*runs).max(1);
-            let r = rules.ruleset()?;
-            let spec = rules.spec(*game)?;
-            spec.check_players(*players).map_err(anyhow::Error::msg)?;
-            let name = spec.label();
-            println!("engine, random play, one thread: {name} with {players} players, {runs} runs of {seconds} s");
-            let mut all = Vec::new();
-            for i in 0..runs {
-                let run = match game {
-                    GameId::Oh7 => engine_run(r, *players, *seconds, 1 + i as u64)?,
-                    GameId::Seven => seven_run(*players, *seconds, 1 + i as u64)?,
-                };
-                println!(
-                    "  run {}: {} rounds/s, {} games/s, {} actions/s",
-                    i + 1,
-                    fmt(run.rounds),
-                    fmt(run.games),
-                    fmt(run.actions)
-                );
-                all.push(run);
-            }
-            for (name, v) in [
-                ("rounds/s", all.iter().map(|r| r.rounds).collect::<Vec<_>>()),
-                ("games/s", all.iter().map(|r| r.games).collect()),
-                ("actions/s", all.iter().map(|r| r.actions).collect()),
-            ] {
-                let (m, lo, hi) = median_range(v);
-                println!("{name:>10}: {} (median; {} - {})", fmt(m), fmt(lo), fmt(hi));
-            }
-            if *game == GameId::Oh7 {
-                println!("(a round = one deal, its bets and 7 tricks: the unit of an OpenSpiel oh_hell game)");
-            } else {
-                println!("(actions = turns and call-outs; a Seven game has several rounds)");
-            }
-            Ok(())
+            oh7_bench::engine::engine(&rules.spec(*game)?, *players, *seconds, *runs)
         }
     }
 }

@@ -2,7 +2,6 @@
 //! to the terminal and files.
 
 mod bench;
-mod bench_server;
 mod learn;
 mod play;
 mod replay;

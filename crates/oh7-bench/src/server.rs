@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 /// What the load generator measured.
 #[derive(Debug, serde::Serialize)]
-pub(crate) struct LoadReport {
+pub struct LoadReport {
     /// Connections open during the measurement.
     pub connections: usize,
     /// The offered rate (moves/s), if paced.
@@ -329,7 +329,7 @@ async fn seat_table(addr: SocketAddr) -> Result<Vec<(Client, usize)>> {
 }
 
 /// What `oh7 bench server` is asked to do.
-pub(crate) struct Options {
+pub struct Options {
     /// Connections (four per table).
     pub connections: usize,
     /// Seconds measured.
@@ -367,7 +367,7 @@ fn quantile(v: &[u32], p: f64) -> f64 {
 /// one and a half times that, a steady offered load); without, it answers at once (the server's
 /// saturation throughput, where latency is queueing). The reader of each connection keeps
 /// reading while a move waits, so every latency is taken when the message arrives.
-pub(crate) fn run(o: &Options) -> Result<()> {
+pub fn run(o: &Options) -> Result<()> {
     let Options { connections, seconds, rate, json: json_out, ref target, ref server_pid, ref db } = *o;
     if connections < 4 || !connections.is_multiple_of(4) {
         bail!("--connections must be a positive multiple of 4 (four seats a table); got {connections}");

@@ -1,0 +1,186 @@
+//! `oh7 bench review` and `oh7 bench review-signal`: the time to review whole games, and how
+//! well the review tells a strong player from a weak one.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use oh7_core::game::Game;
+use oh7_core::oh7::Oh7Game;
+use oh7_core::ruleset::{Preset, Ruleset};
+use oh7_review::{Review, ReviewOptions, review_oh7, review_record};
+use serde_json::Value;
+
+/// A finished game between bots, as a record: `levels` seat by seat (cycled), seeded.
+pub fn bot_game(rules: Ruleset, players: usize, levels: &[&str], seed: u64) -> Result<Value> {
+    let mut g = Oh7Game::new(rules, players, seed)?;
+    let mut bots = (0..players)
+        .map(|p| oh7_bots::oh7_bot(levels[p % levels.len()], seed.wrapping_mul(31).wrapping_add(p as u64)))
+        .collect::<Result<Vec<_>, oh7_bots::BotError>>()
+        .map_err(anyhow::Error::msg)?;
+    oh7_bots::play_game(&mut g, &mut bots, 100_000)?;
+    Ok(g.record())
+}
+
+/// Reviews `games` games (at least one), game `k` made by `make(k)` (not timed) and reviewed by
+/// `review`, and prints the time a review took, the slowest, and the time per decision, under
+/// `label`.
+fn time_reviews(
+    label: &str,
+    games: usize,
+    make: impl Fn(u64) -> Result<Value>,
+    review: impl Fn(&Value) -> Result<Review>,
+) -> Result<()> {
+    let mut times = Vec::new();
+    let mut decisions = 0;
+    for k in 0..games.max(1) as u64 {
+        let v = make(k)?;
+        let t = Instant::now();
+        let r = review(&v)?;
+        times.push(t.elapsed().as_secs_f64());
+        decisions += r.decisions.len();
+    }
+    let total: f64 = times.iter().sum();
+    let max = times.iter().copied().fold(0.0, f64::max);
+    println!(
+        "  {label}: {:.2} s per game (max {max:.2} s, {} game(s)), {decisions} decisions, {:.0} ms per decision",
+        total / times.len() as f64,
+        times.len(),
+        1000.0 * total / decisions.max(1) as f64
+    );
+    Ok(())
+}
+
+/// `oh7 bench review`: the time to review seat 0 of whole games between heuristic bots, a
+/// four-player `en` game and a nine-player `bga` game.
+pub fn bench(level: &str, games: usize, hindsight: bool) -> Result<()> {
+    let threads = rayon::current_num_threads();
+    println!(
+        "review of seat 0, reviewer {level}, hindsight {}, {threads} thread(s); games between heuristic bots",
+        if hindsight { "on" } else { "off" }
+    );
+    let opts = ReviewOptions { level: level.into(), hindsight, ..ReviewOptions::default() };
+    for (preset, players) in [(Preset::En, 4), (Preset::Bga, 9)] {
+        time_reviews(
+            &format!("{preset} {players} players"),
+            games,
+            |k| bot_game(Ruleset::preset(preset), players, &["heuristic"], 1 + k),
+            |v| Ok(review_oh7(v, 0, &opts, &|_, _| {})?),
+        )?;
+    }
+    for players in [4, 8] {
+        time_reviews(
+            &format!("seven {players} players"),
+            games,
+            |k| seven_bot_game(players, &["heuristic"], 1 + k),
+            |v| Ok(review_record(v, 0, &opts, &|_, _| {})?),
+        )?;
+    }
+    Ok(())
+}
+
+/// A finished Seven game between bots, as a record: `levels` seat by seat (cycled), seeded.
+pub fn seven_bot_game(players: usize, levels: &[&str], seed: u64) -> Result<Value> {
+    let mut g = oh7_core::seven::SevenGame::new(oh7_core::seven::SevenRules::default(), players, seed)?;
+    let mut bots = (0..players)
+        .map(|p| oh7_bots::seven_bot(levels[p % levels.len()], seed.wrapping_mul(31).wrapping_add(p as u64)))
+        .collect::<Result<Vec<_>, oh7_bots::BotError>>()
+        .map_err(anyhow::Error::msg)?;
+    oh7_bots::play_game(&mut g, &mut bots, 10_000_000)?;
+    Ok(g.record())
+}
+
+/// Seeded Seven games (`players` seats) where one seat is a random bot, one the heuristic and
+/// one the `search` player (the others heuristic), rotated through the seats; each of the
+/// three reviewed at `level`; the mean percentage points lost per decision of each with a 95%
+/// interval over games. Stops after `games` games or `seconds` seconds.
+fn signal_seven(games: usize, players: usize, level: &str, seconds: f64) -> Result<()> {
+    let names = ["random", "heuristic", "search"];
+    let mut per_game: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    let mut acc: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    let start = Instant::now();
+    let opts = ReviewOptions { level: level.into(), hindsight: false, ..ReviewOptions::default() };
+    for k in 0..games {
+        if start.elapsed().as_secs_f64() > seconds {
+            break;
+        }
+        let shift = k % players;
+        let mut levels = vec!["heuristic"; players];
+        for (i, n) in names.iter().enumerate() {
+            levels[(i + shift) % players] = *n;
+        }
+        let v = seven_bot_game(players, &levels, 1000 + k as u64)?;
+        for i in 0..3 {
+            let r = review_record(&v, (i + shift) % players, &opts, &|_, _| {})?;
+            if r.game.evaluated > 0 {
+                per_game[i].push(r.game.loss_per_decision);
+                acc[i].push(r.game.accuracy);
+            }
+        }
+    }
+    println!(
+        "seven signal check: {} games ({players} players), reviewer {level}, {:.0} s; percentage points lost per decision (95% interval), accuracy",
+        per_game[0].len(),
+        start.elapsed().as_secs_f64()
+    );
+    for i in 0..3 {
+        let (m, h) = mean_ci(&per_game[i]);
+        let (a, ah) = mean_ci(&acc[i]);
+        println!("  {:>10}: loss/decision {m:.3} ± {h:.3}   accuracy {a:.1} ± {ah:.1}", names[i]);
+    }
+    Ok(())
+}
+
+/// `oh7 bench review-signal`: seeded four-player `en` games where one seat is a random bot,
+/// one the heuristic, one `expert_level` (the fourth a heuristic), rotated through the seats;
+/// each of the three reviewed; the mean expected points lost per decision of each with a 95%
+/// interval over games. Stops after `games` games or `seconds` seconds. Then the same for
+/// four-player Seven games ([`signal_seven`], the same limits again).
+pub fn signal(games: usize, level: &str, expert_level: &str, seconds: f64) -> Result<()> {
+    let names = ["random", "heuristic", expert_level];
+    let mut per_game: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    let mut acc: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    let start = Instant::now();
+    let opts = ReviewOptions { level: level.into(), hindsight: false, ..ReviewOptions::default() };
+    for k in 0..games {
+        if start.elapsed().as_secs_f64() > seconds {
+            break;
+        }
+        let shift = k % 4;
+        let mut levels = ["heuristic"; 4];
+        for (i, n) in names.iter().enumerate() {
+            levels[(i + shift) % 4] = *n;
+        }
+        let v = bot_game(Ruleset::preset(Preset::En), 4, &levels, 1000 + k as u64)?;
+        for i in 0..3 {
+            let r = review_oh7(&v, (i + shift) % 4, &opts, &|_, _| {})?;
+            if r.game.evaluated > 0 {
+                per_game[i].push(r.game.loss_per_decision);
+                acc[i].push(r.game.accuracy);
+            }
+        }
+    }
+    let n = per_game[0].len();
+    println!(
+        "signal check: {n} en games (4 players), reviewer {level}, {:.0} s; mean over games of each seat's expected points lost per decision (95% interval), accuracy",
+        start.elapsed().as_secs_f64()
+    );
+    for i in 0..3 {
+        let (m, h) = mean_ci(&per_game[i]);
+        let (a, ah) = mean_ci(&acc[i]);
+        println!("  {:>10}: loss/decision {m:.3} ± {h:.3}   accuracy {a:.1} ± {ah:.1}", names[i]);
+    }
+    signal_seven(games, 4, level, seconds)
+}
+
+fn mean_ci(v: &[f64]) -> (f64, f64) {
+    let n = v.len() as f64;
+    if v.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let m = v.iter().sum::<f64>() / n;
+    if v.len() < 2 {
+        return (m, f64::NAN);
+    }
+    let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+    (m, 1.96 * (var / n).sqrt())
+}
