@@ -570,13 +570,40 @@ pub enum ServerMsg {
         /// The version.
         version: u64,
     },
-    /// The server is stopping.
+    /// The table's connections are closing: reconnect (the game is saved).
     Closing {
         /// The version.
         version: u64,
-        /// Why.
+        /// Why, for a client to word.
+        reason: ClosingReason,
+        /// Why, in English.
         message: String,
     },
+}
+
+/// Why a table closes its connections ([`ServerMsg::Closing`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClosingReason {
+    /// The server is stopping; the game continues when it is back.
+    Stopping,
+    /// Another instance plays the table now, and which one is not known yet.
+    Moved,
+}
+
+impl ClosingReason {
+    /// The English sentence of the `message` field.
+    pub fn message(self) -> &'static str {
+        match self {
+            ClosingReason::Stopping => "The server is stopping; the game is saved and continues when it is back.",
+            ClosingReason::Moved => "This table moved to another server; reconnecting.",
+        }
+    }
+
+    /// The message to send.
+    pub fn msg(self, version: u64) -> ServerMsg {
+        ServerMsg::Closing { version, reason: self, message: self.message().to_string() }
+    }
 }
 
 impl ServerMsg {

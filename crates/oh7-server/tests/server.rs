@@ -160,6 +160,9 @@ async fn simultaneous_bets_in_any_order_and_repeated_ids() {
     let attempts = &cs[0].view["bet_attempts"];
     assert_eq!(attempts.as_array().unwrap().len(), 1, "all four bets revealed together: {}", cs[0].view);
     server.stop().await;
+    // Stopping tells every connection why, typed for a client to word.
+    let closing = cs[0].until(|v| v["type"] == "closing").await.unwrap();
+    assert_eq!((&closing["reason"], &closing["version"]), (&json!("stopping"), &json!(v0 + 4)), "{closing}");
 }
 
 /// Play one legal action (the one in the middle of the list) for whichever seat owes one;

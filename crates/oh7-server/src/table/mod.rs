@@ -316,10 +316,7 @@ impl Table {
         tracing::warn!(table = %self.id, version = self.core.version, owner = ?url, "table lost to another instance");
         let msg = match url {
             Some(url) => ServerMsg::Redirect { url, message: "This table is played on another server now.".into() },
-            None => ServerMsg::Closing {
-                version: self.core.version,
-                message: "This table moved to another server; reconnecting.".into(),
-            },
+            None => crate::protocol::ClosingReason::Moved.msg(self.core.version),
         };
         let f = msg.frame();
         for c in self.conns.values() {
@@ -392,7 +389,7 @@ impl Table {
             TableMsg::Info { .. } | TableMsg::Record { .. } | TableMsg::Rules { .. } | TableMsg::Finished { .. } => {}
             TableMsg::Lost => self.lost = true,
             TableMsg::Shutdown { reply } => {
-                self.closing("The server is stopping; the game is saved and continues when it is back.");
+                self.closing(crate::protocol::ClosingReason::Stopping);
                 self.conns.clear();
                 let _ = reply.send(());
                 return false;

@@ -180,8 +180,8 @@ impl Table {
     }
 
     /// Tell every connection the server is stopping.
-    pub(super) fn closing(&self, message: &str) {
-        let f = ServerMsg::Closing { version: self.core.version, message: message.to_string() }.frame();
+    pub(super) fn closing(&self, reason: crate::protocol::ClosingReason) {
+        let f = reason.msg(self.core.version).frame();
         for c in self.conns.values() {
             let _ = c.tx.try_send(f.clone());
         }
