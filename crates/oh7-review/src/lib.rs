@@ -588,6 +588,26 @@ fn pass_values(view: &SeatView, options: &[CardSet], to_left: bool, samples: u32
         .collect()
 }
 
+/// Why a decision has no evaluation (its `note` in a review, in English).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotEvaluated {
+    /// The decision needs the bets, and the view does not show them yet.
+    #[error("the bets are not known")]
+    BetsNotKnown,
+    /// A spectator's view has no decision.
+    #[error("a player's view")]
+    NotAPlayer,
+    /// A reveal with no tie to break.
+    #[error("no tie")]
+    NoTie,
+    /// A kind of decision the review does not evaluate.
+    #[error("this decision is not evaluated")]
+    Kind,
+    /// No option could be valued.
+    #[error("no option")]
+    NoOption,
+}
+
 /// Evaluate one decision of `view`'s seat among `legal` (at least two options) with the
 /// search `budget`, seeded `seed`: a function of these only (never of hidden cards). `Err`
 /// says why a decision of this kind is not evaluated.
@@ -602,7 +622,7 @@ fn pass_values(view: &SeatView, options: &[CardSet], to_left: bool, samples: u32
 ///   bets as the heuristic after the passes);
 /// - trump announcements (`kod7`, all bets ★ and tied): see `announce_values` (the other tied
 ///   players announce as the heuristic, the holder of ‽ picks as the heuristic, or the lot).
-pub fn evaluate(view: &SeatView, legal: &[Action], reviewer: Reviewer, seed: u64) -> Result<Evaluation, String> {
+pub fn evaluate(view: &SeatView, legal: &[Action], reviewer: Reviewer, seed: u64) -> Result<Evaluation, NotEvaluated> {
     let samples = reviewer.samples();
     let options: Vec<OptionValue> = match (view.phase(), legal[0], reviewer) {
         (PhaseView::Betting { .. }, Action::Bet(_), Reviewer::Expert) => {
@@ -625,11 +645,11 @@ pub fn evaluate(view: &SeatView, legal: &[Action], reviewer: Reviewer, seed: u64
                     _ => None,
                 })
                 .collect();
-            let v = start_values(view, &starts, samples, seed).ok_or("the bets are not known")?;
+            let v = start_values(view, &starts, samples, seed).ok_or(NotEvaluated::BetsNotKnown)?;
             sampled_options(legal, v)
         }
         (PhaseView::ChooseLeader { .. }, Action::ChooseLeader(_), _) => {
-            let bet_cards = view.bet_cards().ok_or("the bets are not known")?;
+            let bet_cards = view.bet_cards().ok_or(NotEvaluated::BetsNotKnown)?;
             let starts: Vec<(Seat, Option<Suit>)> = legal
                 .iter()
                 .filter_map(|a| match a {
@@ -637,7 +657,7 @@ pub fn evaluate(view: &SeatView, legal: &[Action], reviewer: Reviewer, seed: u64
                     _ => None,
                 })
                 .collect();
-            let v = start_values(view, &starts, samples, seed).ok_or("the bets are not known")?;
+            let v = start_values(view, &starts, samples, seed).ok_or(NotEvaluated::BetsNotKnown)?;
             sampled_options(legal, v)
         }
         (PhaseView::Passing { to_left, .. }, Action::Pass(_), _) => {
@@ -652,11 +672,11 @@ pub fn evaluate(view: &SeatView, legal: &[Action], reviewer: Reviewer, seed: u64
             sampled_options(legal, v)
         }
         (PhaseView::Reveal { tied }, Action::Reveal(_), _) => {
-            let bet_cards = view.bet_cards().ok_or("the bets are not known")?;
-            let me = view.seat().ok_or("a player's view")?;
+            let bet_cards = view.bet_cards().ok_or(NotEvaluated::BetsNotKnown)?;
+            let me = view.seat().ok_or(NotEvaluated::NotAPlayer)?;
             // Without the reveal, suit priority breaks the tie (the others cannot reveal: only
             // the holder of ? may).
-            let top = tied.iter().max_by_key(|&p| bet_rank(bet_cards[p])).ok_or("no tie")?;
+            let top = tied.iter().max_by_key(|&p| bet_rank(bet_cards[p])).ok_or(NotEvaluated::NoTie)?;
             let starts: Vec<(Seat, Option<Suit>)> = legal
                 .iter()
                 .map(|a| match a {
@@ -664,7 +684,7 @@ pub fn evaluate(view: &SeatView, legal: &[Action], reviewer: Reviewer, seed: u64
                     _ => (top, bet_cards[top].suit()),
                 })
                 .collect();
-            let v = start_values(view, &starts, samples, seed).ok_or("the bets are not known")?;
+            let v = start_values(view, &starts, samples, seed).ok_or(NotEvaluated::BetsNotKnown)?;
             sampled_options(legal, v)
         }
         (PhaseView::AnnounceTrump { tied }, Action::AnnounceTrump(_), _) => {
@@ -675,14 +695,14 @@ pub fn evaluate(view: &SeatView, legal: &[Action], reviewer: Reviewer, seed: u64
                     _ => None,
                 })
                 .collect();
-            let v = announce_values(view, tied, &suits, samples, seed).ok_or("the bets are not known")?;
+            let v = announce_values(view, tied, &suits, samples, seed).ok_or(NotEvaluated::BetsNotKnown)?;
             sampled_options(legal, v)
         }
-        _ => return Err("this decision is not evaluated".into()),
+        _ => return Err(NotEvaluated::Kind),
     };
     let best = (0..options.len())
         .max_by(|&a, &b| options[a].value.total_cmp(&options[b].value).then(b.cmp(&a)))
-        .ok_or("no option")?;
+        .ok_or(NotEvaluated::NoOption)?;
     Ok(Evaluation { options, best })
 }
 
@@ -864,7 +884,7 @@ pub fn review_moment(m: &Moment, seat: Seat, index: usize, reviewer: Reviewer, o
     let trick = if matches!(chosen, Action::Play(_)) { view.trick().cards().to_vec() } else { Vec::new() };
     let (evaluation, note) = match evaluate(&view, &m.legal, reviewer, seed) {
         Ok(e) => (Some(e), None),
-        Err(n) => (None, Some(n)),
+        Err(n) => (None, Some(n.to_string())),
     };
     let chosen_text = option_text(&chosen);
     let (loss, mark, why) = match &evaluation {
