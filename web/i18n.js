@@ -77,7 +77,7 @@ export const TEXT = {
     noLastTrick: "no trick yet",
     toMove: (names) => `Waiting for ${names}`,
     yourTurn: "Your turn",
-    // Why the first leader leads (rules.js leaderWhy); `n` names a seat.
+    // Why the first leader leads (the view's `leader_why`, the engine's); `n` names a seat.
     leadWhy: (e, w, n) => {
       const tied = e.tied.map(n).join(", ");
       if (e.why === "suit_priority") return `${tied} tied for the highest ${w.bet}: ${n(e.leader)} leads by suit priority.`;
@@ -322,7 +322,7 @@ export const TEXT = {
     summaryTricks: cap(G.en.tricks),
     summaryPoints: "Points",
     summaryTotal: "Total",
-    // Why a seat scored what it did, by the table's scoring rule (rules.js explainPoints).
+    // Why a seat scored what it did, by the table's scoring rule (the engine's parts: rules.js pointsWhy).
     why: (e, w) => {
       const basket = `${e.basket} (${G.en.basket})`;
       const tricks = `${e.tricks} (${G.en.tricks})`;

@@ -5,7 +5,7 @@
 
 import { h, region, part, sr } from "./dom.js";
 import { face, speak, sortHand, suitName } from "./cards.js";
-import { terms, cap, explainPoints, leaderWhy } from "./rules.js";
+import { terms, cap, pointsWhy } from "./rules.js";
 import { gameOf, canAct, reviewOf } from "./state.js";
 import { errorText } from "./i18n.js";
 
@@ -175,7 +175,8 @@ function oh7Top(ctx, v) {
  * phones it is shown under the hand (`sideEl`), so the hand stays on the first screen. */
 function leadWhyText(ctx, v) {
   if (ctx.S.table?.state === "over" || v.phase.name !== "playing" || (v.tricks || []).length) return null;
-  const why = leaderWhy(ctx.S.table?.ruleset?.leader, v);
+  // The engine says why (its view's `leader_why`); the page only words it.
+  const why = v.leader_why;
   return why ? ctx.t().leadWhy(why, terms(v.preset, ctx.S.lang), (s) => seatName(ctx, s)) : null;
 }
 
@@ -688,13 +689,14 @@ function sevenRoundTable(ctx, v, rounds) {
   );
 }
 
-/** Each seat's points explained by the table's scoring rule. */
+/** Each seat's points explained by the table's scoring rule, from the parts the engine gives
+ *  (a past round's `why`: made, loss, basket, void, base). */
 function whyEl(ctx, v, r, w) {
   const t = ctx.t();
   const scoring = ctx.S.table?.ruleset?.scoring;
   const items = [];
   for (let s = 0; s < r.points.length && s < v.players; s++) {
-    const e = explainPoints(scoring, r, s, v.dummy ?? null);
+    const e = pointsWhy(scoring, r, s);
     if (e) items.push(h("li", {}, h("strong", {}, seatName(ctx, s)), `${t.colon}${t.why(e, w)}`));
   }
   return items.length ? h("ul", { class: "why" }, ...items) : null;

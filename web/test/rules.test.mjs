@@ -64,52 +64,72 @@ test("the game's statistics and the score sheet speak the preset's words, agreed
   assert.equal(texts("en").statsRows(terms("bga", "en")).top_bid_rate, "Top bid rate");
 });
 
-// oh7.md §6's worked example: bets 3, 3, 2, 0; tricks won 3, 4, 0, 0.
-test("round points explained by the table's rule: the worked examples of oh7.md §6 (R-SCORE-1)", async () => {
-  const { explainPoints } = await import("../rules.js");
+// oh7.md §6's worked example: bets 3, 3, 2, 0; tricks won 3, 4, 0, 0. The parts are the
+// engine's (`oh7_core::oh7::RoundSummary::score_parts`, tested there on the same example); the
+// page words them.
+test("round points worded from the engine's parts: the worked examples of oh7.md §6 (R-SCORE-1)", async () => {
+  const { pointsWhy } = await import("../rules.js");
   const { texts } = await import("../i18n.js");
-  const r = (points, extra = {}) => ({ bets: [3, 3, 2, 0], bet_cards: ["3C", "3H", "2H", "0S"], won: [3, 4, 0, 0], points, bonus: [0, 0, 0, 0], ...extra });
-  const en = r([8, -1, -2, 5]);
-  const parts = [0, 1, 2, 3].map((s) => explainPoints("basket", en, s, null));
-  assert.deepEqual(parts.map((e) => e.base), [8, -1, -2, 5]);
+  const part = (made, loss, basket, base, v = false) => ({ made, loss, basket, void: v, base });
+  const r = (points, why, extra = {}) => ({ bets: [3, 3, 2, 0], won: [3, 4, 0, 0], points, bonus: [0, 0, 0, 0], why, ...extra });
+  const en = r([8, -1, -2, 5], [part(true, 0, 3, 8), part(false, 1, 3, -1), part(false, 2, 3, -2), part(true, 0, 3, 5)]);
+  const parts = [0, 1, 2, 3].map((s) => pointsWhy("basket", en, s));
+  assert.deepEqual(parts.map((e) => [e.base, e.tricks, e.bet, e.total]), [[8, 3, 3, 8], [-1, 4, 3, -1], [-2, 0, 2, -2], [5, 0, 0, 5]]);
   assert.equal(texts("en").why(parts[0], terms("en", "en")), "bet made: 2 + 3 (basket) + 3 (tricks) = 8");
   assert.equal(texts("en").why(parts[1], terms("en", "en")), "bet missed by 1: −1");
-  const fr = r([11, 2, 1, 8]);
-  const f = [0, 1, 2, 3].map((s) => explainPoints("double_basket", fr, s, null));
-  assert.deepEqual(f.map((e) => e.base), [11, 2, 1, 8]);
+  const fr = r([11, 2, 1, 8], [part(true, 0, 3, 11), part(false, 1, 3, 2), part(false, 2, 3, 1), part(true, 0, 3, 8)]);
+  const f = [0, 1, 2, 3].map((s) => pointsWhy("double_basket", fr, s));
   assert.equal(texts("fr").why(f[0], terms("fr", "fr")), "Pari réussi : 2 × 3 (panier) + 2 + 3 (plis) = 11");
   assert.equal(texts("fr").why(f[1], terms("fr", "fr")), "Pari manqué de 1 : 3 (panier) − 1 = 2");
-  assert.equal(texts("fr").why(explainPoints("basket", en, 0, null), terms("kod7", "fr")), "Estimation réussie : 2 + 3 (panier) + 3 (plis) = 8");
-  // Made with Ø: no 2.
-  const v = r([11, 2, 1, 6], { bet_cards: ["3C", "3H", "2H", "V"] });
-  assert.equal(explainPoints("double_basket", v, 3, null).base, 6);
+  assert.equal(texts("fr").why(pointsWhy("basket", en, 0), terms("kod7", "fr")), "Estimation réussie : 2 + 3 (panier) + 3 (plis) = 8");
   // bga: bid + 2, a rebid bonus on top.
-  const b = r([6, -1, -2, 2], { bonus: [1, 0, 0, 0] });
-  const e = explainPoints("bid_plus_two", b, 0, null);
-  assert.equal(texts("en").why(e, terms("bga", "en")), "bid made: 3 + 2 = 5; + 1 rebid bonus = 6");
-  // Parts that do not add up to the server's points, the Dummy, an unknown rule: no sentence.
-  assert.equal(explainPoints("basket", r([9, -1, -2, 5]), 0, null), null);
-  assert.equal(explainPoints("basket", en, 3, 3), null);
-  assert.equal(explainPoints("mystery", en, 0, null), null);
+  const b = r([6, -1, -2, 2], [part(true, 0, 3, 5), null, null, null], { bonus: [1, 0, 0, 0] });
+  assert.equal(texts("en").why(pointsWhy("bid_plus_two", b, 0), terms("bga", "en")), "bid made: 3 + 2 = 5; + 1 rebid bonus = 6");
+  // No part from the engine (the Dummy, parts that did not add up), no rule: no sentence.
+  assert.equal(pointsWhy("bid_plus_two", b, 1), null);
+  assert.equal(pointsWhy(undefined, en, 0), null);
 });
 
-test("why the first leader leads, when a tie decided it (oh7.md §4)", async () => {
-  const { leaderWhy } = await import("../rules.js");
+test("why the first leader leads, worded from the engine's reason (oh7.md §4)", async () => {
   const { texts } = await import("../i18n.js");
-  const view = (cards, leader, extra = {}) => ({ bets: cards.map((c) => Number(c.replace("*", "")[0]) || 0), bet_attempts: [cards], leader_trump: [leader, "S"], dummy: null, revealed_interrobang: null, ...extra });
-  assert.equal(leaderWhy("highest_bet", view(["3S", "2H", "1C", "0D"], 0)), null, "a single highest bet needs no word");
-  const e = leaderWhy("highest_bet", view(["3H", "3S", "1C", "0D"], 1));
-  assert.deepEqual([e.why, e.leader, e.tied], ["suit_priority", 1, [0, 1]]);
   const names = (s) => ["Ann", "Bob", "Cid", "Dee"][s];
+  const e = { why: "suit_priority", leader: 1, tied: [0, 1], by: null };
   assert.equal(texts("en").leadWhy(e, terms("en", "en"), names), "Ann, Bob tied for the highest bet: Bob leads by suit priority.");
-  // fr-advanced: ★ and Ø ignored; the ? holder revealed to win the tie.
-  const r = leaderWhy("exclarrogatif", view(["*5", "2H", "2S", "V"], 1, { revealed_interrobang: 1 }));
-  assert.deepEqual([r.why, r.tied], ["revealed", [1, 2]]);
-  // kod7: the ‽ holder chose among the tied, or the lot when nobody holds it; all ★.
-  const c = leaderWhy("interrobang", view(["*7", "4H", "4C", "1S"], 2, { revealed_interrobang: 3 }));
-  assert.deepEqual([c.why, c.by, c.leader], ["chosen", 3, 2]);
+  const c = { why: "chosen", leader: 2, tied: [1, 2], by: 3 };
   assert.equal(texts("fr").leadWhy(c, terms("kod7", "fr"), names), "Égalité pour la plus forte estimation (Bob, Cid) : Dee a dévoilé ‽ et a choisi Cid pour mener.");
-  assert.equal(leaderWhy("interrobang", view(["*7", "4H", "4C", "1S"], 1)).why, "lot");
-  assert.equal(leaderWhy("interrobang", view(["*7", "*3", "*4", "*1"], 0)).why, "stars");
-  assert.equal(leaderWhy("highest_bet", { ...view(["3S", "3H"], 0), bets: null }), null, "nothing before the bets stand");
+  for (const why of ["revealed", "lot", "stars"]) {
+    for (const lang of ["en", "fr"]) {
+      const text = texts(lang).leadWhy({ why, leader: 0, tied: [0, 1], by: why === "revealed" ? 0 : null }, terms("kod7", lang), names);
+      assert.ok(text && !text.includes("undefined"), `${lang} ${why}: ${text}`);
+    }
+  }
+});
+
+// The recorded tables (web/test/fixtures): every player's points of every finished round are
+// explained from the engine's parts, and the sentence reads whole in both languages.
+test("every recorded round's points are worded from the engine's parts", async () => {
+  const { readFileSync, readdirSync } = await import("node:fs");
+  const { pointsWhy } = await import("../rules.js");
+  const dir = new URL("./fixtures/", import.meta.url);
+  let worded = 0;
+  for (const f of readdirSync(dir).filter((x) => x.endsWith(".seat0.jsonl") && !x.startsWith("seven"))) {
+    const frames = readFileSync(new URL(f, dir), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const snap = frames.find((m) => m.type === "snapshot" && m.table?.ruleset);
+    const rules = snap.table.ruleset;
+    const rounds = frames.flatMap((m) => m.view?.past_rounds || m.patch?.["v/past_rounds+"] || []);
+    assert.ok(rounds.length > 0, f);
+    for (const r of rounds) {
+      for (let s = 0; s < r.why.length; s++) {
+        const e = pointsWhy(rules.scoring, r, s);
+        assert.ok(e, `${f} round ${r.number} seat ${s}`);
+        assert.equal(e.base + e.bonus, r.points[s], `${f} round ${r.number} seat ${s}`);
+        for (const lang of ["en", "fr"]) {
+          const text = texts(lang).why(e, terms(rules.preset, lang));
+          assert.ok(text && !text.includes("undefined") && text.includes(String(Math.abs(r.points[s]))), `${lang}: ${text}`);
+          worded++;
+        }
+      }
+    }
+  }
+  assert.ok(worded > 20, `${worded} sentences`);
 });

@@ -26,7 +26,7 @@ use crate::moves::{Move, MoveKind};
 use crate::ruleset::{AfterLastAttempt, DummyFollower, EndRule, LeaderRule, Ruleset, RulesetError};
 
 pub use record::{DealRecord, Decision, Record, ReplayError, RoundRecord, TrickRecord, replay};
-pub use view::{PhaseView, SeatView};
+pub use view::{LeaderBy, LeaderWhy, PhaseView, RoundSummary, ScoreParts, SeatView};
 
 /// Most seats at a table (bga: 9).
 pub const MAX_SEATS: usize = 9;

@@ -4,9 +4,10 @@
 use serde_json::{Value, json};
 
 use super::{MAX_SEATS, Oh7Game, Phase, Trick};
+use crate::card::Kind;
 use crate::card::{Card, CardSet, Suit};
 use crate::game::{Seat, SeatSet, SeatViewLike};
-use crate::ruleset::Ruleset;
+use crate::ruleset::{LeaderRule, Ruleset, Scoring};
 
 /// The public phase of the round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +73,78 @@ pub struct RoundSummary {
     pub trump: Suit,
     /// How many times the round was dealt again.
     pub redeals: usize,
+}
+
+/// How one seat scored a round (oh7.md §6), the parts a client words: whether it made its bet,
+/// its loss, the basket, whether it bet with Ø, and the points before any rebid bonus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreParts {
+    /// It won exactly its bet.
+    pub made: bool,
+    /// |bet − tricks won|.
+    pub loss: u8,
+    /// The sum of every player's loss (the losses of those who failed).
+    pub basket: u32,
+    /// It bet with Ø (no 2 when made, in `double_basket`).
+    pub void: bool,
+    /// The round's points by the scoring rule, before the rebid bonus.
+    pub base: i32,
+}
+
+impl RoundSummary {
+    /// How seat `s` of the `players` scored this round under `scoring`: `None` for the Dummy,
+    /// or when the parts do not add up to the points (never a wrong explanation).
+    pub fn score_parts(&self, scoring: Scoring, s: Seat, players: usize) -> Option<ScoreParts> {
+        if s >= players || s >= self.points.len() {
+            return None;
+        }
+        let loss = |p: usize| (self.bets[p] as i32 - self.won[p] as i32).unsigned_abs();
+        let basket: u32 = (0..players).map(loss).sum();
+        let void = self.bet_cards.get(s).is_some_and(|c| c.kind() == Kind::Void);
+        let base = scoring.points(self.bets[s] as i32, self.won[s] as i32, (basket - loss(s)) as i32, void);
+        let parts = ScoreParts { made: loss(s) == 0, loss: loss(s) as u8, basket, void, base };
+        (base + self.bonus.get(s).copied().unwrap_or(0) == self.points[s]).then_some(parts)
+    }
+}
+
+/// Why the first leader leads, when it is not plainly the single highest bet (oh7.md §4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaderWhy {
+    /// How the tie was settled.
+    pub why: LeaderBy,
+    /// The first leader.
+    pub leader: Seat,
+    /// The players tied for the lead.
+    pub tied: Vec<Seat>,
+    /// Who revealed ?/‽, if anyone.
+    pub by: Option<Seat>,
+}
+
+/// How a tie for the first lead was settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LeaderBy {
+    /// By suit priority.
+    SuitPriority,
+    /// The holder of ? revealed it (`fr-advanced`).
+    Revealed,
+    /// The holder of ‽ chose (`kod7`).
+    Chosen,
+    /// By lot: nobody held ‽ (`kod7`).
+    Lot,
+    /// Every bet was a ★: the highest ★ leads.
+    Stars,
+}
+
+impl LeaderBy {
+    fn name(self) -> &'static str {
+        match self {
+            LeaderBy::SuitPriority => "suit_priority",
+            LeaderBy::Revealed => "revealed",
+            LeaderBy::Chosen => "chosen",
+            LeaderBy::Lot => "lot",
+            LeaderBy::Stars => "stars",
+        }
+    }
 }
 
 /// What one seat (or a spectator) may know.
@@ -220,6 +293,35 @@ impl<'a> SeatView<'a> {
     pub fn revealed_interrobang(&self) -> Option<Seat> {
         self.g.round.revealed
     }
+    /// Why the first leader leads, once the tricks have begun, when a tie decided it (`None`
+    /// when one bet was simply the highest).
+    pub fn leader_why(&self) -> Option<LeaderWhy> {
+        let (leader, _) = self.leader_and_trump()?;
+        let attempts = self.bet_attempts();
+        let cards = attempts.last()?;
+        let seats = (0..cards.len()).filter(|&p| Some(p) != self.dummy());
+        let eligible: Vec<Seat> = match self.rules().leader {
+            LeaderRule::Exclarrogatif => seats.filter(|&p| cards[p].is_regular()).collect(),
+            LeaderRule::Interrobang => seats.filter(|&p| cards[p].kind() != Kind::Star).collect(),
+            LeaderRule::HighestBet => seats.collect(),
+        };
+        let by = self.revealed_interrobang();
+        let value = |p: Seat| cards[p].bet_value().unwrap_or(0);
+        let Some(top) = eligible.iter().map(|&p| value(p)).max() else {
+            return Some(LeaderWhy { why: LeaderBy::Stars, leader, tied: vec![leader], by: None });
+        };
+        let tied: Vec<Seat> = eligible.into_iter().filter(|&p| value(p) == top).collect();
+        if tied.len() < 2 || !tied.contains(&leader) {
+            return None;
+        }
+        let why = match self.rules().leader {
+            LeaderRule::Exclarrogatif if by == Some(leader) => LeaderBy::Revealed,
+            LeaderRule::Interrobang if by.is_none() => LeaderBy::Lot,
+            LeaderRule::Interrobang => LeaderBy::Chosen,
+            _ => LeaderBy::SuitPriority,
+        };
+        Some(LeaderWhy { why, leader, tied, by })
+    }
     /// Suits announced in a `kod7` all-★ tie, once all are in.
     pub fn announced(&self) -> [Option<Suit>; MAX_SEATS] {
         if matches!(self.g.phase, Phase::AnnounceTrump { .. }) {
@@ -362,6 +464,7 @@ impl SeatViewLike for SeatView<'_> {
             "bonus": self.bonus(),
             "leader_trump": self.leader_and_trump(),
             "revealed_interrobang": self.revealed_interrobang(),
+            "leader_why": self.leader_why().map(|w| json!({"why": w.why.name(), "leader": w.leader, "tied": w.tied, "by": w.by})),
             "announced": self.announced()[..n].iter().map(|s| s.map(|x| x.to_string())).collect::<Vec<_>>(),
             "dummy_faceup": cards(self.dummy_faceup()),
             "dummy_pile_left": self.dummy_pile_left(),
@@ -384,8 +487,95 @@ impl SeatViewLike for SeatView<'_> {
                 "number": r.number, "bets": r.bets, "bet_cards": r.bet_cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
                 "won": r.won, "points": r.points, "bonus": r.bonus,
                 "first_leader": r.first_leader, "trump": r.trump.to_string(), "redeals": r.redeals,
+                "why": (0..n).map(|p| r.score_parts(self.rules().scoring, p, n).map(|w| json!({
+                    "made": w.made, "loss": w.loss, "basket": w.basket, "void": w.void, "base": w.base,
+                }))).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "winners": self.winners(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Suit;
+    use crate::game::Game;
+    use crate::ruleset::Preset;
+
+    /// oh7.md §6's worked example: bets 3, 3, 2, 0; tricks won 3, 4, 0, 0 (R-SCORE-1).
+    fn round(points: [i32; 4], bonus: [i32; 4], last_card: &str) -> RoundSummary {
+        RoundSummary {
+            number: 1,
+            bets: vec![3, 3, 2, 0],
+            bet_cards: ["3C", "3H", "2H", last_card].iter().map(|c| c.parse().unwrap()).collect(),
+            won: vec![3, 4, 0, 0],
+            points: points.to_vec(),
+            bonus: bonus.to_vec(),
+            first_leader: 0,
+            trump: Suit::C,
+            redeals: 0,
+        }
+    }
+
+    #[test]
+    fn score_parts_explain_the_worked_examples() {
+        let base = |r: &RoundSummary, scoring| {
+            (0..4).map(|s| r.score_parts(scoring, s, 4).map(|p| p.base)).collect::<Vec<_>>()
+        };
+        let en = round([8, -1, -2, 5], [0; 4], "0S");
+        assert_eq!(base(&en, Scoring::Basket), [Some(8), Some(-1), Some(-2), Some(5)]);
+        let p = en.score_parts(Scoring::Basket, 1, 4).unwrap();
+        assert_eq!((p.made, p.loss, p.basket, p.void), (false, 1, 3, false));
+        let fr = round([11, 2, 1, 8], [0; 4], "0S");
+        assert_eq!(base(&fr, Scoring::DoubleBasket), [Some(11), Some(2), Some(1), Some(8)]);
+        // Made with Ø: no 2.
+        let void = round([11, 2, 1, 6], [0; 4], "Ø");
+        assert_eq!(void.score_parts(Scoring::DoubleBasket, 3, 4).map(|p| (p.base, p.void)), Some((6, true)));
+        // bga: bid + 2, a rebid bonus on top of the base.
+        let bga = round([6, -1, -2, 2], [1, 0, 0, 0], "0S");
+        assert_eq!(bga.score_parts(Scoring::BidPlusTwo, 0, 4).map(|p| p.base), Some(5));
+        // Points that are not the rule's, and a seat that is not a player: no explanation.
+        assert_eq!(round([9, -1, -2, 5], [0; 4], "0S").score_parts(Scoring::Basket, 0, 4), None);
+        assert_eq!(en.score_parts(Scoring::Basket, 3, 3), None);
+    }
+
+    /// Random games of every preset: every player's points of every round are explained by the
+    /// engine's own rule, and a first leader's reason, when one is given, names a real tie it won.
+    #[test]
+    fn the_engine_explains_its_rounds_and_its_leaders() {
+        let mut seen = std::collections::HashSet::new();
+        let mut legal = Vec::new();
+        for preset in Preset::ALL {
+            for seed in 0..60u64 {
+                let rules = Ruleset::preset(preset);
+                let players = [3, 4, 5][seed as usize % 3].min(rules.max_players as usize);
+                let mut g = Oh7Game::new(rules, players, seed).unwrap();
+                let mut pick = seed;
+                while let Some(seat) = g.to_move().lowest() {
+                    let v = g.view(seat);
+                    if let Some(w) = v.leader_why() {
+                        seen.insert((preset, w.why));
+                        assert!(w.tied.contains(&w.leader), "{preset} seed {seed}: {w:?}");
+                        assert!(w.tied.len() >= 2 || w.why == LeaderBy::Stars, "{preset} seed {seed}: {w:?}");
+                        assert_eq!(Some(w.leader), v.leader_and_trump().map(|l| l.0));
+                    }
+                    g.legal_actions(seat, &mut legal);
+                    pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    g.apply(seat, legal[(pick >> 33) as usize % legal.len()]).unwrap();
+                }
+                let v = g.view(0);
+                for r in v.past_rounds() {
+                    for s in 0..players {
+                        assert!(r.score_parts(v.rules().scoring, s, players).is_some(), "{preset} seed {seed}: {r:?}");
+                    }
+                }
+            }
+        }
+        for want in
+            [(Preset::En, LeaderBy::SuitPriority), (Preset::Kod7, LeaderBy::Lot), (Preset::Kod7, LeaderBy::Chosen)]
+        {
+            assert!(seen.contains(&want), "never saw {want:?}: {seen:?}");
+        }
     }
 }
