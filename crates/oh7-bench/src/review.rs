@@ -89,16 +89,23 @@ pub fn seven_bot_game(players: usize, levels: &[&str], seed: u64) -> Result<Valu
     Ok(g.record())
 }
 
-/// Seeded Seven games (`players` seats) where one seat is a random bot, one the heuristic and
-/// one the `search` player (the others heuristic), rotated through the seats; each of the
-/// three reviewed at `level`; the mean percentage points lost per decision of each with a 95%
-/// interval over games. Stops after `games` games or `seconds` seconds.
-fn signal_seven(games: usize, players: usize, level: &str, seconds: f64) -> Result<()> {
-    let names = ["random", "heuristic", "search"];
+/// Each of three seats' mean loss per decision and accuracy, over `games` seeded games (at most
+/// `seconds` seconds) of `players` seats where `names` sit in three seats, rotated from game to
+/// game, and heuristic bots in the others: game `k` is made by `make(levels, seed)` and each of
+/// the three seats reviewed by `review(record, seat)`. Returns the games counted and, per name,
+/// the losses and accuracies.
+#[allow(clippy::type_complexity)]
+fn signal_of(
+    games: usize,
+    players: usize,
+    names: [&str; 3],
+    seconds: f64,
+    make: impl Fn(&[&str], u64) -> Result<Value>,
+    review: impl Fn(&Value, usize) -> Result<Review>,
+) -> Result<([Vec<f64>; 3], [Vec<f64>; 3])> {
     let mut per_game: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let mut acc: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let start = Instant::now();
-    let opts = ReviewOptions { level: level.into(), hindsight: false, ..ReviewOptions::default() };
     for k in 0..games {
         if start.elapsed().as_secs_f64() > seconds {
             break;
@@ -108,68 +115,68 @@ fn signal_seven(games: usize, players: usize, level: &str, seconds: f64) -> Resu
         for (i, n) in names.iter().enumerate() {
             levels[(i + shift) % players] = *n;
         }
-        let v = seven_bot_game(players, &levels, 1000 + k as u64)?;
+        let v = make(&levels, 1000 + k as u64)?;
         for i in 0..3 {
-            let r = review_record(&v, (i + shift) % players, &opts, &|_, _| {})?;
+            let r = review(&v, (i + shift) % players)?;
             if r.game.evaluated > 0 {
                 per_game[i].push(r.game.loss_per_decision);
                 acc[i].push(r.game.accuracy);
             }
         }
     }
-    println!(
-        "seven signal check: {} games ({players} players), reviewer {level}, {:.0} s; percentage points lost per decision (95% interval), accuracy",
-        per_game[0].len(),
-        start.elapsed().as_secs_f64()
-    );
+    Ok((per_game, acc))
+}
+
+/// Print each name's mean loss per decision and accuracy with their 95% intervals.
+fn print_signal(names: [&str; 3], per_game: &[Vec<f64>; 3], acc: &[Vec<f64>; 3]) {
     for i in 0..3 {
         let (m, h) = mean_ci(&per_game[i]);
         let (a, ah) = mean_ci(&acc[i]);
         println!("  {:>10}: loss/decision {m:.3} ± {h:.3}   accuracy {a:.1} ± {ah:.1}", names[i]);
     }
-    Ok(())
 }
 
 /// `oh7 bench review-signal`: seeded four-player `en` games where one seat is a random bot,
 /// one the heuristic, one `expert_level` (the fourth a heuristic), rotated through the seats;
 /// each of the three reviewed; the mean expected points lost per decision of each with a 95%
 /// interval over games. Stops after `games` games or `seconds` seconds. Then the same for
-/// four-player Seven games ([`signal_seven`], the same limits again).
+/// four-player Seven games (random, heuristic and `search`; percentage points lost), the same
+/// limits again.
 pub fn signal(games: usize, level: &str, expert_level: &str, seconds: f64) -> Result<()> {
-    let names = ["random", "heuristic", expert_level];
-    let mut per_game: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    let mut acc: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    let start = Instant::now();
     let opts = ReviewOptions { level: level.into(), hindsight: false, ..ReviewOptions::default() };
-    for k in 0..games {
-        if start.elapsed().as_secs_f64() > seconds {
-            break;
-        }
-        let shift = k % 4;
-        let mut levels = ["heuristic"; 4];
-        for (i, n) in names.iter().enumerate() {
-            levels[(i + shift) % 4] = *n;
-        }
-        let v = bot_game(Ruleset::preset(Preset::En), 4, &levels, 1000 + k as u64)?;
-        for i in 0..3 {
-            let r = review_oh7(&v, (i + shift) % 4, &opts, &|_, _| {})?;
-            if r.game.evaluated > 0 {
-                per_game[i].push(r.game.loss_per_decision);
-                acc[i].push(r.game.accuracy);
-            }
-        }
-    }
-    let n = per_game[0].len();
+    let names = ["random", "heuristic", expert_level];
+    let start = Instant::now();
+    let (per_game, acc) = signal_of(
+        games,
+        4,
+        names,
+        seconds,
+        |levels, seed| bot_game(Ruleset::preset(Preset::En), 4, levels, seed),
+        |v, seat| Ok(review_oh7(v, seat, &opts, &|_, _| {})?),
+    )?;
     println!(
-        "signal check: {n} en games (4 players), reviewer {level}, {:.0} s; mean over games of each seat's expected points lost per decision (95% interval), accuracy",
+        "signal check: {} en games (4 players), reviewer {level}, {:.0} s; mean over games of each seat's expected points lost per decision (95% interval), accuracy",
+        per_game[0].len(),
         start.elapsed().as_secs_f64()
     );
-    for i in 0..3 {
-        let (m, h) = mean_ci(&per_game[i]);
-        let (a, ah) = mean_ci(&acc[i]);
-        println!("  {:>10}: loss/decision {m:.3} ± {h:.3}   accuracy {a:.1} ± {ah:.1}", names[i]);
-    }
-    signal_seven(games, 4, level, seconds)
+    print_signal(names, &per_game, &acc);
+    let names = ["random", "heuristic", "search"];
+    let start = Instant::now();
+    let (per_game, acc) = signal_of(
+        games,
+        4,
+        names,
+        seconds,
+        |levels, seed| seven_bot_game(4, levels, seed),
+        |v, seat| Ok(review_record(v, seat, &opts, &|_, _| {})?),
+    )?;
+    println!(
+        "seven signal check: {} games (4 players), reviewer {level}, {:.0} s; percentage points lost per decision (95% interval), accuracy",
+        per_game[0].len(),
+        start.elapsed().as_secs_f64()
+    );
+    print_signal(names, &per_game, &acc);
+    Ok(())
 }
 
 fn mean_ci(v: &[f64]) -> (f64, f64) {

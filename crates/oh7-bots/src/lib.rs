@@ -102,6 +102,33 @@ pub const SEVEN_LEVELS: &[&str] = &level::SEVEN_NAMES;
 /// Playouts per candidate action of the Seven `search` bot.
 pub const SEVEN_SEARCH_SAMPLES: u32 = 256;
 
+/// The bots of a game, typed for its engine: the generic counterpart of [`GameBots`] (which
+/// gives them behind [`DynBot`]), for code that holds the concrete game (the terminal).
+pub trait BotsOf: Game + Sized {
+    /// The levels offered to players, weakest first (the last is the strongest, used for hints).
+    fn bot_levels() -> &'static [&'static str];
+    /// A bot of `level`.
+    fn bot_of(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, BotError>;
+}
+
+impl BotsOf for oh7_core::oh7::Oh7Game {
+    fn bot_levels() -> &'static [&'static str] {
+        OH7_LEVELS
+    }
+    fn bot_of(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, BotError> {
+        oh7_bot(level, seed)
+    }
+}
+
+impl BotsOf for oh7_core::seven::SevenGame {
+    fn bot_levels() -> &'static [&'static str] {
+        SEVEN_LEVELS
+    }
+    fn bot_of(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, BotError> {
+        seven_bot(level, seed)
+    }
+}
+
 /// A bot for the Oh 7 family by level name (see [`OH7_LEVELS`]) or research setting
 /// ([`BotLevel`]).
 pub fn oh7_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::oh7::Oh7Game>>, BotError> {

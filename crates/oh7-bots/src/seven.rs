@@ -327,12 +327,7 @@ impl SevenSearch {
         let pool: Vec<Card> = it.take(view.draw_pile_len()).collect();
         let in_game = view.in_game().0;
         let current = view.current().unwrap_or(me);
-        let (penalty, lock) = match view.mode() {
-            TurnMode::Penalty(p) => (Some((p.kind, p.count)), None),
-            TurnMode::Lock { owner } => (None, Some(owner)),
-            TurnMode::FreePlay => (None, Some(current)),
-            TurnMode::Normal => (None, None),
-        };
+        let (penalty, lock) = penalty_and_lock(view, current);
         Sim {
             n,
             hands,
@@ -372,12 +367,7 @@ impl SevenSearch {
         let mut hands = [CardSet::EMPTY; MAX];
         hands[me] = view.hand().unwrap_or_default();
         let current = view.current().unwrap_or(me);
-        let (penalty, lock) = match view.mode() {
-            TurnMode::Penalty(p) => (Some((p.kind, p.count)), None),
-            TurnMode::Lock { owner } => (None, Some(owner)),
-            TurnMode::FreePlay => (None, Some(current)),
-            TurnMode::Normal => (None, None),
-        };
+        let (penalty, lock) = penalty_and_lock(view, current);
         Sim {
             n,
             hands,
@@ -522,6 +512,17 @@ impl Bot<SevenGame> for SevenSearch {
         let wins: Vec<f64> = self.tally(view, &cands).into_iter().map(|t| t.score).collect();
         let best = (0..cands.len()).max_by(|&a, &b| wins[a].total_cmp(&wins[b]).then(b.cmp(&a))).expect("a candidate");
         cands[best]
+    }
+}
+
+/// The pending penalty (its kind and count) and the seat a 7 locks the turn to, as the
+/// simulation holds them, from the view's turn mode (`current`: who is to play).
+fn penalty_and_lock(view: &SevenView, current: usize) -> (Option<(PenaltyKind, u32)>, Option<usize>) {
+    match view.mode() {
+        TurnMode::Penalty(p) => (Some((p.kind, p.count)), None),
+        TurnMode::Lock { owner } => (None, Some(owner)),
+        TurnMode::FreePlay => (None, Some(current)),
+        TurnMode::Normal => (None, None),
     }
 }
 

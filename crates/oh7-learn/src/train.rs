@@ -46,6 +46,16 @@ pub struct TrainPlan {
     pub seed: u64,
 }
 
+impl TrainPlan {
+    /// The layer sizes of a network of this plan: `inputs`, the hidden layers, `outputs`.
+    pub fn sizes(&self, inputs: usize, outputs: usize) -> Vec<usize> {
+        let mut sizes = vec![inputs];
+        sizes.extend(std::iter::repeat_n(self.hidden, self.layers));
+        sizes.push(outputs);
+        sizes
+    }
+}
+
 impl Default for TrainPlan {
     fn default() -> Self {
         TrainPlan { hidden: 64, layers: 2, epochs: 3, batch: 64, lr: 1e-3, weight_decay: 1e-4, seed: 1 }
@@ -167,11 +177,8 @@ pub fn train(
     plan: &TrainPlan,
     report: &mut dyn FnMut(&Epoch),
 ) -> Result<(Vec<u8>, Vec<Epoch>), LearnError> {
-    let mut sizes = vec![PAIR_FEATURES];
-    sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
-    sizes.push(1);
     let all: Vec<usize> = (0..rows.len()).collect();
-    fit(&all, &|k| held_out(rows, k), &sizes, plan, &|idx| batch(rows, idx), report)
+    fit(&all, &|k| held_out(rows, k), &plan.sizes(PAIR_FEATURES, 1), plan, &|idx| batch(rows, idx), report)
 }
 
 /// Train the policy prior on the rows a search decided (their root visits are the targets);
@@ -182,10 +189,8 @@ pub fn train_prior(
     plan: &TrainPlan,
     report: &mut dyn FnMut(&Epoch),
 ) -> Result<(Vec<u8>, Vec<Epoch>), LearnError> {
-    let mut sizes = vec![HAND_INPUT];
-    sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
-    sizes.push(OH7_ACTIONS);
     let searched: Vec<usize> = (0..rows.len()).filter(|&k| rows.searched[k] == 1).collect();
+    let sizes = plan.sizes(HAND_INPUT, OH7_ACTIONS);
     fit(&searched, &|k| held_out(rows, k), &sizes, plan, &|idx| prior_batch(rows, idx), report)
 }
 

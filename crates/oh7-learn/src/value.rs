@@ -216,10 +216,8 @@ pub fn train_value(
     plan: &TrainPlan,
     report: &mut dyn FnMut(&Epoch),
 ) -> Result<(Vec<u8>, Vec<Epoch>), LearnError> {
-    let mut sizes = vec![VALUE_FEATURES];
-    sizes.extend(std::iter::repeat_n(plan.hidden, plan.layers));
-    sizes.push(OUTCOMES);
     let all: Vec<usize> = (0..rows.len()).collect();
+    let sizes = plan.sizes(VALUE_FEATURES, OUTCOMES);
     fit(&all, &|k| rows.game[k] % 10 == 9, &sizes, plan, &|idx| value_batch(rows, idx), report)
 }
 

@@ -943,6 +943,27 @@ pub fn review_record(
     }
 }
 
+/// Review every decision of `moments` on all cores with `review` (given each one's index),
+/// telling `progress` how many are done of how many: the reviews in order.
+pub(crate) fn review_each<M: Sync>(
+    moments: &[M],
+    progress: &(dyn Fn(usize, usize) + Sync),
+    review: impl Fn(usize, &M) -> DecisionReview + Sync,
+) -> Vec<DecisionReview> {
+    let total = moments.len();
+    progress(0, total);
+    let done = AtomicUsize::new(0);
+    moments
+        .par_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let d = review(i, m);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            d
+        })
+        .collect()
+}
+
 /// Review `seat`'s decisions in the finished game `record` (`oh7-record/1`). `progress` is
 /// called with (decisions done, decisions in all) as the work goes (from several threads:
 /// the decisions are reviewed in parallel on rayon's pool; the result does not depend on it).
@@ -955,18 +976,7 @@ pub fn review_oh7(
 ) -> Result<Review, ReviewError> {
     let reviewer = Reviewer::of(&opts.level).ok_or_else(|| ReviewError::Level(opts.level.clone()))?;
     let (rec, moments) = decisions_of(record, seat)?;
-    let total = moments.len();
-    progress(0, total);
-    let done = AtomicUsize::new(0);
-    let decisions: Vec<DecisionReview> = moments
-        .par_iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let d = review_moment(m, seat, i, reviewer, opts);
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            d
-        })
-        .collect();
+    let decisions = review_each(&moments, progress, |i, m| review_moment(m, seat, i, reviewer, opts));
     let rounds = rec
         .rounds
         .iter()
@@ -997,7 +1007,7 @@ pub fn review_oh7(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use oh7_core::ruleset::{Preset, Ruleset};
 
     /// Every action of seeded games between search bots, as one FNV-1a digest.
@@ -1058,14 +1068,20 @@ mod tests {
     use oh7_bots::{Bot, RandomBot};
 
     fn finished(levels: &[&str], players: usize, seed: u64) -> Value {
-        let mut g = Oh7Game::new(Ruleset::preset(Preset::En), players, seed).unwrap();
+        played(Oh7Game::new(Ruleset::preset(Preset::En), players, seed).unwrap(), levels, seed)
+    }
+
+    /// Game `g` played to its end by bots of `levels` (seat by seat, cycled), seeded from `seed`:
+    /// its record.
+    pub(crate) fn played<G: oh7_bots::BotsOf>(mut g: G, levels: &[&str], seed: u64) -> Value {
         let mut bots: Vec<_> =
-            (0..players).map(|p| oh7_bots::oh7_bot(levels[p % levels.len()], seed + p as u64).unwrap()).collect();
-        oh7_bots::play_game(&mut g, &mut bots, 100_000).unwrap();
+            (0..g.players()).map(|p| G::bot_of(levels[p % levels.len()], seed + p as u64).unwrap()).collect();
+        oh7_bots::play_game(&mut g, &mut bots, 1_000_000).unwrap();
         g.record()
     }
 
-    fn quick() -> ReviewOptions {
+    /// A fast reviewer.
+    pub(crate) fn quick() -> ReviewOptions {
         ReviewOptions { level: "easy".into(), seed: 7, hindsight: false }
     }
 
@@ -1099,16 +1115,13 @@ mod tests {
     }
 
     /// A play that certainly fails the bet where another certainly makes it (the last tricks,
-    /// solved exactly in every sample) is a mistake or a blunder; the other is not marked.
+    /// solved exactly in every sample) is a mistake or a blunder; the other is not marked. By
+    /// the determinization search and by the expert player's search as the reviewer.
     #[test]
     fn a_certainly_worse_play_is_marked() {
-        check_a_certainly_worse_play_is_marked(Reviewer::of("easy").unwrap());
-    }
-
-    /// The same with the expert player's search as the reviewer.
-    #[test]
-    fn a_certainly_worse_play_is_marked_expert() {
-        check_a_certainly_worse_play_is_marked(Reviewer::Expert);
+        for reviewer in [Reviewer::of("easy").unwrap(), Reviewer::Expert] {
+            check_a_certainly_worse_play_is_marked(reviewer);
+        }
     }
 
     fn check_a_certainly_worse_play_is_marked(budget: Reviewer) {
@@ -1143,16 +1156,13 @@ mod tests {
     }
 
     /// Two deals that differ only in the other players' hands (two cards of one suit swapped
-    /// between two of them) give the same evaluation of seat 0's bet and first play.
+    /// between two of them) give the same evaluation of seat 0's bet and first play, by either
+    /// reviewer.
     #[test]
     fn evaluations_depend_only_on_the_view() {
-        check_evaluations_depend_only_on_the_view(Reviewer::of("easy").unwrap());
-    }
-
-    /// The same with the expert player's search as the reviewer.
-    #[test]
-    fn evaluations_depend_only_on_the_view_expert() {
-        check_evaluations_depend_only_on_the_view(Reviewer::Expert);
+        for reviewer in [Reviewer::of("easy").unwrap(), Reviewer::Expert] {
+            check_evaluations_depend_only_on_the_view(reviewer);
+        }
     }
 
     fn check_evaluations_depend_only_on_the_view(budget: Reviewer) {

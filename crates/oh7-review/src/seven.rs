@@ -7,12 +7,9 @@
 //! Each decision's search is seeded from the review seed and the decision's index, never from
 //! the record's seed, so hidden cards never enter an evaluation.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use oh7_core::GameId;
 use oh7_core::game::{Game, Seat};
 use oh7_core::seven::{Action, Card, SevenGame, SevenRules, SevenView, Suit, TurnMode};
-use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::{
@@ -260,18 +257,7 @@ pub fn review_seven(
 ) -> Result<Review, ReviewError> {
     let samples = level_samples(&opts.level).ok_or_else(|| ReviewError::Level(opts.level.clone()))?;
     let (game, moments, rounds) = walk(record, seat)?;
-    let total = moments.len();
-    progress(0, total);
-    let done = AtomicUsize::new(0);
-    let decisions: Vec<DecisionReview> = moments
-        .par_iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let d = review_seven_moment(m, seat, i, samples, opts);
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            d
-        })
-        .collect();
+    let decisions = crate::review_each(&moments, progress, |i, m| review_seven_moment(m, seat, i, samples, opts));
     let rounds = rounds
         .iter()
         .filter(|r| r.played)
@@ -304,16 +290,10 @@ pub fn review_seven(
 mod tests {
     use super::*;
 
-    fn finished(levels: &[&str], players: usize, seed: u64) -> Value {
-        let mut g = SevenGame::new(SevenRules::default(), players, seed).unwrap();
-        let mut bots: Vec<_> =
-            (0..players).map(|p| oh7_bots::seven_bot(levels[p % levels.len()], seed + p as u64).unwrap()).collect();
-        oh7_bots::play_game(&mut g, &mut bots, 1_000_000).unwrap();
-        g.record()
-    }
+    use crate::tests::{played, quick};
 
-    fn quick() -> ReviewOptions {
-        ReviewOptions { level: "easy".into(), seed: 7, hindsight: false }
+    fn finished(levels: &[&str], players: usize, seed: u64) -> Value {
+        played(SevenGame::new(SevenRules::default(), players, seed).unwrap(), levels, seed)
     }
 
     /// Losses are never negative, marks follow the Seven thresholds, the best option is never

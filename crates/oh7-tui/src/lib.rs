@@ -153,7 +153,7 @@ fn recorded_levels<G: Table>(g: &G, record: &serde_json::Value, opts: &PlayOptio
             record["seats"][k]
                 .as_str()
                 .and_then(|n| n.strip_prefix("bot:"))
-                .filter(|l| G::levels().contains(l))
+                .filter(|l| G::bot_levels().contains(l))
                 .map_or_else(|| level::<G>(opts), str::to_string)
         })
         .collect()
@@ -217,7 +217,7 @@ pub fn default_save(game: &str) -> PathBuf {
 
 /// The bots' level: `--bots`, else the strongest level of the game.
 fn level<G: Table>(opts: &PlayOptions) -> String {
-    opts.bots.clone().unwrap_or_else(|| G::levels().last().copied().unwrap_or("random").to_string())
+    opts.bots.clone().unwrap_or_else(|| G::bot_levels().last().copied().unwrap_or("random").to_string())
 }
 
 fn run<G: Table>(

@@ -1,7 +1,6 @@
 //! The Oh 7 family at the terminal: choices, questions, narration and the table screen, all
 //! made from the human's [`SeatView`] (never from the state).
 
-use oh7_bots::Bot;
 use oh7_core::card::{Card, CardSet, Suit};
 use oh7_core::game::{Game, Seat, SeatSet};
 use oh7_core::oh7::{Action, Oh7Game, PhaseView, RuleError, SeatView, Trick};
@@ -266,18 +265,9 @@ fn attempt_line(v: &SeatView<'_>, k: usize, cards: &[Card], human: Seat, lang: L
 
 impl Table for Oh7Game {
     fn typed_example(lang: Lang) -> &'static str {
-        match lang {
-            Lang::En => "3h, *2",
-            Lang::Fr => "3c, *2",
-        }
+        lang.s("3h, *2", "3c, *2")
     }
 
-    fn levels() -> &'static [&'static str] {
-        oh7_bots::OH7_LEVELS
-    }
-    fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, oh7_bots::BotError> {
-        oh7_bots::oh7_bot(level, seed)
-    }
     fn game_seed(&self) -> u64 {
         self.seed()
     }

@@ -51,11 +51,7 @@ pub struct Notice {
 }
 
 /// What each game offers the interfaces (implemented for the Oh 7 family and Seven).
-pub trait Table: Game + Sized + 'static {
-    /// The bot levels, weakest first (the last is the strongest, used for hints).
-    fn levels() -> &'static [&'static str];
-    /// A bot by level.
-    fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, oh7_bots::BotError>;
+pub trait Table: Game + oh7_bots::BotsOf + Sized + 'static {
     /// The seed of the game (used only to seed bots and name the save file).
     fn game_seed(&self) -> u64;
     /// Who acts next.
@@ -196,15 +192,15 @@ impl<G: Table> Session<G> {
                 names.push("human".to_string());
             } else {
                 let level = levels.get(s).map_or(level, String::as_str);
-                let b = G::bot(level, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1))
+                let b = G::bot_of(level, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1))
                     .map_err(|e| e.to_string())?;
                 names.push(b.name());
                 bots.push(Some(b));
             }
         }
         Game::set_seat_names(&mut game, names);
-        let hint_level = G::levels().last().copied().unwrap_or("random").to_string();
-        let hinter = G::bot(&hint_level, seed ^ 0x005E_ED0F_4141).map_err(|e| e.to_string())?;
+        let hint_level = G::bot_levels().last().copied().unwrap_or("random").to_string();
+        let hinter = G::bot_of(&hint_level, seed ^ 0x005E_ED0F_4141).map_err(|e| e.to_string())?;
         Ok(Session {
             game,
             human,

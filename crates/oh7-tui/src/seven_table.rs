@@ -1,7 +1,6 @@
 //! Seven at the terminal: choices, questions, narration and the table screen, made from the
 //! human's [`SevenView`].
 
-use oh7_bots::Bot;
 use oh7_core::game::{Game, Seat, SeatSet};
 use oh7_core::seven::{
     Action, Card, CardSet, PenaltyKind, Rank, RoundEnd, SevenError, SevenGame, SevenView, Suit, TurnMode,
@@ -173,18 +172,9 @@ fn game_notice(v: &SevenView<'_>, human: Seat, lang: Lang) -> Notice {
 
 impl Table for SevenGame {
     fn typed_example(lang: Lang) -> &'static str {
-        match lang {
-            Lang::En => "8h:s, 3c!",
-            Lang::Fr => "8c:p, 3t!",
-        }
+        lang.s("8h:s, 3c!", "8c:p, 3t!")
     }
 
-    fn levels() -> &'static [&'static str] {
-        oh7_bots::SEVEN_LEVELS
-    }
-    fn bot(level: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, oh7_bots::BotError> {
-        oh7_bots::seven_bot(level, seed)
-    }
     fn game_seed(&self) -> u64 {
         self.seed()
     }
