@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use oh7_bots::{Bot, GameSpec, RandomBot, play_game, random_oh7_game};
+use oh7_core::GameId;
 use oh7_core::oh7::Oh7Game;
 use oh7_core::seven::{SevenGame, SevenRules};
 use oh7_sim::game_seed;
@@ -79,9 +80,9 @@ pub fn engine(spec: &GameSpec, players: usize, seconds: f64, runs: usize) -> Res
     println!("engine, random play, one thread: {name} with {players} players, {runs} runs of {seconds} s");
     let mut all = Vec::new();
     for i in 0..runs {
-        let run = match spec {
-            GameSpec::Oh7 { ruleset } => engine_run(*ruleset, players, seconds, 1 + i as u64)?,
-            GameSpec::Seven { .. } => seven_run(players, seconds, 1 + i as u64)?,
+        let run = match (spec.id(), spec.ruleset()) {
+            (GameId::Oh7, Some(ruleset)) => engine_run(*ruleset, players, seconds, 1 + i as u64)?,
+            _ => seven_run(players, seconds, 1 + i as u64)?,
         };
         println!(
             "  run {}: {} rounds/s, {} games/s, {} actions/s",
@@ -100,11 +101,9 @@ pub fn engine(spec: &GameSpec, players: usize, seconds: f64, runs: usize) -> Res
         let (m, lo, hi) = median_range(v);
         println!("{name:>10}: {} (median; {} - {})", fmt(m), fmt(lo), fmt(hi));
     }
-    match spec {
-        GameSpec::Oh7 { .. } => {
-            println!("(a round = one deal, its bets and 7 tricks: the unit of an OpenSpiel oh_hell game)")
-        }
-        GameSpec::Seven { .. } => println!("(actions = turns and call-outs; a Seven game has several rounds)"),
+    match spec.id() {
+        GameId::Oh7 => println!("(a round = one deal, its bets and 7 tricks: the unit of an OpenSpiel oh_hell game)"),
+        GameId::Seven => println!("(actions = turns and call-outs; a Seven game has several rounds)"),
     }
     Ok(())
 }
