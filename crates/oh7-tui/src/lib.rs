@@ -240,7 +240,9 @@ fn run<G: Table>(
     }
     let levels = levels.unwrap_or_else(|| vec![level::<G>(opts); game.players()]);
     let players = game.players();
-    let mut s = Session::with_levels(game, seat, &levels, lang)?;
+    // Setting up refuses nothing the engine words (no action is taken yet).
+    let mut s = Session::with_levels(game, seat, &levels, lang)
+        .map_err(|e| PlayError::Setup(e.text(lang, |r| format!("{r:?}"))))?;
     let game_id: oh7_core::GameId = G::NAME.parse().expect("every engine is in the registry");
     let rules_text = oh7_core::registry::rules_summary(rules.as_ref(), game_id, Some(players), lang);
     let resumed = opts.resume.is_some();

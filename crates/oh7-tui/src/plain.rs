@@ -71,7 +71,7 @@ pub fn run<G: Table>(
             Next::Bot(..) => {
                 if let Err(e) = s.bot_step() {
                     s.save(save)?;
-                    return Err(io::Error::other(e));
+                    return Err(io::Error::other(s.words(&e)));
                 }
             }
             Next::Human(ask) => {
@@ -117,11 +117,11 @@ pub fn run<G: Table>(
                         None => Ok(()),
                     },
                     Ask::CallOut(_) if NO.contains(&low.as_str()) => s.decline(),
-                    Ask::CallOut(_) => Err(lang.t("answer yes or no", "répondez oui ou non")),
+                    Ask::CallOut(_) => Err(crate::session::SessionError::NotAChoice),
                     Ask::Turn => s.human_text(answer),
                 };
                 if let Err(e) = result {
-                    writeln!(out, "{}{e}", lang.s("Not allowed: ", "Refusé : "))?;
+                    writeln!(out, "{}{}", lang.s("Not allowed: ", "Refusé : "), s.words(&e))?;
                 }
             }
         }

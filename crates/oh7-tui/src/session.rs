@@ -146,6 +146,50 @@ pub enum Refine<A> {
     More(String, Vec<Choice<A>>),
 }
 
+/// Why a session step was refused or failed: typed here, worded where it is shown
+/// ([`SessionError::text`], in the person's language).
+#[derive(Debug)]
+pub enum SessionError<E> {
+    /// The engine refused the person's action.
+    Refused(E),
+    /// An answer that is not one of the choices (a call-out asks yes or no).
+    NotAChoice,
+    /// No such seat at the table.
+    NoSuchSeat {
+        /// The seat asked for.
+        seat: Seat,
+        /// The last seat.
+        last: Seat,
+    },
+    /// A bot could not be made.
+    Bot(oh7_bots::BotError),
+    /// A bot had no legal action, or the engine refused its choice (a bug).
+    BotFailed {
+        /// Its seat.
+        seat: Seat,
+        /// What went wrong.
+        why: String,
+    },
+}
+
+impl<E> SessionError<E> {
+    /// The error in `lang`; an engine's refusal is worded by `refused` (the table's own words).
+    pub fn text(&self, lang: Lang, refused: impl Fn(&E) -> String) -> String {
+        match self {
+            SessionError::Refused(e) => refused(e),
+            SessionError::NotAChoice => lang.t("answer yes or no", "répondez oui ou non"),
+            SessionError::NoSuchSeat { seat, last } => lang.t(
+                format!("there is no seat {seat}: seats are 0 to {last}"),
+                format!("il n'y a pas de place {seat} : les places vont de 0 à {last}"),
+            ),
+            SessionError::Bot(e) => e.to_string(),
+            SessionError::BotFailed { seat, why } => {
+                lang.t(format!("the bot at seat {seat}: {why}"), format!("le robot de la place {seat} : {why}"))
+            }
+        }
+    }
+}
+
 /// One game against bots.
 pub struct Session<G: Table> {
     /// The game.
@@ -167,22 +211,24 @@ pub struct Session<G: Table> {
 
 impl<G: Table> Session<G> {
     /// A session: `game` with the human at `human` and bots of `level` on the other seats.
-    pub fn new(game: G, human: Seat, level: &str, lang: Lang) -> Result<Session<G>, String> {
+    pub fn new(game: G, human: Seat, level: &str, lang: Lang) -> Result<Session<G>, SessionError<G::Error>> {
         let levels = vec![level.to_string(); game.players()];
         Session::with_levels(game, human, &levels, lang)
     }
 
     /// A session with a level per seat (the human's entry is not used): a resumed game keeps
     /// the bots its record names.
-    pub fn with_levels(mut game: G, human: Seat, levels: &[String], lang: Lang) -> Result<Session<G>, String> {
+    pub fn with_levels(
+        mut game: G,
+        human: Seat,
+        levels: &[String],
+        lang: Lang,
+    ) -> Result<Session<G>, SessionError<G::Error>> {
         let seed = game.game_seed();
         let n = game.players();
         let level = levels.iter().enumerate().find(|(s, _)| *s != human).map_or("random", |(_, l)| l.as_str());
         if human >= n {
-            return Err(lang.t(
-                format!("there is no seat {human}: seats are 0 to {}", n - 1),
-                format!("il n'y a pas de place {human} : les places vont de 0 à {}", n - 1),
-            ));
+            return Err(SessionError::NoSuchSeat { seat: human, last: n - 1 });
         }
         let mut bots = Vec::with_capacity(n);
         let mut names = Vec::with_capacity(n);
@@ -193,14 +239,14 @@ impl<G: Table> Session<G> {
             } else {
                 let level = levels.get(s).map_or(level, String::as_str);
                 let b = G::bot_of(level, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(s as u64 + 1))
-                    .map_err(|e| e.to_string())?;
+                    .map_err(SessionError::Bot)?;
                 names.push(b.name());
                 bots.push(Some(b));
             }
         }
         Game::set_seat_names(&mut game, names);
         let hint_level = G::bot_levels().last().copied().unwrap_or("random").to_string();
-        let hinter = G::bot_of(&hint_level, seed ^ 0x005E_ED0F_4141).map_err(|e| e.to_string())?;
+        let hinter = G::bot_of(&hint_level, seed ^ 0x005E_ED0F_4141).map_err(SessionError::Bot)?;
         Ok(Session {
             game,
             human,
@@ -213,6 +259,11 @@ impl<G: Table> Session<G> {
             notices: Vec::new(),
             legal: Vec::new(),
         })
+    }
+
+    /// `e` in the session's language (an engine's refusal in the table's own words).
+    pub fn words(&self, e: &SessionError<G::Error>) -> String {
+        e.text(self.lang, |r| self.game.error_text(r, self.lang))
     }
 
     /// The bots' level.
@@ -232,13 +283,13 @@ impl<G: Table> Session<G> {
     }
 
     /// Let the next bot act (does nothing unless a bot is next).
-    pub fn bot_step(&mut self) -> Result<(), String> {
+    pub fn bot_step(&mut self) -> Result<(), SessionError<G::Error>> {
         let Next::Bot(seat) = self.next() else { return Ok(()) };
         let mut legal = std::mem::take(&mut self.legal);
         self.game.legal_actions(seat, &mut legal);
         if legal.is_empty() {
             self.legal = legal;
-            return Err(format!("seat {seat} owes a decision but has no legal action"));
+            return Err(SessionError::BotFailed { seat, why: "no legal action".into() });
         }
         let action = {
             let view = self.game.view(seat);
@@ -246,27 +297,29 @@ impl<G: Table> Session<G> {
         };
         self.legal = legal;
         let before = self.game.clone();
-        self.game.apply(seat, action).map_err(|e| format!("bot at seat {seat} chose `{action}`: {e}"))?;
+        self.game
+            .apply(seat, action)
+            .map_err(|e| SessionError::BotFailed { seat, why: format!("it chose `{action}`: {e}") })?;
         self.after_action(before, seat, action);
         Ok(())
     }
 
-    /// Apply the human's action; on refusal, the reason in the session's language.
-    pub fn human_action(&mut self, action: G::Action) -> Result<(), String> {
+    /// Apply the human's action (refused: nothing changed).
+    pub fn human_action(&mut self, action: G::Action) -> Result<(), SessionError<G::Error>> {
         let before = self.game.clone();
-        self.game.apply(self.human, action).map_err(|e| self.game.error_text(&e, self.lang))?;
+        self.game.apply(self.human, action).map_err(SessionError::Refused)?;
         self.after_action(before, self.human, action);
         Ok(())
     }
 
     /// Read and apply the human's typed action.
-    pub fn human_text(&mut self, text: &str) -> Result<(), String> {
-        let action = self.game.parse(self.human, text, self.lang).map_err(|e| self.game.error_text(&e, self.lang))?;
+    pub fn human_text(&mut self, text: &str) -> Result<(), SessionError<G::Error>> {
+        let action = self.game.parse(self.human, text, self.lang).map_err(SessionError::Refused)?;
         self.human_action(action)
     }
 
     /// The human declines to call out (Seven).
-    pub fn decline(&mut self) -> Result<(), String> {
+    pub fn decline(&mut self) -> Result<(), SessionError<G::Error>> {
         match G::decline_action() {
             Some(a) => self.human_action(a),
             None => Ok(()),

@@ -473,7 +473,7 @@ pub fn on_key<G: Table>(s: &mut Session<G>, ui: &mut Ui<G::Action>, code: KeyCod
         KeyCode::Char('!') if !typing && s.game.may_announce(s.human) => ui.announce = !ui.announce,
         KeyCode::Char('n') if !typing && matches!(ui.ask, Some(Ask::CallOut(_))) => {
             if let Err(e) = s.decline() {
-                ui.message = e;
+                ui.message = s.words(&e);
             }
         }
         KeyCode::Left | KeyCode::Up => {
@@ -540,7 +540,7 @@ pub fn on_key<G: Table>(s: &mut Session<G>, ui: &mut Ui<G::Action>, code: KeyCod
                     ui.marks.clear();
                     ui.announce = false;
                 }
-                Err(e) => ui.message = e,
+                Err(e) => ui.message = s.words(&e),
             }
         }
         KeyCode::Char(c) => {
@@ -608,7 +608,7 @@ fn event_loop<G: Table>(
             continue;
         }
         if bot_next && ui.pause_until.is_none() {
-            s.bot_step().map_err(io::Error::other)?;
+            s.bot_step().map_err(|e| io::Error::other(s.words(&e)))?;
             last_bot = Instant::now();
         }
     }

@@ -148,10 +148,13 @@ fn illegal_choice_says_why() {
     s.game.legal_actions(0, &mut legal);
     let illegal = s.game.view(0).hand().iter().map(Action::Play).find(|a| !legal.contains(a)).unwrap();
     let err = s.human_action(illegal).unwrap_err();
+    assert!(matches!(err, oh7_tui::session::SessionError::Refused(_)), "{err:?}");
+    let err = s.words(&err);
     assert!(err.contains("must follow"), "{err}");
     let mut fr = oh7(Preset::En, 4, 7, Lang::Fr);
     fr.game = s.game.clone();
-    assert!(fr.human_action(illegal).unwrap_err().contains("devez fournir"));
+    let e = fr.human_action(illegal).unwrap_err();
+    assert!(fr.words(&e).contains("devez fournir"));
 }
 
 /// Whether the human holds a card it may not play (so an illegal choice exists).

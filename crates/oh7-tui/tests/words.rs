@@ -52,7 +52,7 @@ fn play_and_check<G: Table>(mut s: Session<G>, seed: u64) -> usize {
                 if let Some(bad) = choices.iter().find(|c| !c.legal)
                     && let Err(e) = s.human_action(bad.action)
                 {
-                    texts.push(e);
+                    texts.push(s.words(&e));
                 }
                 if matches!(s.next(), Next::Human(_)) {
                     let a = legal[rng.random_range(0..legal.len())];
