@@ -5,8 +5,6 @@
 // review-seven.test.mjs, replay.test.mjs). review.js draws an Oh 7 review, review-seven.js a
 // Seven step, replay.js the replay.
 
-import { passOf } from "./rules.js";
-
 // ---------- Oh 7 ----------
 
 
@@ -36,14 +34,14 @@ export const without = (cards, gone) => {
   return out;
 };
 
-/** The seat's hand once the round's passes are done (bga's passing option), from the record. */
-function handAfterPasses(round, seat, players) {
+/** The seat's hand once the round's passes are done (bga's passing option), from the record:
+ *  the engine writes where each seat's cards went (`pass_to`); a record without it (written
+ *  before 2026-11-28) shows the hand as dealt. */
+function handAfterPasses(round, seat) {
   const dealt = round.hands?.[seat] || [];
   const gave = round.passes?.[seat] || [];
-  if (!gave.length) return dealt;
-  const p = passOf(round.number);
-  // Cards go to the left (seat + 1) or to the right: they come from the other side.
-  const from = p.toLeft === false ? (seat + 1) % players : (seat - 1 + players) % players;
+  const from = (round.pass_to || []).indexOf(seat);
+  if (!gave.length || from < 0) return dealt;
   return [...without(dealt, gave), ...(round.passes?.[from] || [])];
 }
 
@@ -88,9 +86,9 @@ export function buildSteps(review, record) {
   for (const r of record.rounds || []) {
     const R = r.number;
     const ctx = { round: R, trump: r.trump ?? null, leader: r.first_leader ?? null, bet: r.bets?.length && seat !== null ? r.bets[seat] ?? null : null };
-    let hand = seat === null ? [] : handAfterPasses(r, seat, players);
+    let hand = seat === null ? [] : handAfterPasses(r, seat);
     // Every seat's hand (after the passes), for the replay.
-    const all = (r.hands || []).map((_, s) => handAfterPasses(r, s, players));
+    const all = (r.hands || []).map((_, s) => handAfterPasses(r, s));
     const snap = () => all.map((x) => [...x]);
     if (seat === null && (r.passes || []).some((x) => x?.length)) {
       const plays = [];

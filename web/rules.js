@@ -22,13 +22,6 @@ export function symbols(r) {
   return { fifth: kod ? "✿" : "☆", mark: kod ? "‽" : "?" };
 }
 
-/** A pass of round `round` under the bga scheme: {count, toLeft} (count 0: none). */
-export function passOf(round) {
-  const scheme = [0, 1, 2, 3, 2, 1, 0];
-  const count = scheme[(round - 1) % 7];
-  return { count, toLeft: count === 0 ? null : [1, 3].includes(count) };
-}
-
 /**
  * How seat `s` scored round `r` (a view's `past_rounds` entry) under the table's scoring rule, as
  * the parts the page words: the engine's own (`r.why[s]`: made, loss, basket, void, base) with

@@ -170,8 +170,8 @@ test("a #step-N fragment picks a step (from 1), clamped; anything else the first
 });
 
 test("a bga round with passing: the hand after the passes, and a pass step for the seat", () => {
-  // A small made-up round 4 (the bga scheme passes to the left then): seat 0 gives to seat 1
-  // and receives from seat 2.
+  // A small made-up round 4 (the bga scheme passes to the left then, as the record's `pass_to`
+  // says): seat 0 gives to seat 1 and receives from seat 2.
   const rec = {
     players: 3,
     rounds: [
@@ -179,6 +179,7 @@ test("a bga round with passing: the hand after the passes, and a pass step for t
         number: 4,
         hands: [["0S", "1S", "2S"], ["0H", "1H", "2H"], ["0C", "1C", "2C"]],
         passes: [["0S", "1S"], ["0H", "1H"], ["0C", "1C"]],
+        pass_to: [1, 2, 0],
         bet_attempts: [["2S", "2H", "2C"]],
         bets: [2, 2, 2],
         trump: "S",

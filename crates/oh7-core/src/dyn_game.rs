@@ -289,6 +289,8 @@ mod tests {
                 let mut g = spec.new_game(n, seed).unwrap();
                 let mut pick = seed;
                 let mut given: Vec<Option<(Seat, Vec<String>)>> = vec![None; n];
+                // (round, giver, receiver) of every pass made.
+                let mut sent = Vec::new();
                 while let Some(seat) = g.to_move().lowest() {
                     let moves = g.legal_moves(seat);
                     let texts: Vec<String> = moves.iter().map(|m| m.a.clone()).collect();
@@ -316,6 +318,7 @@ mod tests {
                     let m = &moves[(pick >> 33) as usize % moves.len()];
                     if m.kind == MoveKind::PassCards {
                         given[seat] = Some((m.seat.unwrap(), m.cards.clone()));
+                        sent.push((view["round"].as_u64().unwrap(), seat, m.seat.unwrap()));
                     }
                     g.apply_text(seat, &m.a).unwrap();
                     // Once every pass is made, each receiver's view shows what its giver gave.
@@ -328,6 +331,12 @@ mod tests {
                         }
                         given = vec![None; n];
                     }
+                }
+                // The record says where every pass went, as the game did.
+                let record = g.record();
+                for (round, from, to) in sent {
+                    let r = record["rounds"].as_array().unwrap().iter().find(|r| r["number"] == round).unwrap();
+                    assert_eq!(r["pass_to"][from], serde_json::json!(to), "round {round}: {r}");
                 }
             }
         }

@@ -390,6 +390,30 @@ impl Ruleset {
         Suit::ALL.into_iter().filter(|s| seen[s.index()]).collect()
     }
 
+    /// The passes of round `round` (from 1) with the `bga` passing option (§9): how many cards
+    /// each player passes and whether to the next seat clockwise (left); `None` when the round
+    /// passes nothing. By round: 1 none, 2 one left, 3 two right, 4 three left, 5 two right, 6
+    /// one left, 7 none, then again.
+    pub fn pass_of(&self, round: u32) -> Option<(u8, bool)> {
+        if !self.passing {
+            return None;
+        }
+        const CYCLE: [(u8, bool); 7] = [(0, true), (1, true), (2, false), (3, true), (2, false), (1, true), (0, true)];
+        let (n, left) = CYCLE[((round.max(1) - 1) % 7) as usize];
+        (n > 0).then_some((n, left))
+    }
+
+    /// Where each of `players` seats passes its cards in round `round` (empty when it passes
+    /// nothing): seat `p` gives to `pass_to(…)[p]`.
+    pub fn pass_to(&self, round: u32, players: usize) -> Vec<usize> {
+        match self.pass_of(round) {
+            Some((_, left)) => {
+                (0..players).map(|p| if left { (p + 1) % players } else { (p + players - 1) % players }).collect()
+            }
+            None => Vec::new(),
+        }
+    }
+
     /// The fifth suit's symbol (☆ in `fr`, ✿ in `kod7`).
     pub fn fifth_symbol(&self) -> char {
         if self.deck == DeckStyle::Kod7 { '✿' } else { '☆' }

@@ -501,13 +501,7 @@ impl Oh7Game {
     // ----- dealing -----
 
     fn pass_rule(&self) -> Option<(u8, bool)> {
-        if !self.rules.passing {
-            return None;
-        }
-        // §9: 1 none, 2 one left, 3 two right, 4 three left, 5 two right, 6 one left, 7 none.
-        const CYCLE: [(u8, bool); 7] = [(0, true), (1, true), (2, false), (3, true), (2, false), (1, true), (0, true)];
-        let (n, left) = CYCLE[((self.round.number - 1) % 7) as usize];
-        (n > 0).then_some((n, left))
+        self.rules.pass_of(self.round.number)
     }
 
     fn deal(&mut self) {

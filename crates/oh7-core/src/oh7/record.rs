@@ -49,6 +49,10 @@ pub struct DealRecord {
     pub dummy_pile: Vec<Card>,
     /// The cards each player passed (empty lists without passing).
     pub passes: Vec<Vec<Card>>,
+    /// Where each player's passed cards went (seat `p` gave to `pass_to[p]`); left out when
+    /// nothing was passed (and in records written before 2026-11-28).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pass_to: Vec<Seat>,
     /// Every completed bet attempt, one card per player.
     pub bet_attempts: Vec<Vec<Card>>,
 }
@@ -112,12 +116,14 @@ fn cards(s: CardSet) -> Vec<Card> {
 }
 
 impl DealRecord {
-    fn from_deal(d: &Deal, players: usize) -> DealRecord {
+    fn from_deal(d: &Deal, players: usize, pass_to: &[Seat]) -> DealRecord {
+        let passed = (0..players).any(|p| !d.passes[p].is_empty());
         DealRecord {
             hands: (0..players).map(|p| cards(d.dealt[p])).collect(),
             discard: cards(d.discard),
             dummy_pile: d.pile.clone(),
             passes: (0..players).map(|p| cards(d.passes[p])).collect(),
+            pass_to: if passed { pass_to.to_vec() } else { Vec::new() },
             bet_attempts: d.attempts.iter().map(|a| a[..players].to_vec()).collect(),
         }
     }
@@ -139,6 +145,7 @@ impl Decision {
 impl RoundRecord {
     fn from_round(g: &Oh7Game, r: &Round, totals: Option<&[i32]>, phase: Phase) -> RoundRecord {
         let players = g.players;
+        let pass_to = g.rules.pass_to(r.number, players);
         let seats = g.seats;
         let bets_final = r.scored || !matches!(phase, Phase::Passing { .. } | Phase::Betting);
         let playing = r.scored || phase == Phase::Playing;
@@ -151,8 +158,8 @@ impl RoundRecord {
         }
         RoundRecord {
             number: r.number,
-            redeals: r.redeals.iter().map(|d| DealRecord::from_deal(d, players)).collect(),
-            deal: DealRecord::from_deal(&r.deal, players),
+            redeals: r.redeals.iter().map(|d| DealRecord::from_deal(d, players, &pass_to)).collect(),
+            deal: DealRecord::from_deal(&r.deal, players, &pass_to),
             bonus: r.bonus[..players].to_vec(),
             decisions: r.decisions.iter().map(|&(s, k)| Decision::from_kind(s, k)).collect(),
             bets: if bets_final { r.bets[..seats].to_vec() } else { Vec::new() },
