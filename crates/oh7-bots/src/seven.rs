@@ -4,7 +4,7 @@
 //! view, play the round out with the heuristic policy in a light simulator of the rules, and
 //! keep the action that goes out first most often).
 
-use oh7_core::game::SeatViewLike;
+use oh7_core::game::{Game, SeatViewLike};
 
 use oh7_core::seven::{Action, Card, CardSet, PenaltyKind, Rank, SevenGame, SevenView, Suit, TurnMode};
 use rand::{Rng, SeedableRng};
@@ -465,7 +465,7 @@ impl SevenSearch {
     /// hand known (the draw pile's order, secret even to the game's API, is sampled), played
     /// out as [`SevenSearch::values`] does. Not a fair judgement: no player sees the hands.
     pub fn oracle_values(&mut self, game: &SevenGame, seat: usize, options: &[Action]) -> Vec<SevenValue> {
-        let view = game.seat_view(seat);
+        let view = game.view(seat);
         let sums = self.tally_worlds(&view, options, |bot| bot.true_world(game, &view));
         self.means(sums, options)
     }

@@ -164,7 +164,7 @@ impl crate::rl::RlEnv for SevenEnv {
         seven_mask(&self.game, seat, &mut self.legal, mask);
     }
     fn observe(&self, seat: Seat, out: &mut [f32]) {
-        encode_seven_obs(&self.game.seat_view(seat), seat, out);
+        encode_seven_obs(&self.game.view(seat), seat, out);
     }
     fn step(&mut self, seat: Seat, id: usize) -> Result<(), crate::rl::EnvError> {
         use crate::rl::EnvError;
@@ -259,7 +259,7 @@ fn flag(b: bool) -> f32 {
 }
 
 /// Write seat `me`'s observation into `out` ([`SEVEN_OBS`] entries) from its view `v`
-/// (`g.seat_view(me)`), and from nothing else.
+/// (`g.view(me)`), and from nothing else.
 pub fn encode_seven_obs(v: &SevenView<'_>, me: Seat, out: &mut [f32]) {
     assert_eq!(out.len(), SEVEN_OBS, "an observation has SEVEN_OBS entries");
     out.fill(0.0);
@@ -483,7 +483,7 @@ mod tests {
                         if id < SEVEN_DRAW && id % 2 == 1 {
                             announced += 1;
                         }
-                        let v = g.seat_view(*seat);
+                        let v = g.view(*seat);
                         encode_seven_obs(&v, *seat, &mut obs);
                         let mut hand = vec![0.0; DECK_SIZE];
                         set_cards(&mut hand, v.hand().unwrap());
@@ -530,7 +530,7 @@ mod tests {
                 let got = ids(&mask);
                 seven_step(&mut g, seat, got[rng.random_range(0..got.len())]).unwrap();
                 for me in 0..players {
-                    let v = g.seat_view(me);
+                    let v = g.view(me);
                     encode_seven_obs(&v, me, &mut a);
                     assert!(a.iter().all(|x| x.is_finite() && (-1.0..=10.0).contains(x)));
                     let mut want = vec![0.0; DECK_SIZE];
@@ -600,7 +600,7 @@ mod tests {
                         // The other seats answer the same, until one answer is left.
                         loop {
                             for s in 0..players {
-                                let (va, vb) = (ga.seat_view(s), gb.seat_view(s));
+                                let (va, vb) = (ga.view(s), gb.view(s));
                                 encode_seven_obs(&va, s, &mut a);
                                 encode_seven_obs(&vb, s, &mut b);
                                 if s == x {

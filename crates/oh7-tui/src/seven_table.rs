@@ -180,7 +180,7 @@ impl Table for SevenGame {
     }
     fn next(&self, human: Seat) -> Next {
         // Answers to a call-out window stay hidden until all are in.
-        bots_first(self.to_move(), human, || match self.seat_view(human).call_out() {
+        bots_first(self.to_move(), human, || match self.view(human).call_out() {
             Some(w) => Ask::CallOut(w.offender),
             None => Ask::Turn,
         })
@@ -220,7 +220,7 @@ impl Table for SevenGame {
         }
         let mut legal = Vec::new();
         self.legal_actions(human, &mut legal);
-        let hand = self.seat_view(human).hand().unwrap_or_default();
+        let hand = self.view(human).hand().unwrap_or_default();
         let mut out: Vec<Choice<Action>> = hand
             .iter()
             .map(|c| Choice {
@@ -238,7 +238,7 @@ impl Table for SevenGame {
         out
     }
     fn question(&self, human: Seat, ask: Ask, lang: Lang) -> String {
-        let v = self.seat_view(human);
+        let v = self.view(human);
         if let Ask::CallOut(o) = ask {
             return lang.t(
                 format!(
@@ -298,8 +298,8 @@ impl Table for SevenGame {
         human: Seat,
         lang: Lang,
     ) -> (Vec<String>, Vec<Notice>) {
-        let vb = before.seat_view(human);
-        let va = after.seat_view(human);
+        let vb = before.view(human);
+        let va = after.view(human);
         let mut out = Vec::new();
         let mut notices = Vec::new();
         let who = name(seat, human, lang);
@@ -458,7 +458,7 @@ impl Table for SevenGame {
     }
 
     fn plain_state(&self, human: Seat, lang: Lang) -> Vec<String> {
-        let v = self.seat_view(human);
+        let v = self.view(human);
         let mut out = vec![lang.t(
             format!(
                 "Round {}, top card {}, {} card(s) in the draw pile, {}.",
@@ -534,7 +534,7 @@ pub fn needs_suit(a: Action) -> Option<Card> {
 
 /// The title line.
 pub fn title(g: &SevenGame, human: Seat, lang: Lang) -> String {
-    let v = g.seat_view(human);
+    let v = g.view(human);
     let mut t = lang.t(format!("Seven · round {}", v.round()), format!("Seven · manche {}", v.round()));
     t += &format!(" · {} {}", lang.s("top", "dessus"), v.top().pretty());
     t += &format!(" · {} {}", lang.s("suit", "couleur"), v.active_suit().symbol());
@@ -544,7 +544,7 @@ pub fn title(g: &SevenGame, human: Seat, lang: Lang) -> String {
 
 /// Draw the table (everything but the hand, the prompt and the keys).
 pub fn draw_body(g: &SevenGame, f: &mut Frame, area: Rect, human: Seat, lang: Lang, log: &[String], log_back: usize) {
-    let v = g.seat_view(human);
+    let v = g.view(human);
     let n = v.players() as u16;
     let [top, bottom] = Layout::vertical([Constraint::Length(n.max(5) + 3), Constraint::Min(3)]).areas(area);
     let width = scores::box_width(v.players(), bottom.width);
@@ -646,7 +646,7 @@ pub fn round_ends(g: &SevenGame) -> Vec<RoundEnd> {
 /// marked `✓` for the player who went out, `✗` for one eliminated by the round, `↺` for one
 /// whose total hit the limit and dropped to 0.
 pub fn score_table(g: &SevenGame, human: Seat, lang: Lang) -> ScoreTable {
-    let v = g.seat_view(human);
+    let v = g.view(human);
     let n = v.players();
     let cell = |r: &RoundEnd, s: Seat| {
         if !r.seats_in.contains(s) {

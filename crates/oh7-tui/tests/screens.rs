@@ -376,7 +376,7 @@ fn seven_score_table_by_round() {
     // The rounds as the view told them, one at a time.
     let mut seen: Vec<RoundEnd> = Vec::new();
     play_until(&mut s, |s| {
-        if let Some(r) = s.game.seat_view(0).last_round_end()
+        if let Some(r) = s.game.view(0).last_round_end()
             && seen.last().is_none_or(|l| l.number != r.number)
         {
             seen.push(r);
@@ -410,7 +410,7 @@ fn seven_score_table_by_round() {
         }
     }
     let mut total = vec!["Σ".to_string()];
-    total.extend(s.game.seat_view(0).totals().iter().map(|t| t.to_string()));
+    total.extend(s.game.view(0).totals().iter().map(|t| t.to_string()));
     assert_eq!(tokens(&rows[4]), total, "{screen}");
     assert!(rows[5].starts_with("✓ out"), "{screen}");
     check("seven-scores", &screen);

@@ -733,10 +733,6 @@ impl SevenGame {
         }
     }
 
-    /// A seat's view (the spectator's is [`SevenGame::spectator_view`]).
-    pub fn seat_view(&self, seat: Seat) -> SevenView<'_> {
-        SevenView::new(self, Some(seat))
-    }
     /// What anyone watching may know.
     pub fn spectator_view(&self) -> SevenView<'_> {
         SevenView::new(self, None)
@@ -1284,7 +1280,7 @@ impl Game for SevenGame {
     }
 
     fn view(&self, seat: Seat) -> SevenView<'_> {
-        self.seat_view(seat)
+        SevenView::new(self, Some(seat))
     }
 
     fn spectator_view(&self) -> SevenView<'_> {

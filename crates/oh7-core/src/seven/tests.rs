@@ -207,10 +207,10 @@ fn random_game(players: usize, seed: u64, mut each: impl FnMut(&mut SevenGame, &
 fn swap_hands_only_before_anyone_acts() {
     let mut g = SevenGame::new(SevenRules::default(), 4, 9).unwrap();
     let (h1, h2) = (g.hand(1), g.hand(2));
-    let before0 = g.seat_view(0).to_json();
+    let before0 = g.view(0).to_json();
     g.swap_hands(1, 2).unwrap();
     assert_eq!((g.hand(1), g.hand(2)), (h2, h1));
-    assert_eq!(g.seat_view(0).to_json(), before0);
+    assert_eq!(g.view(0).to_json(), before0);
     assert_eq!(g.swap_hands(1, 7), Err(SetupError::NotFresh));
     let s = g.to_move().lowest().unwrap();
     let a = legal(&g, s)[0];
