@@ -1,6 +1,6 @@
 //! The English rules summary: sentences over what [`super::Ctx`] read from the ruleset.
 
-use super::{Ctx, Section, Summary};
+use super::{Ctx, FactWords, Section, Summary};
 use crate::ruleset::{AfterLastAttempt, DummyFollower, EndRule, LeaderRule, Preset, Scoring};
 
 fn title(p: Preset) -> &'static str {
@@ -121,31 +121,15 @@ pub(super) fn oh7(c: &Ctx) -> Summary {
         },
     ];
 
-    let mut facts = vec![match r.end {
-        EndRule::Target => format!("Target: {target} points"),
-        EndRule::FixedRounds => cap(&rounds),
-        EndRule::MinRounds | EndRule::MinRoundsStrict => format!("At least {rounds}"),
-    }];
-    if r.passing {
-        facts.push("Card passing".to_string());
-    }
-    if c.two_decks() {
-        facts.push("Two decks".to_string());
-    }
-    if c.dummy {
-        facts.push("With the Dummy".to_string());
-    }
-    if c.stars {
-        let mut s = String::from("Special cards ★");
-        if c.void {
-            s.push_str(" Ø");
-        }
-        if let Some(m) = c.mark {
-            s.push_str(&format!(" {m}"));
-        }
-        facts.push(s);
-    }
-    facts.push(format!("If the {} sum to 7, everyone goes again", t.bets));
+    let facts = c.facts(&FactWords {
+        target: &|n| format!("Target: {n} points"),
+        rounds: &|fixed| if fixed { cap(&rounds) } else { format!("At least {rounds}") },
+        passing: "Card passing",
+        two_decks: "Two decks",
+        dummy: "With the Dummy",
+        special: "Special cards",
+        again: &|bets| format!("If the {bets} sum to 7, everyone goes again"),
+    });
 
     Summary {
         title: title(r.preset).to_string(),

@@ -1,6 +1,6 @@
 //! Le résumé des règles en français : des phrases sur ce que [`super::Ctx`] a lu des règles.
 
-use super::{Ctx, Section, Summary};
+use super::{Ctx, FactWords, Section, Summary};
 use crate::ruleset::{AfterLastAttempt, DummyFollower, EndRule, LeaderRule, Preset, Scoring};
 
 fn title(p: Preset) -> &'static str {
@@ -124,31 +124,15 @@ pub(super) fn oh7(c: &Ctx) -> Summary {
         },
     ];
 
-    let mut facts = vec![match r.end {
-        EndRule::Target => format!("Objectif : {target} points"),
-        EndRule::FixedRounds => rounds.clone(),
-        EndRule::MinRounds | EndRule::MinRoundsStrict => format!("Au moins {rounds}"),
-    }];
-    if r.passing {
-        facts.push("Passe de cartes".to_string());
-    }
-    if c.two_decks() {
-        facts.push("Deux paquets".to_string());
-    }
-    if c.dummy {
-        facts.push("Avec le Pantin".to_string());
-    }
-    if c.stars {
-        let mut s = String::from("Cartes spéciales ★");
-        if c.void {
-            s.push_str(" Ø");
-        }
-        if let Some(m) = c.mark {
-            s.push_str(&format!(" {m}"));
-        }
-        facts.push(s);
-    }
-    facts.push(format!("Si les {} font 7, on recommence", t.bets));
+    let facts = c.facts(&FactWords {
+        target: &|n| format!("Objectif : {n} points"),
+        rounds: &|fixed| if fixed { rounds.clone() } else { format!("Au moins {rounds}") },
+        passing: "Passe de cartes",
+        two_decks: "Deux paquets",
+        dummy: "Avec le Pantin",
+        special: "Cartes spéciales",
+        again: &|bets| format!("Si les {bets} font 7, on recommence"),
+    });
 
     Summary {
         title: title(r.preset).to_string(),

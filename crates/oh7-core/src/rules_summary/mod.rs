@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::card::{Card, Kind};
 use crate::glossary::Lang;
-use crate::ruleset::{Preset, Ruleset};
+use crate::ruleset::{EndRule, Preset, Ruleset};
 
 pub mod en;
 pub mod fr;
@@ -96,6 +96,24 @@ pub(crate) struct Terms {
     pub(crate) trump: &'static str,
 }
 
+/// The words of a table's short facts, in one language ([`Ctx::facts`] says which apply).
+pub(crate) struct FactWords<'a> {
+    /// A target score of `n` points.
+    pub(crate) target: &'a dyn Fn(u32) -> String,
+    /// The rounds: exactly (`true`) or at least (`false`) the ruleset's number.
+    pub(crate) rounds: &'a dyn Fn(bool) -> String,
+    /// Cards are passed.
+    pub(crate) passing: &'a str,
+    /// Two decks.
+    pub(crate) two_decks: &'a str,
+    /// The Dummy plays.
+    pub(crate) dummy: &'a str,
+    /// Special cards (followed by their symbols).
+    pub(crate) special: &'a str,
+    /// Bets summing to 7 are made again (given the preset's word for bets).
+    pub(crate) again: &'a dyn Fn(&str) -> String,
+}
+
 /// What a summary of ruleset `r` describes, read once from the ruleset.
 pub(crate) struct Ctx<'a> {
     /// The ruleset.
@@ -151,6 +169,37 @@ impl<'a> Ctx<'a> {
             priority,
             counts,
         }
+    }
+
+    /// The short facts a table shows, in the words of `w`: the end, passing, two decks, the
+    /// Dummy, the special cards, and what a sum of 7 does.
+    pub(crate) fn facts(&self, w: &FactWords) -> Vec<String> {
+        let mut facts = vec![match self.r.end {
+            EndRule::Target => (w.target)(self.r.target.unwrap_or(35)),
+            EndRule::FixedRounds => (w.rounds)(true),
+            EndRule::MinRounds | EndRule::MinRoundsStrict => (w.rounds)(false),
+        }];
+        if self.r.passing {
+            facts.push(w.passing.to_string());
+        }
+        if self.two_decks() {
+            facts.push(w.two_decks.to_string());
+        }
+        if self.dummy {
+            facts.push(w.dummy.to_string());
+        }
+        if self.stars {
+            let mut s = format!("{} ★", w.special);
+            if self.void {
+                s.push_str(" Ø");
+            }
+            if let Some(m) = self.mark {
+                s.push_str(&format!(" {m}"));
+            }
+            facts.push(s);
+        }
+        facts.push((w.again)(self.t.bets));
+        facts
     }
 
     /// Whether any count described deals two decks.
