@@ -57,7 +57,6 @@ export function buildSteps(review, record) {
   // Without a review (the replay, /replay/{code}), no seat is followed: every step carries every
   // hand (`hands`, by seat, the Dummy's after the players'), and each round ends on its results.
   const seat = review ? review.seat : null;
-  const players = record.players;
   const decisions = review?.decisions || [];
   const steps = [];
   const at = new Array(decisions.length).fill(null);
