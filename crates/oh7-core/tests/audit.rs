@@ -751,6 +751,16 @@ fn audit_deal(cfg: &Cfg, number: usize, deal: &Value, path: &str, final_deal: bo
         let to = (s as isize + dir).rem_euclid(n as isize) as usize;
         hands[to].extend(g.iter().copied());
     }
+    // Where the passes went (`pass_to`, only on a deal with passes): the same seats.
+    let want: Vec<Value> = if count > 0 {
+        (0..n).map(|s| Value::from((s as isize + dir).rem_euclid(n as isize) as u64)).collect()
+    } else {
+        Vec::new()
+    };
+    let got = deal.get("pass_to").cloned().unwrap_or_else(|| Value::Array(Vec::new()));
+    ensure(got == Value::Array(want.clone()), &format!("{path}.pass_to"), || {
+        format!("round {number}: passes go to {want:?}, the record says {got}")
+    })?;
 
     // Bets (§3, R-BET-1, R-BET-2, R-OWN-1, R-OWN-7).
     let (av, ap) = arr_field(deal, path, "bet_attempts")?;
