@@ -758,7 +758,7 @@ fn audit_deal(cfg: &Cfg, number: usize, deal: &Value, path: &str, final_deal: bo
         Vec::new()
     };
     let got = deal.get("pass_to").cloned().unwrap_or_else(|| Value::Array(Vec::new()));
-    ensure(got == Value::Array(want.clone()), &format!("{path}.pass_to"), || {
+    ensure(got == Value::Array(want.clone()), format!("{path}.pass_to"), || {
         format!("round {number}: passes go to {want:?}, the record says {got}")
     })?;
 
