@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
-use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{Postgres, Row as _, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
@@ -26,6 +26,12 @@ use crate::store::{Beat, Cluster, LobbyCounts, Row, Store, StoreError, StoredRev
 
 /// How long a lease lasts without renewal (the default of `oh7 serve --lease-s`).
 pub(crate) const LEASE: Duration = Duration::from_secs(15);
+
+/// PostgreSQL's error code for a lock not granted within `lock_timeout`.
+const LOCK_NOT_AVAILABLE: &str = "55P03";
+
+/// PostgreSQL's error code for a session ended by `idle_in_transaction_session_timeout`.
+const IDLE_IN_TRANSACTION_TIMEOUT: &str = "25P03";
 
 /// Appends slower than this are logged (with where the time went).
 const SLOW_APPEND: Duration = Duration::from_millis(100);
@@ -69,9 +75,33 @@ pub struct PgStore {
 impl PgStore {
     /// Connect to `url` and migrate; `holder` is this instance's id, `lease` how long its
     /// leases last without a heartbeat ([`Cluster::heartbeat`] renews them).
+    ///
+    /// No session of this instance can hold up another instance for long: a transaction left
+    /// open (the process stopped between two statements) is ended by the server after a third
+    /// of the lease, giving its row locks back, and no statement waits longer than that for a
+    /// lock (see [`session_limits`]).
     pub async fn open(url: &str, holder: &str, lease: Duration) -> Result<PgStore, StoreError> {
-        let pool = PgPoolOptions::new().max_connections(16).connect(url).await?;
-        crate::migrations::POSTGRES.migrator().await?.run(&pool).await?;
+        {
+            // Migrations on their own connection, without the limits: a second instance
+            // starting waits for the first one's migrations as long as they take.
+            let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(url).await?;
+            crate::migrations::POSTGRES.migrator().await?.run(&mut c).await?;
+            let _ = sqlx::Connection::close(c).await;
+        }
+        let limits = session_limits(lease);
+        let mut options: PgConnectOptions = url.parse()?;
+        if options.get_application_name().is_none() {
+            // What `pg_stat_activity` shows: which process a session belongs to.
+            options = options.application_name(&format!("oh7 serve {}", std::process::id()));
+        }
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .after_connect(move |c, _| {
+                let limits = limits.clone();
+                Box::pin(async move { sqlx::Executor::execute(c, limits.as_str()).await.map(|_| ()) })
+            })
+            .connect_with(options)
+            .await?;
         let own = PgStore { pool, holder: holder.to_string(), lease, queue: None };
         let (tx, rx) = mpsc::channel::<Batch>(MAX_GROUP * WRITERS);
         let rx = Arc::new(tokio::sync::Mutex::new(rx));
@@ -166,7 +196,22 @@ impl PgStore {
         Ok(answers)
     }
 
+    /// Commit `rows` in one transaction. One that the server ended before its commit (this
+    /// process was stopped inside it past `idle_in_transaction_session_timeout`) surely wrote
+    /// nothing: it is tried once more on a fresh session, where the fence decides.
     async fn write(&self, rows: Vec<Row>) -> Result<(), StoreError> {
+        match self.write_once(&rows).await {
+            Err(StoreError::Db(sqlx::Error::Database(e)))
+                if e.code().as_deref() == Some(IDLE_IN_TRANSACTION_TIMEOUT) =>
+            {
+                tracing::warn!("a transaction was ended by the database after this process stalled; writing again");
+                self.write_once(&rows).await
+            }
+            r => r,
+        }
+    }
+
+    async fn write_once(&self, rows: &[Row]) -> Result<(), StoreError> {
         let t0 = std::time::Instant::now();
         let mut tx = self.pool.begin().await?;
         let began = t0.elapsed();
@@ -177,7 +222,7 @@ impl PgStore {
                 _ => None,
             })
             .collect();
-        for row in &rows {
+        for row in rows {
             if let Err(e) = self.write_row(&mut tx, row, &created).await {
                 return Err(match e {
                     StoreError::Db(e) if e.as_database_error().is_some_and(|d| d.is_unique_violation()) => match row {
@@ -283,6 +328,17 @@ impl PgStore {
                 .await?;
         stored_table(id, join_code, watch_code, &config, events)
     }
+}
+
+/// The settings of every session of the pool: `idle_in_transaction_session_timeout` (the
+/// server ends a transaction left open longer, so an instance stopped inside one, by `SIGSTOP`
+/// or a stalled machine, does not keep the lease rows it locked) and `lock_timeout` (no
+/// statement waits longer for a lock: a takeover that meets a locked lease tries again at the
+/// next heartbeat). Both are a third of the lease, the heartbeat's period; an instance's own
+/// transactions last milliseconds.
+fn session_limits(lease: Duration) -> String {
+    let ms = (lease.as_millis() / 3).max(100);
+    format!("SET idle_in_transaction_session_timeout = {ms}; SET lock_timeout = {ms}")
 }
 
 /// One writer: waits for an append, takes whatever else is waiting (up to [`MAX_GROUP`]), and
@@ -391,10 +447,16 @@ impl Store for PgStore {
             .bind(&self.holder)
             .bind(self.lease.as_secs_f64())
             .fetch_optional(&self.pool)
-            .await?;
+            .await;
             match row {
-                Some(_) => Ok(()),
-                None => Err(StoreError::Leased { table: id.to_string() }),
+                Ok(Some(_)) => Ok(()),
+                Ok(None) => Err(StoreError::Leased { table: id.to_string() }),
+                // The row is locked past `lock_timeout`: its holder is inside a commit (or
+                // stopped there, until the server ends its transaction); held for now.
+                Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some(LOCK_NOT_AVAILABLE) => {
+                    Err(StoreError::Leased { table: id.to_string() })
+                }
+                Err(e) => Err(e.into()),
             }
         })
     }

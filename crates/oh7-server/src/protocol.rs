@@ -286,6 +286,11 @@ impl Refusal {
         Refusal { code, message: message.into(), params: None }
     }
 
+    /// `moved`: another instance holds the table now; nothing changed.
+    pub fn moved() -> Refusal {
+        Refusal::new(ErrorCode::Moved, "This table is played on another server now; nothing changed. Reconnecting.")
+    }
+
     /// The same refusal with one more figure.
     pub fn param(mut self, key: &str, value: impl Into<Value>) -> Refusal {
         self.params.get_or_insert_with(Map::new).insert(key.to_string(), value.into());

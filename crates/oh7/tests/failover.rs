@@ -352,6 +352,95 @@ async fn kill_9_of_one_instance_moves_its_tables_to_the_other() {
     drop(db);
 }
 
+/// Stop process `pid` (`SIGSTOP`) and wait until every one of its threads is stopped: from
+/// then on it reads nothing more from its sockets.
+async fn stop(pid: i32) {
+    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    let all_stopped = || {
+        std::fs::read_dir(format!("/proc/{pid}/task")).unwrap().all(|t| {
+            let stat = std::fs::read_to_string(t.unwrap().path().join("stat")).unwrap_or_default();
+            // The state follows the command's closing parenthesis.
+            stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with(['T', 't']))
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !all_stopped() {
+        assert!(Instant::now() < deadline, "process {pid} did not stop");
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_instance_stopped_inside_a_transaction_holds_no_table_up() {
+    let Some(db) = fresh_db().await else { return };
+    let (a, addr_a) = serve(&db.url);
+    let (b, addr_b) = serve(&db.url);
+    let live = Arc::new(Mutex::new(vec![addr_a, addr_b]));
+    let mut tabs = Vec::new();
+    for _ in 0..10 {
+        tabs.push(new_table(addr_a, "en").await);
+    }
+    // Every table played as fast as it goes, so that A is inside a commit most of the time.
+    let tasks: Vec<_> = tabs.into_iter().map(|t| tokio::spawn(play(t, live.clone(), Duration::ZERO))).collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let pid = a.0.id() as i32;
+    let mut admin = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    // Stop A until one of its sessions is caught inside a transaction (its statements done,
+    // its commit not sent), holding the lease rows it renewed.
+    let mut tries = 0;
+    let stopped_at = loop {
+        tries += 1;
+        assert!(tries <= 500, "A was never caught inside a transaction");
+        stop(pid).await;
+        let at = Instant::now();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let inside: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle in transaction'",
+        )
+        .bind(format!("oh7 serve {pid}"))
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+        if inside > 0 {
+            break at;
+        }
+        unsafe { libc::kill(pid, libc::SIGCONT) };
+        tokio::time::sleep(Duration::from_millis(5 + tries % 13)).await;
+    };
+    let a_id: String = sqlx::query_scalar("SELECT id FROM instances WHERE url = $1")
+        .bind(format!("http://{addr_a}"))
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+    // B serves every table A held within the lease plus a heartbeat: the server ended A's open
+    // transaction (its locks with it), the leases ran out, B's heartbeat claimed them.
+    let limit = Duration::from_millis(lease_s() * 1000 + lease_s() * 1000 / 3 + 1000);
+    let moved = loop {
+        let left: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM leases l JOIN tables t ON t.id = l.table_id WHERE l.owner = $1 AND t.finished = 0",
+        )
+        .bind(&a_id)
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+        if left == 0 {
+            break stopped_at.elapsed();
+        }
+        assert!(stopped_at.elapsed() < limit, "{left} tables still A's after {:?}", stopped_at.elapsed());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    println!("A stopped inside a transaction (after {tries} tries): every table B's in {:.2} s", moved.as_secs_f64());
+    // A wakes: whatever it had queued is refused, its clients go to B, every game ends whole.
+    unsafe { libc::kill(pid, libc::SIGCONT) };
+    for t in tasks {
+        let tab = t.await.unwrap();
+        check_record(&tab).await;
+        assert_eq!(tab.at, addr_b, "the clients end up on the new owner");
+    }
+    drop((a, b));
+    drop(db);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paused_instance_cannot_write_the_tables_it_lost() {
     let Some(db) = fresh_db().await else { return };
@@ -375,7 +464,7 @@ async fn a_paused_instance_cannot_write_the_tables_it_lost() {
         }
     }
     let pid = a.0.id() as i32;
-    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    stop(pid).await;
     let mut pending = Vec::new();
     for tab in tabs.iter_mut() {
         let s = (0..PLAYERS).find(|&s| !tab.clients[s].legal.is_empty()).unwrap();
@@ -397,6 +486,14 @@ async fn a_paused_instance_cannot_write_the_tables_it_lost() {
         }
     }
     assert_eq!(claimed, tabs.len(), "B plays every table A lost: {body}");
+    let mut admin = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    let held_by_a: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM leases WHERE owner <> ALL(SELECT id FROM instances WHERE url = $1)")
+            .bind(format!("http://{addr_b}"))
+            .fetch_one(&mut admin)
+            .await
+            .unwrap();
+    assert_eq!(held_by_a, 0, "every lease is B's before A wakes");
     // A wakes up: the acts it had received are refused (`moved`: its writes are fenced off),
     // never acknowledged, and its clients are sent to B.
     unsafe { libc::kill(pid, libc::SIGCONT) };

@@ -100,10 +100,7 @@ impl Table {
                 // Another instance holds the table now: this one stops and its clients go there.
                 tracing::warn!(table = %self.id, error = %e, "the table is held elsewhere; the change is dropped");
                 self.lost = true;
-                return Err(Refusal::new(
-                    ErrorCode::Moved,
-                    "This table is played on another server now; nothing changed. Reconnecting.",
-                ));
+                return Err(Refusal::moved());
             }
             tracing::error!(table = %self.id, error = %e, "commit failed; the change is dropped");
             return Err(Refusal::new(

@@ -299,16 +299,27 @@ impl Table {
                 break;
             }
             if self.lost {
-                self.moved().await;
+                self.moved(&mut rx).await;
                 break;
             }
         }
     }
 
-    /// This instance lost the table: send every client to the instance that holds it now (or,
-    /// not known yet, to reconnect) and stop; the mailbox closes with the task, and with it
-    /// the clients' connections.
-    async fn moved(&mut self) {
+    /// This instance lost the table: answer every command already queued (`moved`: nothing
+    /// changed), send every client to the instance that holds it now (or, not known yet, to
+    /// reconnect) and stop; the mailbox closes with the task, and with it the clients'
+    /// connections.
+    async fn moved(&mut self, rx: &mut mpsc::Receiver<TableMsg>) {
+        rx.close();
+        while let Ok(msg) = rx.try_recv() {
+            if let TableMsg::Command { conn, msg } = msg {
+                if msg.id().is_some() {
+                    self.refuse(conn, msg.id(), Refusal::moved());
+                }
+            } else if let Some(TableMsg::Shutdown { reply }) = self.answer(msg) {
+                let _ = reply.send(());
+            }
+        }
         let url = match self.store.cluster() {
             Some(c) => c.owner_url(&self.id).await.ok().flatten(),
             None => None,
