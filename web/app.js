@@ -6,6 +6,7 @@ import { texts, errorText } from "./i18n.js";
 import { initial, reduce, gameOf, myTurn, newTurn, askedAgain } from "./state.js";
 import { connect, tokenFor, keepToken } from "./socket.js";
 import { h, region, part } from "./dom.js";
+import { accountPanel } from "./account.js";
 import { symbols, terms } from "./rules.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
 
@@ -573,7 +574,7 @@ function homePage() {
     "div",
     { class: "home" },
     h("header", { class: "bar" }, h("h1", {}, "oh7"), langSwitch()),
-    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), form),
+    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), form, accountPanel(t, (c, p) => errorText(S.lang, c, p))),
   );
 }
 

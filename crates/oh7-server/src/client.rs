@@ -38,10 +38,41 @@ pub async fn http(
     path: &str,
     body: Option<&str>,
 ) -> Result<(u16, String), ClientError> {
+    let a = request(addr, method, path, &[], body).await?;
+    Ok((a.status, a.body))
+}
+
+/// An HTTP answer: its status, its head's header lines (names lower-cased) and its body.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The status.
+    pub status: u16,
+    /// `(name, value)` of each header line, the name lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// The body (de-chunked).
+    pub body: String,
+}
+
+impl Answer {
+    /// The first value of header `name` (lower-case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// One HTTP request with extra header lines (`Cookie`, `Origin`, ...).
+pub async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    extra: &[(&str, &str)],
+    body: Option<&str>,
+) -> Result<Answer, ClientError> {
     let mut s = TcpStream::connect(addr).await?;
     let body = body.unwrap_or("");
+    let extra: String = extra.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await?;
@@ -54,9 +85,15 @@ pub async fn http(
         .nth(1)
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| ClientError::Answer("no status".into()))?;
-    let body =
-        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
-    Ok((status, body))
+    let headers: Vec<(String, String)> = head
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let chunked = headers.iter().any(|(k, v)| k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
+    let body = if chunked { dechunk(rest) } else { rest.to_string() };
+    Ok(Answer { status, headers, body })
 }
 
 fn dechunk(mut s: &str) -> String {

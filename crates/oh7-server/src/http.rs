@@ -40,12 +40,14 @@ pub(crate) struct App {
     pub(crate) next_conn: AtomicU64,
     /// Set when the server is stopping: new commands are refused.
     pub stopping: tokio::sync::watch::Receiver<bool>,
+    /// Failed sign-ins per account name and address.
+    pub(crate) attempts: crate::accounts::Attempts,
 }
 
 impl App {
     /// The shared state.
     pub(crate) fn new(lobby: Lobby, settings: Arc<Settings>, stopping: tokio::sync::watch::Receiver<bool>) -> App {
-        App { lobby, settings, next_conn: AtomicU64::new(1), stopping }
+        App { lobby, settings, next_conn: AtomicU64::new(1), stopping, attempts: Default::default() }
     }
 }
 
@@ -71,6 +73,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{code}/rules", get(rules))
         .route("/api/reviews/{code}", get(review))
         .merge(crate::web::routes())
+        .merge(crate::accounts::routes())
         // gzip when the client asks (`Accept-Encoding`), on every route above; a layer covers
         // only the routes added before it, so the WebSocket below is left alone.
         .layer(CompressionLayer::new())

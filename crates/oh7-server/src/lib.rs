@@ -13,6 +13,7 @@
 //! [`store`], broadcasts through [`project`]).
 
 #[cfg(feature = "client")]
+pub mod accounts;
 pub mod client;
 pub(crate) mod event;
 pub(crate) mod http;

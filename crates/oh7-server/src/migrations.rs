@@ -18,6 +18,7 @@ pub(crate) struct Embedded(&'static [(i64, &'static str, &'static str)]);
 pub(crate) const SQLITE: Embedded = Embedded(&[
     (1, "tables and events", include_str!("../migrations/0001_tables_and_events.sql")),
     (2, "reviews", include_str!("../migrations/0002_reviews.sql")),
+    (3, "accounts", include_str!("../migrations/0003_accounts.sql")),
 ]);
 
 /// PostgreSQL's schema.
@@ -26,6 +27,7 @@ pub(crate) const POSTGRES: Embedded = Embedded(&[
     (2, "reviews", include_str!("../migrations_pg/0002_reviews.sql")),
     (3, "leases", include_str!("../migrations_pg/0003_leases.sql")),
     (4, "instances", include_str!("../migrations_pg/0004_instances.sql")),
+    (5, "accounts", include_str!("../migrations_pg/0005_accounts.sql")),
 ]);
 
 impl MigrationSource<'static> for Embedded {

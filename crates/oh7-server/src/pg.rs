@@ -479,6 +479,9 @@ impl Store for PgStore {
             self.pool.close().await;
         })
     }
+    fn accounts(&self) -> &dyn crate::accounts::AccountStore {
+        &self.pool
+    }
     fn cluster(&self) -> Option<&dyn Cluster> {
         Some(self)
     }

@@ -209,6 +209,16 @@ pub enum ErrorCode {
     ShuttingDown,
     /// No review has this code.
     UnknownReview,
+    /// An account password shorter than 8 or longer than 128 characters.
+    BadPassword,
+    /// An account has this name already.
+    NameTaken,
+    /// Wrong account name or password.
+    BadCredentials,
+    /// The request needs a signed-in account.
+    SignedOut,
+    /// A request that changes something came from another site's page.
+    CrossOrigin,
     /// The table is played by another server instance now (this one lost it); nothing was
     /// applied: reconnect (a `redirect` says where).
     Moved,
@@ -263,6 +273,11 @@ impl ErrorCode {
             ErrorCode::ShuttingDown => "shutting_down",
             ErrorCode::UnknownReview => "unknown_review",
             ErrorCode::Moved => "moved",
+            ErrorCode::BadPassword => "bad_password",
+            ErrorCode::NameTaken => "name_taken",
+            ErrorCode::BadCredentials => "bad_credentials",
+            ErrorCode::SignedOut => "signed_out",
+            ErrorCode::CrossOrigin => "cross_origin",
         }
     }
 }

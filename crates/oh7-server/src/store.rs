@@ -54,6 +54,9 @@ pub enum StoreError {
         /// The table.
         table: String,
     },
+    /// A unique name is taken (an account's).
+    #[error("the name is taken")]
+    Taken,
     /// A stored row does not parse.
     #[error("stored row of table {table}: {why}")]
     Corrupt {
@@ -168,6 +171,8 @@ pub trait Store: Send + Sync {
     fn lease<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
     /// Stop accepting writes and close once every queued write is committed.
     fn close(&self) -> BoxFuture<'_, ()>;
+    /// The accounts and their sessions.
+    fn accounts(&self) -> &dyn crate::accounts::AccountStore;
     /// The side of a store that several instances share (`None`: this instance is alone on it).
     fn cluster(&self) -> Option<&dyn Cluster> {
         None
@@ -375,6 +380,9 @@ impl Store for SqliteStore {
     }
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(self.pool.close())
+    }
+    fn accounts(&self) -> &dyn crate::accounts::AccountStore {
+        &self.pool
     }
 }
 

@@ -33,6 +33,7 @@ const REVIEW: &str = include_str!("../../../web/review.js");
 const REVIEW_MODEL: &str = include_str!("../../../web/review-model.js");
 const REVIEW_SEVEN: &str = include_str!("../../../web/review-seven.js");
 const REPLAY: &str = include_str!("../../../web/replay.js");
+const ACCOUNT: &str = include_str!("../../../web/account.js");
 const STYLE: &str = include_str!("../../../web/style.css");
 const ICON: &str = include_str!("../../../web/favicon.svg");
 
@@ -45,6 +46,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/state.js", JS, STATE),
     ("/socket.js", JS, SOCKET),
     ("/dom.js", JS, DOM),
+    ("/account.js", JS, ACCOUNT),
     ("/table.js", JS, TABLE),
     ("/rules.js", JS, RULES),
     ("/cards.js", JS, CARDS),

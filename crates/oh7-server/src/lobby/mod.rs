@@ -177,6 +177,11 @@ impl Lobby {
         }
     }
 
+    /// The accounts and sessions of the lobby's store.
+    pub(crate) fn accounts(&self) -> &dyn crate::accounts::AccountStore {
+        self.store.accounts()
+    }
+
     /// The lobby's counts: over every live instance on a shared database, else this one's.
     pub(crate) async fn counts(&self) -> Result<crate::store::LobbyCounts, crate::store::StoreError> {
         if let Some(c) = self.store.cluster() {

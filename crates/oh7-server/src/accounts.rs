@@ -1,0 +1,586 @@
+//! Accounts, optional: guests play as before. An account is a name and a password (hashed with
+//! argon2id, never stored or logged in clear); signing in gives a session, a random token kept
+//! by the browser in an `HttpOnly`, `SameSite=Lax` cookie (`Secure` when the server's public
+//! address is HTTPS) and by the database only as its SHA-256. `docs/accounts.md` describes the
+//! model and its limits.
+//!
+//! - Sign up, sign in, sign out (this browser) and sign out everywhere (every session of the
+//!   account), and deleting the account (with its password): `POST /api/account/...`.
+//! - Failed attempts are limited per account name and per address ([`Attempts`]).
+//! - A request that changes something and comes from another site is refused (`cross_origin`):
+//!   its `Origin` must be this server's, and `Sec-Fetch-Site` must not say `cross-site`.
+//! - A deleted account's sessions end with it, at once (they are rows of the account).
+//!
+//! Both stores keep accounts in the same two tables (`accounts`, `sessions`), through
+//! [`AccountStore`], one implementation for either database.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+
+use crate::http::{App, Peer};
+use crate::protocol::{ErrorCode, Refusal};
+use crate::secrets::{TokenHash, hex, new_code, new_secret};
+use crate::store::StoreError;
+
+/// The session cookie's name.
+pub(crate) const COOKIE: &str = "oh7_session";
+/// How long a session lasts from sign-in.
+pub(crate) const SESSION_LIFE: Duration = Duration::from_secs(30 * 24 * 3600);
+/// Longest account name, in characters.
+pub(crate) const NAME_MAX: usize = 24;
+/// Shortest and longest password, in characters.
+pub(crate) const PASSWORD_MIN: usize = 8;
+pub(crate) const PASSWORD_MAX: usize = 128;
+/// Failed sign-ins (and sign-ups) counted over this window.
+pub(crate) const WINDOW: Duration = Duration::from_secs(15 * 60);
+/// Failed sign-ins allowed per account name within [`WINDOW`].
+pub(crate) const PER_NAME: usize = 5;
+/// Failed sign-ins and sign-ups allowed per address within [`WINDOW`].
+pub(crate) const PER_ADDRESS: usize = 20;
+
+/// A signed-in person.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    /// The account's id (never shown; its games are linked by it).
+    pub id: String,
+    /// The name, as typed at sign-up.
+    pub name: String,
+}
+
+/// An account as stored: with its password's hash (a PHC string).
+#[derive(Clone, Debug)]
+pub struct StoredAccount {
+    /// Who.
+    pub account: Account,
+    /// The argon2id hash of the password, PHC format (algorithm, parameters and salt included).
+    pub password: String,
+}
+
+/// The accounts and sessions of a store.
+pub trait AccountStore: Send + Sync {
+    /// Add an account; [`StoreError::Taken`] when its name (compared case-insensitively) is.
+    fn create_account<'a>(&'a self, a: &'a StoredAccount, now: i64) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// The account of this name (case-insensitively).
+    fn account_named<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<Option<StoredAccount>, StoreError>>;
+    /// Open a session (its token's hash) for `account`.
+    fn open_session<'a>(&'a self, token: &'a str, account: &'a str, now: i64) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// The account of a session opened after `since`.
+    fn session<'a>(&'a self, token: &'a str, since: i64) -> BoxFuture<'a, Result<Option<Account>, StoreError>>;
+    /// End one session (by its token's hash).
+    fn end_session<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// End every session of an account.
+    fn end_sessions<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// Delete an account and its sessions.
+    fn delete_account<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
+}
+
+/// The same statements on either database (sqlx reads `$1` on both).
+macro_rules! account_store {
+    ($pool:ty) => {
+        impl AccountStore for $pool {
+            fn create_account<'a>(&'a self, a: &'a StoredAccount, now: i64) -> BoxFuture<'a, Result<(), StoreError>> {
+                Box::pin(async move {
+                    let r = sqlx::query(
+                        "INSERT INTO accounts (id, name, name_key, password, created_at) VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(&a.account.id)
+                    .bind(&a.account.name)
+                    .bind(name_key(&a.account.name))
+                    .bind(&a.password)
+                    .bind(now)
+                    .execute(self)
+                    .await;
+                    match r {
+                        Ok(_) => Ok(()),
+                        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Taken),
+                        Err(e) => Err(e.into()),
+                    }
+                })
+            }
+            fn account_named<'a>(&'a self, name: &'a str) -> BoxFuture<'a, Result<Option<StoredAccount>, StoreError>> {
+                Box::pin(async move {
+                    let row: Option<(String, String, String)> =
+                        sqlx::query_as("SELECT id, name, password FROM accounts WHERE name_key = $1")
+                            .bind(name_key(name))
+                            .fetch_optional(self)
+                            .await?;
+                    Ok(row.map(|(id, name, password)| StoredAccount { account: Account { id, name }, password }))
+                })
+            }
+            fn open_session<'a>(
+                &'a self,
+                token: &'a str,
+                account: &'a str,
+                now: i64,
+            ) -> BoxFuture<'a, Result<(), StoreError>> {
+                Box::pin(async move {
+                    sqlx::query("INSERT INTO sessions (token_hash, account_id, created_at) VALUES ($1, $2, $3)")
+                        .bind(token_hash(token))
+                        .bind(account)
+                        .bind(now)
+                        .execute(self)
+                        .await?;
+                    Ok(())
+                })
+            }
+            fn session<'a>(&'a self, token: &'a str, since: i64) -> BoxFuture<'a, Result<Option<Account>, StoreError>> {
+                Box::pin(async move {
+                    let row: Option<(String, String)> = sqlx::query_as(
+                        "SELECT a.id, a.name FROM sessions s JOIN accounts a ON a.id = s.account_id \
+                         WHERE s.token_hash = $1 AND s.created_at > $2",
+                    )
+                    .bind(token_hash(token))
+                    .bind(since)
+                    .fetch_optional(self)
+                    .await?;
+                    Ok(row.map(|(id, name)| Account { id, name }))
+                })
+            }
+            fn end_session<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+                Box::pin(async move {
+                    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+                        .bind(token_hash(token))
+                        .execute(self)
+                        .await?;
+                    Ok(())
+                })
+            }
+            fn end_sessions<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+                Box::pin(async move {
+                    sqlx::query("DELETE FROM sessions WHERE account_id = $1").bind(account).execute(self).await?;
+                    Ok(())
+                })
+            }
+            fn delete_account<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+                Box::pin(async move {
+                    let mut tx = self.begin().await?;
+                    sqlx::query("DELETE FROM sessions WHERE account_id = $1").bind(account).execute(&mut *tx).await?;
+                    sqlx::query("DELETE FROM accounts WHERE id = $1").bind(account).execute(&mut *tx).await?;
+                    tx.commit().await?;
+                    Ok(())
+                })
+            }
+        }
+    };
+}
+
+account_store!(sqlx::SqlitePool);
+account_store!(sqlx::PgPool);
+
+/// Names are unique whatever their case and surrounding spaces.
+fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// What the database keeps of a session token.
+fn token_hash(token: &str) -> String {
+    hex(&TokenHash::of(token).0)
+}
+
+/// Seconds since 1970 (sessions' ages).
+fn now_s() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+/// An account name: trimmed, 1 to [`NAME_MAX`] characters, letters, digits, spaces and `-_.'`.
+pub(crate) fn check_name(name: &str) -> Result<String, Refusal> {
+    let name = name.trim();
+    let n = name.chars().count();
+    let fits = (1..=NAME_MAX).contains(&n)
+        && name.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '_' || c == '.' || c == '\'');
+    if fits {
+        Ok(name.to_string())
+    } else {
+        Err(Refusal::new(
+            ErrorCode::BadName,
+            format!("A name has 1 to {NAME_MAX} letters, digits, spaces and - _ . ' only."),
+        )
+        .param("max", NAME_MAX))
+    }
+}
+
+/// A password of [`PASSWORD_MIN`] to [`PASSWORD_MAX`] characters.
+pub(crate) fn check_password(password: &str) -> Result<(), Refusal> {
+    let n = password.chars().count();
+    if (PASSWORD_MIN..=PASSWORD_MAX).contains(&n) {
+        Ok(())
+    } else {
+        Err(Refusal::new(
+            ErrorCode::BadPassword,
+            format!("A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters."),
+        )
+        .param("min", PASSWORD_MIN)
+        .param("max", PASSWORD_MAX))
+    }
+}
+
+/// argon2id with OWASP's first recommended setting (19 MiB, two passes, one lane).
+fn argon2() -> Argon2<'static> {
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::new(19 * 1024, 2, 1, None).expect("valid parameters"))
+}
+
+/// The PHC string of `password` with a fresh random salt.
+pub(crate) fn hash_password(password: &str) -> String {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).expect("the OS random source");
+    let salt = SaltString::encode_b64(&salt).expect("16 bytes make a salt");
+    argon2().hash_password(password.as_bytes(), &salt).expect("argon2id hashes any password").to_string()
+}
+
+/// Whether `password` is the one hashed in `phc`.
+pub(crate) fn verify_password(password: &str, phc: &str) -> bool {
+    PasswordHash::new(phc).is_ok_and(|h| argon2().verify_password(password.as_bytes(), &h).is_ok())
+}
+
+/// A hash to check against when no account has the name, so that an unknown name takes as long
+/// as a wrong password (the answer does not tell which names exist by its time).
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| hash_password("not anybody's password"))
+}
+
+/// Failed attempts per account name and per address, over a sliding [`WINDOW`].
+#[derive(Default)]
+pub(crate) struct Attempts {
+    failed: Mutex<Failures>,
+}
+
+#[derive(Default)]
+struct Failures {
+    by_name: HashMap<String, Vec<Instant>>,
+    by_address: HashMap<IpAddr, Vec<Instant>>,
+}
+
+impl Attempts {
+    /// How long until `name` (if any) and `ip` may try again (`None`: now).
+    fn wait(&self, name: Option<&str>, ip: IpAddr, now: Instant) -> Option<Duration> {
+        let mut f = self.failed.lock().expect("attempts lock");
+        let wait = |times: &mut Vec<Instant>, limit: usize| {
+            times.retain(|t| now.duration_since(*t) < WINDOW);
+            (times.len() >= limit).then(|| WINDOW - now.duration_since(times[times.len() - limit]))
+        };
+        let by_address = f.by_address.get_mut(&ip).and_then(|t| wait(t, PER_ADDRESS));
+        let by_name = name.and_then(|n| f.by_name.get_mut(&name_key(n))).and_then(|t| wait(t, PER_NAME));
+        by_address.max(by_name)
+    }
+
+    /// One more failure (or sign-up) of `name` (if any) from `ip`.
+    fn count(&self, name: Option<&str>, ip: IpAddr, now: Instant) {
+        let mut f = self.failed.lock().expect("attempts lock");
+        f.by_address.entry(ip).or_default().push(now);
+        if let Some(n) = name {
+            f.by_name.entry(name_key(n)).or_default().push(now);
+        }
+        if f.by_address.len() > 100_000 {
+            // Forget the addresses whose failures have all aged out.
+            f.by_address.retain(|_, t| t.last().is_some_and(|t| now.duration_since(*t) < WINDOW));
+            f.by_name.retain(|_, t| t.last().is_some_and(|t| now.duration_since(*t) < WINDOW));
+        }
+    }
+}
+
+/// The account routes.
+pub(crate) fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/account", get(me).delete(delete))
+        .route("/api/account/signup", post(signup))
+        .route("/api/account/signin", post(signin))
+        .route("/api/account/signout", post(signout))
+        .route("/api/account/signout-everywhere", post(signout_everywhere))
+}
+
+/// Name and password, as the forms send them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Credentials {
+    name: String,
+    password: String,
+}
+
+/// The password again (deleting an account).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Confirm {
+    password: String,
+}
+
+/// Who is signed in.
+#[derive(Serialize)]
+struct Me<'a> {
+    name: &'a str,
+}
+
+/// A refusal with its HTTP status: what every account handler answers when it changes nothing.
+pub(crate) struct Refused(StatusCode, Refusal);
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        (self.0, Json(self.1.to_body())).into_response()
+    }
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Refused {
+        tracing::error!(error = %e, "account storage failed");
+        Refused(
+            StatusCode::SERVICE_UNAVAILABLE,
+            Refusal::new(ErrorCode::Storage, "The server could not do this now; nothing changed. Try again."),
+        )
+    }
+}
+
+/// A request that changes something must come from this server's own pages: a browser names
+/// the page's origin (`Origin`) and whether it is another site's (`Sec-Fetch-Site`); a request
+/// from another site is refused, whatever cookie it carries. (Clients that are not browsers send
+/// neither, and hold no one else's cookie.)
+fn same_origin(headers: &HeaderMap, app: &App) -> Result<(), Refused> {
+    let cross = Refused(
+        StatusCode::FORBIDDEN,
+        Refusal::new(ErrorCode::CrossOrigin, "This request came from another site; nothing changed."),
+    );
+    if headers.get("sec-fetch-site").is_some_and(|v| v.as_bytes() == b"cross-site") {
+        return Err(cross);
+    }
+    let Some(origin) = headers.get(header::ORIGIN) else { return Ok(()) };
+    let origin = origin.to_str().unwrap_or("");
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    let public = app.settings.public_url.as_deref().map(|u| u.trim_end_matches('/'));
+    let ours =
+        !host.is_empty() && origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")) == Some(host);
+    if ours || public == Some(origin) { Ok(()) } else { Err(cross) }
+}
+
+/// The session token the request's cookie carries.
+fn cookie_token(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|kv| kv.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+        .filter(|t| !t.is_empty())
+}
+
+/// The account signed in on this request (`None`: a guest, or an ended session).
+pub(crate) async fn signed_in(app: &App, headers: &HeaderMap) -> Result<Option<Account>, StoreError> {
+    let Some(token) = cookie_token(headers) else { return Ok(None) };
+    app.lobby.accounts().session(token, now_s() - SESSION_LIFE.as_secs() as i64).await
+}
+
+/// The account signed in, or `signed_out`.
+async fn account_of(app: &App, headers: &HeaderMap) -> Result<Account, Refused> {
+    signed_in(app, headers)
+        .await?
+        .ok_or_else(|| Refused(StatusCode::UNAUTHORIZED, Refusal::new(ErrorCode::SignedOut, "You are not signed in.")))
+}
+
+/// The cookie that holds `token` (or, `None`, ends it).
+fn set_cookie(app: &App, token: Option<&str>) -> [(header::HeaderName, String); 1] {
+    let secure = app.settings.public_url.as_deref().is_some_and(|u| u.starts_with("https://"));
+    let secure = if secure { "; Secure" } else { "" };
+    let value = match token {
+        Some(t) => format!("{COOKIE}={t}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}", SESSION_LIFE.as_secs()),
+        None => format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}"),
+    };
+    [(header::SET_COOKIE, value)]
+}
+
+/// Read a JSON object of type `T`.
+fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Refused> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| Refused(StatusCode::BAD_REQUEST, Refusal::new(ErrorCode::BadRequest, e.to_string())))
+}
+
+/// `too_many` while `name` (if any) or `ip` has failed too often.
+fn not_held(app: &App, name: Option<&str>, ip: IpAddr) -> Result<(), Refused> {
+    let Some(wait) = app.attempts.wait(name, ip, Instant::now()) else { return Ok(()) };
+    let s = wait.as_secs().max(1);
+    Err(Refused(
+        StatusCode::TOO_MANY_REQUESTS,
+        Refusal::new(ErrorCode::TooMany, format!("Too many attempts; try again in {} min.", s.div_ceil(60)))
+            .param("retry_after_s", s),
+    ))
+}
+
+/// Whether `password` is `phc`'s (off the async workers: argon2id takes tens of milliseconds).
+async fn verify(password: String, phc: String) -> bool {
+    tokio::task::spawn_blocking(move || verify_password(&password, &phc)).await.unwrap_or(false)
+}
+
+fn wrong(message: &str) -> Refused {
+    Refused(StatusCode::UNAUTHORIZED, Refusal::new(ErrorCode::BadCredentials, message))
+}
+
+/// Open a session for `account` and answer with its cookie.
+async fn open(app: &App, account: &Account, status: StatusCode) -> Result<Response, Refused> {
+    let token = new_secret();
+    app.lobby.accounts().open_session(&token, &account.id, now_s()).await?;
+    Ok((status, set_cookie(app, Some(&token)), Json(Me { name: &account.name })).into_response())
+}
+
+async fn signup(
+    State(app): State<Arc<App>>,
+    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Response, Refused> {
+    same_origin(&headers, &app)?;
+    let c: Credentials = body(&bytes)?;
+    let name = check_name(&c.name).map_err(|r| Refused(StatusCode::BAD_REQUEST, r))?;
+    check_password(&c.password).map_err(|r| Refused(StatusCode::BAD_REQUEST, r))?;
+    let ip = addr.ip();
+    not_held(&app, None, ip)?;
+    // Sign-ups count against the address as failures do: an address cannot make accounts
+    // without end.
+    app.attempts.count(None, ip, Instant::now());
+    let password = c.password;
+    let hash = tokio::task::spawn_blocking(move || hash_password(&password)).await.map_err(|_| StoreError::Closed)?;
+    let account = Account { id: new_code(), name };
+    let stored = StoredAccount { account: account.clone(), password: hash };
+    match app.lobby.accounts().create_account(&stored, now_s()).await {
+        Err(StoreError::Taken) => Err(Refused(
+            StatusCode::CONFLICT,
+            Refusal::new(ErrorCode::NameTaken, "An account has this name already; choose another."),
+        )),
+        r => {
+            r?;
+            tracing::info!(account = %account.id, "account created");
+            open(&app, &account, StatusCode::CREATED).await
+        }
+    }
+}
+
+async fn signin(
+    State(app): State<Arc<App>>,
+    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Response, Refused> {
+    same_origin(&headers, &app)?;
+    let c: Credentials = body(&bytes)?;
+    let ip = addr.ip();
+    not_held(&app, Some(&c.name), ip)?;
+    let stored = app.lobby.accounts().account_named(&c.name).await?;
+    // An unknown name is checked against a stand-in hash: it takes as long as a wrong password.
+    let phc = stored.as_ref().map_or_else(|| dummy_hash().to_string(), |s| s.password.clone());
+    match stored {
+        Some(s) if verify(c.password, phc).await => open(&app, &s.account, StatusCode::OK).await,
+        _ => {
+            app.attempts.count(Some(&c.name), ip, Instant::now());
+            Err(wrong("Wrong name or password."))
+        }
+    }
+}
+
+async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
+    let a = account_of(&app, &headers).await?;
+    Ok(Json(Me { name: &a.name }).into_response())
+}
+
+async fn signout(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
+    same_origin(&headers, &app)?;
+    if let Some(token) = cookie_token(&headers) {
+        app.lobby.accounts().end_session(token).await?;
+    }
+    Ok((StatusCode::NO_CONTENT, set_cookie(&app, None)).into_response())
+}
+
+async fn signout_everywhere(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
+    same_origin(&headers, &app)?;
+    let account = account_of(&app, &headers).await?;
+    app.lobby.accounts().end_sessions(&account.id).await?;
+    Ok((StatusCode::NO_CONTENT, set_cookie(&app, None)).into_response())
+}
+
+async fn delete(
+    State(app): State<Arc<App>>,
+    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Response, Refused> {
+    same_origin(&headers, &app)?;
+    let c: Confirm = body(&bytes)?;
+    let account = account_of(&app, &headers).await?;
+    let ip = addr.ip();
+    not_held(&app, Some(&account.name), ip)?;
+    let Some(stored) = app.lobby.accounts().account_named(&account.name).await? else {
+        return Err(wrong("Wrong password; nothing changed."));
+    };
+    if !verify(c.password, stored.password).await {
+        app.attempts.count(Some(&account.name), ip, Instant::now());
+        return Err(wrong("Wrong password; nothing changed."));
+    }
+    app.lobby.accounts().delete_account(&account.id).await?;
+    tracing::info!(account = %account.id, "account deleted");
+    Ok((StatusCode::NO_CONTENT, set_cookie(&app, None)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_verifies_against_its_own_hash_only() {
+        let h = hash_password("correct horse");
+        assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
+        assert!(verify_password("correct horse", &h));
+        assert!(!verify_password("correct horsf", &h));
+        assert!(!verify_password("correct horse", "not a hash"));
+        // A fresh salt each time.
+        assert_ne!(h, hash_password("correct horse"));
+    }
+
+    #[test]
+    fn names_and_passwords_are_checked() {
+        assert_eq!(check_name("  Ann-Marie O'Neil ").unwrap(), "Ann-Marie O'Neil");
+        assert_eq!(check_name("Zoé").unwrap(), "Zoé");
+        for bad in ["", "   ", "a<b", "x\ny", &"n".repeat(NAME_MAX + 1)] {
+            assert_eq!(check_name(bad).unwrap_err().code, ErrorCode::BadName, "{bad:?}");
+        }
+        assert!(check_password("12345678").is_ok());
+        assert_eq!(check_password("1234567").unwrap_err().code, ErrorCode::BadPassword);
+        assert_eq!(check_password(&"p".repeat(PASSWORD_MAX + 1)).unwrap_err().code, ErrorCode::BadPassword);
+    }
+
+    #[test]
+    fn failures_are_limited_per_name_and_per_address_and_age_out() {
+        let a = Attempts::default();
+        let t0 = Instant::now();
+        let ip: IpAddr = "10.0.0.1".parse().unwrap();
+        for _ in 0..PER_NAME {
+            assert_eq!(a.wait(Some("Ann"), ip, t0), None);
+            a.count(Some("ann "), ip, t0);
+        }
+        // The name is held, whatever the case; another name from the address is not (yet).
+        assert!(a.wait(Some("ANN"), ip, t0).is_some());
+        assert_eq!(a.wait(Some("Bob"), ip, t0), None);
+        for _ in PER_NAME..PER_ADDRESS {
+            a.count(None, ip, t0);
+        }
+        assert!(a.wait(Some("Bob"), ip, t0).is_some(), "the address is held");
+        assert_eq!(a.wait(Some("Bob"), "10.0.0.2".parse().unwrap(), t0), None, "another address is not");
+        assert!(a.wait(Some("Ann"), ip, t0 + WINDOW - Duration::from_secs(1)).is_some());
+        assert_eq!(a.wait(Some("Ann"), ip, t0 + WINDOW), None, "failures age out");
+    }
+
+    #[test]
+    fn the_session_cookie_is_read_among_others() {
+        let mut h = HeaderMap::new();
+        h.insert(header::COOKIE, "a=1; oh7_session=abc; b=2".parse().unwrap());
+        assert_eq!(cookie_token(&h), Some("abc"));
+        h.insert(header::COOKIE, "oh7_sessionx=abc; oh7_session=".parse().unwrap());
+        assert_eq!(cookie_token(&h), None);
+    }
+}

@@ -1,0 +1,225 @@
+//! Accounts over HTTP (issue 39): sign up, sign in, sign out here and everywhere, delete; the
+//! session cookie's attributes; wrong passwords limited per name and per address; a request
+//! from another site changes nothing; a deleted account's session stops at once. On SQLite, and
+//! on PostgreSQL when `.ci/run` runs the suite again with `OH7_TEST_STORE=postgres`.
+
+mod common;
+
+use std::net::SocketAddr;
+
+use common::{fast, start, temp_db};
+use oh7_server::client::{Answer, request};
+use serde_json::{Value, json};
+
+/// A request as a page of the server itself sends it (`Origin`: the server), with `cookie`.
+async fn call(addr: SocketAddr, method: &str, path: &str, cookie: Option<&str>, body: Option<Value>) -> Answer {
+    let origin = format!("http://{addr}");
+    let mut headers = vec![("Origin", origin.as_str()), ("Sec-Fetch-Site", "same-origin")];
+    let cookie_line = cookie.map(|c| format!("oh7_session={c}"));
+    if let Some(c) = &cookie_line {
+        headers.push(("Cookie", c.as_str()));
+    }
+    let body = body.map(|b| b.to_string());
+    request(addr, method, path, &headers, body.as_deref()).await.unwrap()
+}
+
+/// The session token a `Set-Cookie` carries (`Some("")`: the cookie is ended).
+fn session_of(a: &Answer) -> Option<String> {
+    let c = a.header("set-cookie")?;
+    Some(c.strip_prefix("oh7_session=")?.split(';').next()?.to_string())
+}
+
+fn code(a: &Answer) -> String {
+    serde_json::from_str::<Value>(&a.body).map(|v| v["code"].as_str().unwrap_or("").to_string()).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_up_in_and_out() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let creds = json!({"name": "Zoé Martin", "password": "correct horse"});
+
+    let up = call(addr, "POST", "/api/account/signup", None, Some(creds.clone())).await;
+    assert_eq!(up.status, 201, "{}", up.body);
+    assert_eq!(serde_json::from_str::<Value>(&up.body).unwrap(), json!({"name": "Zoé Martin"}));
+    let cookie = up.header("set-cookie").unwrap();
+    for attr in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
+        assert!(cookie.contains(attr), "{cookie}");
+    }
+    assert!(!cookie.contains("Secure"), "plain HTTP on loopback: {cookie}");
+    let s1 = session_of(&up).unwrap();
+    assert_eq!(s1.len(), 64, "256 random bits");
+    assert!(!up.body.contains(&s1), "the token is in the cookie only");
+
+    let me = call(addr, "GET", "/api/account", Some(&s1), None).await;
+    assert_eq!((me.status, me.body.as_str()), (200, r#"{"name":"Zoé Martin"}"#));
+    let guest = call(addr, "GET", "/api/account", None, None).await;
+    assert_eq!((guest.status, code(&guest)), (401, "signed_out".into()));
+
+    // The name is taken whatever its case; bad names and passwords are refused with their codes.
+    let again =
+        call(addr, "POST", "/api/account/signup", None, Some(json!({"name": " zoé martin", "password": "x1234567"})))
+            .await;
+    assert_eq!((again.status, code(&again)), (409, "name_taken".into()));
+    let short =
+        call(addr, "POST", "/api/account/signup", None, Some(json!({"name": "Bob", "password": "short"}))).await;
+    assert_eq!((short.status, code(&short)), (400, "bad_password".into()));
+    let bad =
+        call(addr, "POST", "/api/account/signup", None, Some(json!({"name": "<b>", "password": "long enough"}))).await;
+    assert_eq!((bad.status, code(&bad)), (400, "bad_name".into()));
+    let extra = call(
+        addr,
+        "POST",
+        "/api/account/signup",
+        None,
+        Some(json!({"name": "Bob", "password": "long enough", "admin": true})),
+    )
+    .await;
+    assert_eq!((extra.status, code(&extra)), (400, "bad_request".into()));
+
+    // A second browser signs in; a wrong password does not.
+    let wrong =
+        call(addr, "POST", "/api/account/signin", None, Some(json!({"name": "Zoé Martin", "password": "wrong horse"})))
+            .await;
+    assert_eq!((wrong.status, code(&wrong)), (401, "bad_credentials".into()));
+    assert!(wrong.header("set-cookie").is_none());
+    let nobody =
+        call(addr, "POST", "/api/account/signin", None, Some(json!({"name": "Nobody", "password": "wrong horse"})))
+            .await;
+    assert_eq!(
+        (nobody.status, nobody.body.clone()),
+        (wrong.status, wrong.body.clone()),
+        "an unknown name reads as a wrong password"
+    );
+    let inn = call(
+        addr,
+        "POST",
+        "/api/account/signin",
+        None,
+        Some(json!({"name": "ZOÉ MARTIN", "password": "correct horse"})),
+    )
+    .await;
+    assert_eq!(inn.status, 200, "{}", inn.body);
+    let s2 = session_of(&inn).unwrap();
+    assert_ne!(s1, s2);
+
+    // Signing out here ends this browser's session only.
+    let out = call(addr, "POST", "/api/account/signout", Some(&s1), None).await;
+    assert_eq!(out.status, 204);
+    assert_eq!(session_of(&out).as_deref(), Some(""));
+    assert!(out.header("set-cookie").unwrap().contains("Max-Age=0"));
+    assert_eq!(call(addr, "GET", "/api/account", Some(&s1), None).await.status, 401);
+    assert_eq!(call(addr, "GET", "/api/account", Some(&s2), None).await.status, 200);
+
+    // Everywhere: every session ends.
+    let s3 = session_of(&call(addr, "POST", "/api/account/signin", None, Some(creds.clone())).await).unwrap();
+    let all = call(addr, "POST", "/api/account/signout-everywhere", Some(&s3), None).await;
+    assert_eq!(all.status, 204);
+    for s in [&s2, &s3] {
+        assert_eq!(call(addr, "GET", "/api/account", Some(s), None).await.status, 401);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_account_is_gone_with_its_sessions_at_once() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let creds = json!({"name": "Ann", "password": "anns password"});
+    let s1 = session_of(&call(addr, "POST", "/api/account/signup", None, Some(creds.clone())).await).unwrap();
+    let s2 = session_of(&call(addr, "POST", "/api/account/signin", None, Some(creds.clone())).await).unwrap();
+    // The password again, or nothing changes.
+    let wrong = call(addr, "DELETE", "/api/account", Some(&s1), Some(json!({"password": "not hers"}))).await;
+    assert_eq!((wrong.status, code(&wrong)), (401, "bad_credentials".into()));
+    assert_eq!(call(addr, "GET", "/api/account", Some(&s2), None).await.status, 200);
+    let gone = call(addr, "DELETE", "/api/account", Some(&s1), Some(json!({"password": "anns password"}))).await;
+    assert_eq!(gone.status, 204, "{}", gone.body);
+    for s in [&s1, &s2] {
+        assert_eq!(
+            call(addr, "GET", "/api/account", Some(s), None).await.status,
+            401,
+            "the other browser's session ended too"
+        );
+    }
+    let again = call(addr, "POST", "/api/account/signin", None, Some(creds.clone())).await;
+    assert_eq!(again.status, 401);
+    // The name is free again.
+    assert_eq!(call(addr, "POST", "/api/account/signup", None, Some(creds)).await.status, 201);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_sites_request_changes_nothing() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let creds = json!({"name": "Carl", "password": "carls password"}).to_string();
+    let s =
+        session_of(&call(addr, "POST", "/api/account/signup", None, Some(serde_json::from_str(&creds).unwrap())).await)
+            .unwrap();
+    let cookie = format!("oh7_session={s}");
+    let evil = [("Origin", "https://evil.example"), ("Cookie", cookie.as_str())];
+    let fetch_meta = [("Sec-Fetch-Site", "cross-site"), ("Cookie", cookie.as_str())];
+    let null_origin = [("Origin", "null"), ("Cookie", cookie.as_str())];
+    for headers in [&evil[..], &fetch_meta[..], &null_origin[..]] {
+        for (method, path, body) in [
+            ("POST", "/api/account/signout-everywhere", None),
+            ("POST", "/api/account/signout", None),
+            ("DELETE", "/api/account", Some(r#"{"password":"carls password"}"#)),
+            ("POST", "/api/account/signup", Some(r#"{"name":"Mallory","password":"mallorys pw"}"#)),
+            ("POST", "/api/account/signin", Some(creds.as_str())),
+        ] {
+            let a = request(addr, method, path, headers, body).await.unwrap();
+            assert_eq!((a.status, code(&a)), (403, "cross_origin".into()), "{method} {path} {headers:?}");
+            assert!(a.header("set-cookie").is_none());
+        }
+    }
+    // Still signed in, still there; no Mallory.
+    assert_eq!(call(addr, "GET", "/api/account", Some(&s), None).await.status, 200);
+    let m =
+        call(addr, "POST", "/api/account/signin", None, Some(json!({"name": "Mallory", "password": "mallorys pw"})))
+            .await;
+    assert_eq!(m.status, 401);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_passwords_are_limited_per_name_and_per_address() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let creds = json!({"name": "Dora", "password": "doras password"});
+    assert_eq!(call(addr, "POST", "/api/account/signup", None, Some(creds.clone())).await.status, 201);
+    for i in 0..5 {
+        let a = call(
+            addr,
+            "POST",
+            "/api/account/signin",
+            None,
+            Some(json!({"name": "Dora", "password": format!("guess {i}")})),
+        )
+        .await;
+        assert_eq!(code(&a), "bad_credentials", "attempt {i}");
+    }
+    // The sixth is refused before the password is read: even the right one.
+    let held = call(addr, "POST", "/api/account/signin", None, Some(creds.clone())).await;
+    assert_eq!((held.status, code(&held)), (429, "too_many".into()), "{}", held.body);
+    let v: Value = serde_json::from_str(&held.body).unwrap();
+    assert!(v["params"]["retry_after_s"].as_u64().unwrap() > 0, "{v}");
+    assert!(held.header("set-cookie").is_none());
+    // The address: 20 failures or sign-ups in the window, whatever the names (1 sign-up and 5
+    // failures so far).
+    for i in 0..14 {
+        let a = call(
+            addr,
+            "POST",
+            "/api/account/signin",
+            None,
+            Some(json!({"name": format!("N{i}"), "password": "whatever1"})),
+        )
+        .await;
+        assert_eq!(code(&a), "bad_credentials", "attempt {i}");
+    }
+    let a =
+        call(addr, "POST", "/api/account/signin", None, Some(json!({"name": "Other", "password": "whatever1"}))).await;
+    assert_eq!(code(&a), "too_many", "{}", a.body);
+}

@@ -1,0 +1,111 @@
+// The account panel of the home page (optional accounts: guests play as they are). The session
+// is an HttpOnly cookie the page never sees; the page only asks the server who is signed in
+// (`GET /api/account`) and sends the forms (`POST /api/account/...`, JSON, same origin).
+
+import { h } from "./dom.js";
+
+/** Send an account request; returns `{ok, status, body}` (`body.code` on a refusal). */
+async function call(method, path, body) {
+  try {
+    const r = await fetch(path, {
+      method,
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+      credentials: "same-origin",
+    });
+    const text = await r.text();
+    let v = {};
+    try {
+      v = text ? JSON.parse(text) : {};
+    } catch {
+      v = { code: "bad_request" };
+    }
+    return { ok: r.ok, status: r.status, body: v };
+  } catch {
+    return { ok: false, status: 0, body: { code: "offline" } };
+  }
+}
+
+/**
+ * The panel: `t` the page's texts (`t.acct`), `words(code, params)` a refusal in the page's
+ * language. It asks who is signed in, then shows the sign-in form or the account's buttons,
+ * redrawing only itself.
+ */
+export function accountPanel(t, words) {
+  const a = t.acct;
+  const panel = h("section", { id: "account", class: "panel", "aria-labelledby": "account-title" });
+  const status = h("p", { id: "account-status", role: "status" });
+  const error = h("p", { id: "account-error", class: "form-error", role: "alert" });
+  let me = undefined;
+
+  const show = () => {
+    const title = h("h2", { id: "account-title" }, a.title);
+    if (me === undefined) {
+      panel.replaceChildren(title, status);
+      return;
+    }
+    if (me) {
+      const out = h("button", { type: "button", id: "signout" }, a.signOut);
+      const all = h("button", { type: "button", id: "signout-all" }, a.signOutAll);
+      const remove = h("button", { type: "button", id: "account-delete" }, a.remove);
+      const confirm = h("form", { id: "account-delete-form", hidden: true });
+      const pw = h("input", { id: "account-delete-password", type: "password", autocomplete: "current-password", required: true });
+      confirm.append(h("label", {}, a.confirmRemove, pw), h("button", { type: "submit", class: "danger" }, a.remove));
+      out.addEventListener("click", () => send("POST", "/api/account/signout", null, false));
+      all.addEventListener("click", () => send("POST", "/api/account/signout-everywhere", null, false));
+      remove.addEventListener("click", () => {
+        confirm.hidden = false;
+        pw.focus();
+      });
+      confirm.addEventListener("submit", (e) => {
+        e.preventDefault();
+        send("DELETE", "/api/account", { password: pw.value }, false, a.removed);
+      });
+      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name)), h("div", { class: "buttons" }, out, all, remove), confirm, error, status);
+      return;
+    }
+    const form = h("form", { id: "account-form", novalidate: true });
+    const name = h("input", { id: "account-name-input", maxlength: 24, autocomplete: "username", required: true });
+    const pw = h("input", { id: "account-password", type: "password", maxlength: 128, autocomplete: "current-password", required: true });
+    const signIn = h("button", { type: "submit", id: "signin", class: "primary" }, a.signIn);
+    const signUp = h("button", { type: "button", id: "signup" }, a.signUp);
+    form.append(h("p", { class: "help" }, a.intro), h("label", {}, a.name, name), h("label", {}, a.password, pw), h("div", { class: "buttons" }, signIn, signUp), error);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      send("POST", "/api/account/signin", { name: name.value, password: pw.value }, true);
+    });
+    signUp.addEventListener("click", () => {
+      pw.autocomplete = "new-password";
+      send("POST", "/api/account/signup", { name: name.value, password: pw.value }, true);
+    });
+    panel.replaceChildren(title, form, status);
+  };
+
+  // One request at a time; on a refusal the form keeps what was typed and says why.
+  let busy = false;
+  const send = async (method, path, body, signsIn, done) => {
+    if (busy) return;
+    busy = true;
+    error.textContent = "";
+    status.textContent = a.busy;
+    const r = await call(method, path, body);
+    busy = false;
+    status.textContent = "";
+    if (!r.ok) {
+      error.textContent = words(r.body.code, r.body.params);
+      error.focus?.();
+      return;
+    }
+    me = signsIn ? { name: r.body.name } : null;
+    show();
+    if (done) status.textContent = done;
+    panel.querySelector(signsIn ? "#signout" : "#account-name-input")?.focus();
+  };
+
+  show();
+  call("GET", "/api/account").then((r) => {
+    me = r.ok ? { name: r.body.name } : null;
+    show();
+  });
+  return panel;
+}
