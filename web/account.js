@@ -61,7 +61,9 @@ export function accountPanel(t, words) {
         e.preventDefault();
         send("DELETE", "/api/account", { password: pw.value }, false, a.removed);
       });
-      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name)), h("div", { class: "buttons" }, out, all, remove), confirm, error, status);
+      const list = h("div", { id: "account-tables" });
+      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name)), h("div", { class: "buttons" }, out, all, remove), confirm, error, status, list);
+      showTables(list);
       return;
     }
     const form = h("form", { id: "account-form", novalidate: true });
@@ -79,6 +81,19 @@ export function accountPanel(t, words) {
       send("POST", "/api/account/signup", { name: name.value, password: pw.value }, true);
     });
     panel.replaceChildren(title, form, status);
+  };
+
+  // The tables where the account holds a seat, with their links.
+  const showTables = async (list) => {
+    const r = await call("GET", "/api/account/tables");
+    if (!r.ok || !list.isConnected) return;
+    const rows = r.body.tables || [];
+    list.replaceChildren(
+      h("h3", {}, a.tables),
+      rows.length
+        ? h("ul", { class: "held" }, ...rows.map((row) => h("li", {}, h("a", { href: `/t/${row.invite}` }, a.tableLine(row)))))
+        : h("p", { class: "help" }, a.noTables),
+    );
   };
 
   // One request at a time; on a refusal the form keeps what was typed and says why.

@@ -82,8 +82,58 @@ pub trait AccountStore: Send + Sync {
     fn end_session<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
     /// End every session of an account.
     fn end_sessions<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
-    /// Delete an account and its sessions.
+    /// Delete an account, its sessions and its links to seats.
     fn delete_account<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// `(seat, account id)` of the seats of `table` that accounts hold.
+    fn links<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<(usize, String)>, StoreError>>;
+    /// The tables where `account` holds a seat, newest first (at most [`GAMES_LISTED`]).
+    fn tables_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<HeldSeat>, StoreError>>;
+}
+
+/// Link a seat to an account; a seat's first link stays.
+pub(crate) const INSERT_LINK: &str =
+    "INSERT INTO seat_accounts (table_id, seat, account_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
+
+/// Most tables an account's list shows.
+pub(crate) const GAMES_LISTED: i64 = 200;
+
+/// A seat an account holds: its table's invite code (the account's own to see: it sits there),
+/// the table's game and rules, when it was made, whether its game is over.
+#[derive(Clone, Debug, Serialize)]
+pub struct HeldSeat {
+    /// The table's invite code (its link is `/t/CODE`).
+    pub invite: String,
+    /// The seat.
+    pub seat: usize,
+    /// The game (`oh7`, `seven`).
+    pub game: &'static str,
+    /// The rules' label (`en`, `fr-advanced`, a custom ruleset's).
+    pub rules: String,
+    /// Players at the table.
+    pub players: usize,
+    /// The table's language.
+    pub lang: String,
+    /// Creation time, Unix seconds.
+    pub created_at: i64,
+    /// The table's last game is over.
+    pub finished: bool,
+}
+
+impl HeldSeat {
+    /// From a stored row (`None`: settings this server cannot read).
+    fn of(invite: String, seat: i64, config: &str, created_at: i64, finished: i64) -> Option<HeldSeat> {
+        let c: crate::table::TableConfig = serde_json::from_str(config).ok()?;
+        Some(HeldSeat {
+            invite,
+            seat: seat as usize,
+            game: c.spec.game_name(),
+            rules: c.spec.label(),
+            players: c.players,
+            lang: c.lang,
+            created_at,
+            finished: finished != 0,
+        })
+    }
 }
 
 /// The same statements on either database (sqlx reads `$1` on both).
@@ -167,9 +217,42 @@ macro_rules! account_store {
                 Box::pin(async move {
                     let mut tx = self.begin().await?;
                     sqlx::query("DELETE FROM sessions WHERE account_id = $1").bind(account).execute(&mut *tx).await?;
+                    sqlx::query("DELETE FROM seat_accounts WHERE account_id = $1")
+                        .bind(account)
+                        .execute(&mut *tx)
+                        .await?;
                     sqlx::query("DELETE FROM accounts WHERE id = $1").bind(account).execute(&mut *tx).await?;
                     tx.commit().await?;
                     Ok(())
+                })
+            }
+            fn links<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<(usize, String)>, StoreError>> {
+                Box::pin(async move {
+                    let rows: Vec<(i64, String)> =
+                        sqlx::query_as("SELECT seat, account_id FROM seat_accounts WHERE table_id = $1 ORDER BY seat")
+                            .bind(table)
+                            .fetch_all(self)
+                            .await?;
+                    Ok(rows.into_iter().map(|(s, a)| (s as usize, a)).collect())
+                })
+            }
+            fn tables_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<HeldSeat>, StoreError>> {
+                Box::pin(async move {
+                    let rows: Vec<(String, i64, String, i64, i64)> = sqlx::query_as(
+                        "SELECT t.join_code, l.seat, t.config, t.created_at, CAST(t.finished AS BIGINT) \
+                         FROM seat_accounts l JOIN tables t ON t.id = l.table_id \
+                         WHERE l.account_id = $1 ORDER BY t.created_at DESC, t.id LIMIT $2",
+                    )
+                    .bind(account)
+                    .bind(GAMES_LISTED)
+                    .fetch_all(self)
+                    .await?;
+                    Ok(rows
+                        .into_iter()
+                        .filter_map(|(invite, seat, config, created_at, finished)| {
+                            HeldSeat::of(invite, seat, &config, created_at, finished)
+                        })
+                        .collect())
                 })
             }
         }
@@ -299,6 +382,7 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .route("/api/account/signin", post(signin))
         .route("/api/account/signout", post(signout))
         .route("/api/account/signout-everywhere", post(signout_everywhere))
+        .route("/api/account/tables", get(tables))
 }
 
 /// Name and password, as the forms send them.
@@ -377,6 +461,22 @@ fn cookie_token(headers: &HeaderMap) -> Option<&str> {
 pub(crate) async fn signed_in(app: &App, headers: &HeaderMap) -> Result<Option<Account>, StoreError> {
     let Some(token) = cookie_token(headers) else { return Ok(None) };
     app.lobby.accounts().session(token, now_s() - SESSION_LIFE.as_secs() as i64).await
+}
+
+/// The account a WebSocket (or a table's creation) acts for: the session's, when the request
+/// comes from this server's own page (a page of another site opening a WebSocket to this
+/// server carries the cookie in some browsers: it gets a guest's connection). A failed lookup
+/// is a guest too.
+pub(crate) async fn connection_account(app: &App, headers: &HeaderMap) -> Option<String> {
+    cookie_token(headers)?;
+    same_origin(headers, app).ok()?;
+    match signed_in(app, headers).await {
+        Ok(a) => a.map(|a| a.id),
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read a session; served as a guest");
+            None
+        }
+    }
 }
 
 /// The account signed in, or `signed_out`.
@@ -487,6 +587,19 @@ async fn signin(
 async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
     let a = account_of(&app, &headers).await?;
     Ok(Json(Me { name: &a.name }).into_response())
+}
+
+/// The tables where the signed-in account holds a seat, newest first.
+async fn tables(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
+    let a = account_of(&app, &headers).await?;
+    let seats = app.lobby.accounts().tables_of(&a.id).await?;
+    Ok(Json(TablesBody { tables: seats }).into_response())
+}
+
+/// `GET /api/account/tables`.
+#[derive(Serialize)]
+struct TablesBody {
+    tables: Vec<HeldSeat>,
 }
 
 async fn signout(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {

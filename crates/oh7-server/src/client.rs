@@ -147,7 +147,21 @@ pub struct Client {
 impl Client {
     /// Connect to `ws://addr/ws`.
     pub async fn connect(addr: SocketAddr) -> Result<Client, ClientError> {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await?;
+        Client::connect_with(addr, &[]).await
+    }
+
+    /// [`Client::connect`] with extra header lines on the upgrade request (`Cookie`, `Origin`).
+    pub async fn connect_with(addr: SocketAddr, headers: &[(&str, &str)]) -> Result<Client, ClientError> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut req = format!("ws://{addr}/ws").into_client_request()?;
+        for (k, v) in headers {
+            let name = tokio_tungstenite::tungstenite::http::HeaderName::from_bytes(k.as_bytes())
+                .map_err(|e| ClientError::Answer(e.to_string()))?;
+            let value = tokio_tungstenite::tungstenite::http::HeaderValue::from_str(v)
+                .map_err(|e| ClientError::Answer(e.to_string()))?;
+            req.headers_mut().insert(name, value);
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(req).await?;
         Ok(Client {
             ws,
             version: 0,

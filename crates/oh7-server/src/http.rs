@@ -158,6 +158,7 @@ async fn index() -> Response {
 async fn create(
     State(app): State<Arc<App>>,
     ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
+    headers: axum::http::HeaderMap,
     body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
     let body = match body {
@@ -192,7 +193,8 @@ async fn create(
             );
         }
     };
-    match app.lobby.create(req, addr.ip()).await {
+    let account = crate::accounts::connection_account(&app, &headers).await;
+    match app.lobby.create(req, addr.ip(), account).await {
         Ok(v) => (StatusCode::CREATED, Json(v)).into_response(),
         Err(r) => {
             let status = match r.code {
@@ -241,9 +243,12 @@ async fn record(State(app): State<Arc<App>>, Path(code): Path<String>) -> Respon
 async fn ws(
     State(app): State<Arc<App>>,
     ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
+    headers: axum::http::HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let ip = addr.ip();
+    // The page's account, if it is signed in (and the page is this server's own).
+    let account = crate::accounts::connection_account(&app, &headers).await;
     if let Err(r) = app.lobby.connect(ip) {
         return refusal_response(StatusCode::TOO_MANY_REQUESTS, &r);
     }
@@ -256,7 +261,7 @@ async fn ws(
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
-            crate::ws::Session::run(socket, app.clone()).await;
+            crate::ws::Session::run(socket, app.clone(), account).await;
             app.lobby.disconnect(ip);
         })
 }

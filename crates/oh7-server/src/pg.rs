@@ -304,6 +304,14 @@ impl PgStore {
                 .execute(&mut **tx)
                 .await?;
             }
+            Row::Link { table_id, seat, account } => {
+                sqlx::query(crate::accounts::INSERT_LINK)
+                    .bind(table_id)
+                    .bind(*seat as i64)
+                    .bind(account)
+                    .execute(&mut **tx)
+                    .await?;
+            }
             Row::Finished { table_id, finished } => {
                 sqlx::query("UPDATE tables SET finished = $2 WHERE id = $1")
                     .bind(table_id)
@@ -326,7 +334,9 @@ impl PgStore {
                 .bind(id)
                 .fetch_all(&self.pool)
                 .await?;
-        stored_table(id, join_code, watch_code, &config, events)
+        let mut table = stored_table(id, join_code, watch_code, &config, events)?;
+        table.links = crate::accounts::AccountStore::links(&self.pool, id).await?;
+        Ok(table)
     }
 }
 

@@ -94,6 +94,15 @@ pub enum Row {
     },
     /// A finished review (computed once, read by its share code).
     Review(StoredReview),
+    /// An account holds a seat of the table (the first link of a seat stays).
+    Link {
+        /// The table.
+        table_id: String,
+        /// The seat.
+        seat: usize,
+        /// The account.
+        account: String,
+    },
     /// Whether the table's game is over (finished tables are not restored at start).
     Finished {
         /// The table.
@@ -138,6 +147,8 @@ pub struct StoredTable {
     pub config: Value,
     /// `(version, event)` in order.
     pub events: Vec<(u64, Value)>,
+    /// `(seat, account id)` of the seats accounts hold.
+    pub links: Vec<(usize, String)>,
 }
 
 /// Where tables and their logs are kept. One table has one writer: appends carry the version
@@ -303,7 +314,9 @@ impl SqliteStore {
                 .bind(id)
                 .fetch_all(&self.pool)
                 .await?;
-        stored_table(id, join_code, watch_code, &config, events)
+        let mut table = stored_table(id, join_code, watch_code, &config, events)?;
+        table.links = crate::accounts::AccountStore::links(&self.pool, id).await?;
+        Ok(table)
     }
 }
 
@@ -322,7 +335,7 @@ pub(crate) fn stored_table(
         let body: Value = serde_json::from_str(&body).map_err(|e| corrupt(e.to_string()))?;
         events.push((v as u64, body));
     }
-    Ok(StoredTable { id: id.to_string(), join_code, watch_code, config, events })
+    Ok(StoredTable { id: id.to_string(), join_code, watch_code, config, events, links: Vec::new() })
 }
 
 impl Store for SqliteStore {
@@ -557,6 +570,15 @@ async fn commit(conn: &mut SqliteConnection, group: &[Batch]) -> Result<(), std:
                     .execute(&mut *tx)
                     .await
                     .map_err(wrap)?;
+                }
+                Row::Link { table_id, seat, account } => {
+                    sqlx::query(crate::accounts::INSERT_LINK)
+                        .bind(table_id)
+                        .bind(*seat as i64)
+                        .bind(account)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(wrap)?;
                 }
                 Row::Finished { table_id, finished } => {
                     sqlx::query("UPDATE tables SET finished = ?2 WHERE id = ?1")

@@ -98,18 +98,21 @@ pub(crate) struct Session {
     heard_by: Option<tokio::time::Instant>,
     /// The status to close with, if any.
     close: Option<CloseReason>,
+    /// The account signed in on the page that opened the connection (its session cookie).
+    account: Option<String>,
 }
 
 impl Session {
     /// Serve `socket` until it closes, the table it joined goes, or the server stops.
-    pub(crate) async fn run(socket: WebSocket, app: Arc<App>) {
+    pub(crate) async fn run(socket: WebSocket, app: Arc<App>, account: Option<String>) {
         let (sink, mut stream) = socket.split();
         let (tx, rx) = mpsc::channel::<Frame>(app.settings.outbox);
         let writer = tokio::spawn(write(sink, rx));
         let s = &app.settings;
         let bucket = Bucket { level: s.burst, at: Instant::now(), rate: s.commands_per_s, burst: s.burst };
         let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
-        let mut session = Session { conn, app: app.clone(), tx, bucket, table: None, heard_by: None, close: None };
+        let mut session =
+            Session { conn, app: app.clone(), tx, bucket, table: None, heard_by: None, close: None, account };
         session.read_all(&mut stream).await;
         let Session { table, tx, close, .. } = session;
         if let Some(h) = table {
@@ -256,7 +259,14 @@ impl Session {
                 Located::Unknown => break,
             };
             let (reply, wait) = oneshot::channel();
-            let attach = TableMsg::Attach { conn: self.conn, tx: self.tx.clone(), access, token: token.clone(), reply };
+            let attach = TableMsg::Attach {
+                conn: self.conn,
+                tx: self.tx.clone(),
+                access,
+                token: token.clone(),
+                account: self.account.clone(),
+                reply,
+            };
             if handle.tx.send(attach).await.is_err() {
                 continue;
             }

@@ -8,7 +8,7 @@ mod common;
 use std::net::SocketAddr;
 
 use common::{fast, start, temp_db};
-use oh7_server::client::{Answer, request};
+use oh7_server::client::{Answer, Client, request};
 use serde_json::{Value, json};
 
 /// A request as a page of the server itself sends it (`Origin`: the server), with `cookie`.
@@ -222,4 +222,130 @@ async fn wrong_passwords_are_limited_per_name_and_per_address() {
     let a =
         call(addr, "POST", "/api/account/signin", None, Some(json!({"name": "Other", "password": "whatever1"}))).await;
     assert_eq!(code(&a), "too_many", "{}", a.body);
+}
+
+/// A WebSocket opened by a page of the server, signed in with `session` (or a guest).
+async fn page_ws(addr: SocketAddr, session: Option<&str>) -> Client {
+    let origin = format!("http://{addr}");
+    let cookie = session.map(|s| format!("oh7_session={s}"));
+    let mut headers = vec![("Origin", origin.as_str())];
+    if let Some(c) = &cookie {
+        headers.push(("Cookie", c.as_str()));
+    }
+    Client::connect_with(addr, &headers).await.unwrap()
+}
+
+async fn sign_up(addr: SocketAddr, name: &str) -> String {
+    let a = call(addr, "POST", "/api/account/signup", None, Some(json!({"name": name, "password": "a good password"})))
+        .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    session_of(&a).unwrap()
+}
+
+/// The invites of the tables listed for `session`, with their seats.
+async fn listed(addr: SocketAddr, session: &str) -> Vec<(String, u64)> {
+    let a = call(addr, "GET", "/api/account/tables", Some(session), None).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let v: Value = serde_json::from_str(&a.body).unwrap();
+    v["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["invite"].as_str().unwrap().to_string(), t["seat"].as_u64().unwrap()))
+        .collect()
+}
+
+/// A signed-in person's seat is their account's: they take it back on another device without
+/// its token, the table is in their list; another account (or a guest, or a page of another
+/// site carrying the cookie) gets no seat; a guest who signs up keeps the seat they hold.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accounts_seats_follow_it_and_no_one_elses() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let ann = sign_up(addr, "Ann").await;
+    let bob = sign_up(addr, "Bob").await;
+
+    // Ann creates a table from her page; Bob sits at it from his.
+    let origin = format!("http://{addr}");
+    let cookie = format!("oh7_session={ann}");
+    let create = json!({"players": 3, "preset": "kod7", "name": "Ann"}).to_string();
+    let made =
+        request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&create)).await.unwrap();
+    assert_eq!(made.status, 201, "{}", made.body);
+    let made: Value = serde_json::from_str(&made.body).unwrap();
+    let invite = made["invite"].as_str().unwrap().to_string();
+    let watch = made["watch"].as_str().unwrap().to_string();
+    let mut b = page_ws(addr, Some(&bob)).await;
+    let snap = b.hello(&invite, None).await.unwrap();
+    assert_eq!(snap["you"], Value::Null, "Bob holds no seat yet: {snap}");
+    let sat = b.command(json!({"type": "sit", "name": "Bob"})).await.unwrap();
+    assert_eq!(sat["seat"], 1, "{sat}");
+
+    // Their seats come back to them on a new connection, without a token.
+    for (session, seat) in [(&ann, 0), (&bob, 1)] {
+        let mut c = page_ws(addr, Some(session)).await;
+        let snap = c.hello(&invite, None).await.unwrap();
+        assert_eq!(snap["you"], seat, "{snap}");
+        assert_eq!(listed(addr, session).await, vec![(invite.clone(), seat)]);
+    }
+    // Not by the spectator link; not for a guest; not for a third account; not for a page of
+    // another site that carries Ann's cookie.
+    let mut c = page_ws(addr, Some(&ann)).await;
+    assert_eq!(c.hello(&watch, None).await.unwrap()["you"], Value::Null);
+    let mut c = page_ws(addr, None).await;
+    assert_eq!(c.hello(&invite, None).await.unwrap()["you"], Value::Null);
+    let cat = sign_up(addr, "Cat").await;
+    let mut c = page_ws(addr, Some(&cat)).await;
+    assert_eq!(c.hello(&invite, None).await.unwrap()["you"], Value::Null);
+    assert!(listed(addr, &cat).await.is_empty());
+    let evil = [("Origin", "https://evil.example"), ("Cookie", cookie.as_str())];
+    let mut c = Client::connect_with(addr, &evil).await.unwrap();
+    assert_eq!(c.hello(&invite, None).await.unwrap()["you"], Value::Null, "a cross-site page is a guest");
+
+    // A guest takes seat 2, then signs up: coming back with the seat's token on a signed-in
+    // page links the seat to the new account, which then holds it without the token.
+    let mut g = page_ws(addr, None).await;
+    g.hello(&invite, None).await.unwrap();
+    let sat = g.command(json!({"type": "sit", "name": "Dan"})).await.unwrap();
+    let token = sat["token"].as_str().unwrap().to_string();
+    let dan = sign_up(addr, "Dan").await;
+    assert!(listed(addr, &dan).await.is_empty());
+    let mut g = page_ws(addr, Some(&dan)).await;
+    assert_eq!(g.hello(&invite, Some(&token)).await.unwrap()["you"], 2);
+    assert_eq!(listed(addr, &dan).await, vec![(invite.clone(), 2)]);
+    let mut g = page_ws(addr, Some(&dan)).await;
+    assert_eq!(g.hello(&invite, None).await.unwrap()["you"], 2);
+    // Another account's token-holding visit does not take over a linked seat: Cat with Dan's
+    // token plays seat 2 (the token says so) but the seat stays Dan's.
+    let mut c = page_ws(addr, Some(&cat)).await;
+    assert_eq!(c.hello(&invite, Some(&token)).await.unwrap()["you"], 2);
+    assert!(listed(addr, &cat).await.is_empty());
+
+    // A deleted account's seat is no longer found by its (ended) session.
+    let gone = call(addr, "DELETE", "/api/account", Some(&dan), Some(json!({"password": "a good password"}))).await;
+    assert_eq!(gone.status, 204);
+    let mut g = page_ws(addr, Some(&dan)).await;
+    assert_eq!(g.hello(&invite, None).await.unwrap()["you"], Value::Null);
+}
+
+/// The links survive the table leaving memory and the server restarting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seats_account_survives_a_restart() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let ann = sign_up(addr, "Ann").await;
+    let origin = format!("http://{addr}");
+    let cookie = format!("oh7_session={ann}");
+    let create = json!({"players": 2, "preset": "en", "name": "Ann"}).to_string();
+    let made =
+        request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&create)).await.unwrap();
+    let invite = serde_json::from_str::<Value>(&made.body).unwrap()["invite"].as_str().unwrap().to_string();
+    server.stop().await;
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let mut c = page_ws(addr, Some(&ann)).await;
+    assert_eq!(c.hello(&invite, None).await.unwrap()["you"], 0);
+    assert_eq!(listed(addr, &ann).await, vec![(invite, 0)]);
 }

@@ -67,7 +67,13 @@ impl Lobby {
     ///
     /// Whatever a person can get wrong in the create form has its own code and the figures to
     /// word it (`params`); `bad_request` is left for what no form sends.
-    pub(crate) async fn create(&self, req: CreateTable, ip: IpAddr) -> Result<Created, Refusal> {
+    /// `account`: the creator's, when signed in (their seat is the account's).
+    pub(crate) async fn create(
+        &self,
+        req: CreateTable,
+        ip: IpAddr,
+        account: Option<String>,
+    ) -> Result<Created, Refusal> {
         let bad = |m: String| Refusal::new(ErrorCode::BadRequest, m);
         let bad_ruleset =
             |detail: String| Refusal::new(ErrorCode::BadRuleset, format!("Ruleset: {detail}")).param("detail", detail);
@@ -183,6 +189,11 @@ impl Lobby {
         for (i, ev) in events.iter().enumerate() {
             rows.push(Row::Event { table_id: id.clone(), version: i as u64 + 1, body: ev.to_string() });
         }
+        // The creator's seat is their account's, from the first write.
+        let links: Vec<(usize, String)> = account.filter(|_| token.is_some()).map(|a| (0, a)).into_iter().collect();
+        for (seat, account) in &links {
+            rows.push(Row::Link { table_id: id.clone(), seat: *seat, account: account.clone() });
+        }
         self.store
             .append(rows)
             .await
@@ -193,6 +204,7 @@ impl Lobby {
             watch_code: watch_code.clone(),
             config: config_json,
             events: events.into_iter().enumerate().map(|(i, e)| (i as u64 + 1, e)).collect(),
+            links,
         };
         {
             let _door = self.loading.lock().await;

@@ -82,6 +82,11 @@ impl Table {
     /// canonical text), and only once it is durable apply it; the caller then tells everyone. On
     /// a refusal or a failed write nothing changed.
     pub(super) async fn commit(&mut self, ev: Event) -> Result<Happened, Refusal> {
+        self.commit_with(ev, Vec::new()).await
+    }
+
+    /// [`Table::commit`], writing `also` in the same transaction (a seat's link to an account).
+    pub(super) async fn commit_with(&mut self, ev: Event, also: Vec<Row>) -> Result<Happened, Refusal> {
         let checked = self.core.check(&self.config, &ev)?;
         let ev = match (ev, &checked) {
             (Event::Act { seat, id, by_bot, .. }, Some(c)) => {
@@ -95,6 +100,7 @@ impl Table {
         if matches!(ev, Event::Start { .. }) {
             rows.push(Row::Finished { table_id: self.id.clone(), finished: false });
         }
+        rows.extend(also);
         if let Err(e) = self.store.append(rows).await {
             if matches!(e, StoreError::Leased { .. } | StoreError::Conflict { .. }) {
                 // Another instance holds the table now: this one stops and its clients go there.
@@ -146,7 +152,13 @@ impl Table {
         };
         let token = new_secret();
         let ev = Event::Join { seat: free, name, token_hash: TokenHash::of(&token) };
-        let happened = self.commit(ev).await?;
+        // A signed-in person's seat is their account's from its first write.
+        let account = self.conns.get(&conn).and_then(|c| c.account.clone());
+        let link = account.iter().map(|a| Row::Link { table_id: self.id.clone(), seat: free, account: a.clone() });
+        let happened = self.commit_with(ev, link.collect()).await?;
+        if let Some(a) = account {
+            self.links.insert(free, a);
+        }
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(free);
         }

@@ -92,6 +92,9 @@ pub(crate) enum TableMsg {
         access: Access,
         /// A seat token.
         token: Option<String>,
+        /// The account signed in on the connection (its session's), if any: without a token, it
+        /// takes back the seat the account holds; with one, it links the seat to the account.
+        account: Option<String>,
         /// The seat, or the refusal (the connection stays as it was).
         reply: oneshot::Sender<Result<Option<Seat>, Refusal>>,
     },
@@ -171,6 +174,8 @@ struct Conn {
     seat: Option<Seat>,
     access: Access,
     tx: mpsc::Sender<Frame>,
+    /// The account signed in on the connection.
+    account: Option<String>,
 }
 
 /// A table task's state.
@@ -205,6 +210,8 @@ pub(crate) struct Table {
     lost: bool,
     /// When the rematch being asked starts without those who have not answered.
     rematch_deadline: Option<std::time::SystemTime>,
+    /// The account that holds each linked seat.
+    links: HashMap<Seat, String>,
 }
 
 /// Sends to a table task.
@@ -262,6 +269,7 @@ impl Table {
             reviews,
             lost: false,
             rematch_deadline: None,
+            links: stored.links.into_iter().filter(|(s, _)| *s < n).collect(),
         };
         tracing::info!(table = %t.id, version = t.core.version, "table ready");
         for s in 0..n {
@@ -387,8 +395,8 @@ impl Table {
     async fn handle(&mut self, msg: TableMsg) -> bool {
         let Some(msg) = self.answer(msg) else { return true };
         match msg {
-            TableMsg::Attach { conn, tx, access, token, reply } => {
-                let r = self.attach(conn, tx, access, token);
+            TableMsg::Attach { conn, tx, access, token, account, reply } => {
+                let r = self.attach(conn, tx, access, token, account).await;
                 let _ = reply.send(r);
             }
             TableMsg::Detach { conn } => self.detach(conn),

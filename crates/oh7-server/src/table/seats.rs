@@ -6,14 +6,20 @@ use tokio::sync::mpsc;
 
 use super::{Access, Conn, ConnId, Frame, Table, TableMsg};
 use crate::protocol::{ErrorCode, Refusal};
+use crate::store::Row;
 
 impl Table {
-    pub(super) fn attach(
+    /// A connection joins: with a seat token, at that seat (linked to the connection's account
+    /// if the seat is not linked yet: a guest who signed up keeps their seat); without one but
+    /// signed in, at the seat the account holds here (by the invite link only); else as a guest
+    /// or spectator.
+    pub(super) async fn attach(
         &mut self,
         conn: ConnId,
         tx: mpsc::Sender<Frame>,
         access: Access,
         token: Option<String>,
+        account: Option<String>,
     ) -> Result<Option<Seat>, Refusal> {
         let mut seat = None;
         if let Some(token) = token {
@@ -24,17 +30,38 @@ impl Table {
                 ));
             }
             seat = self.core.seats.iter().position(|s| s.token_hash.is_some_and(|h| h.matches(&token)));
-            if seat.is_none() {
+            let Some(s) = seat else {
                 return Err(Refusal::new(ErrorCode::BadToken, "This seat token is not valid at this table."));
+            };
+            if let Some(a) = &account
+                && !self.links.contains_key(&s)
+            {
+                self.link(s, a).await;
             }
+        } else if let Some(a) = &account
+            && access == Access::Invite
+        {
+            seat = self.links.iter().find(|(_, held)| *held == a).map(|(s, _)| *s);
         }
         // The others hear that the seat is back; this connection gets the snapshot that says so.
         if let Some(s) = seat {
             self.seat_connected(s);
         }
-        self.conns.insert(conn, Conn { seat, access, tx });
+        self.conns.insert(conn, Conn { seat, access, tx, account });
         self.send_snapshot(conn);
         Ok(seat)
+    }
+
+    /// Record that `account` holds `seat` (a failed write only logs: the seat stays the
+    /// person's by its token).
+    async fn link(&mut self, seat: Seat, account: &str) {
+        let row = Row::Link { table_id: self.id.clone(), seat, account: account.to_string() };
+        match self.store.append(vec![row]).await {
+            Ok(()) => {
+                self.links.insert(seat, account.to_string());
+            }
+            Err(e) => tracing::warn!(table = %self.id, seat, error = %e, "could not link the seat to its account"),
+        }
     }
 
     pub(super) fn seat_connected(&mut self, s: Seat) {
