@@ -28,10 +28,11 @@ async function call(method, path, body) {
 
 /**
  * The panel: `t` the page's texts (`t.acct`), `words(code, params)` a refusal in the page's
- * language. It asks who is signed in, then shows the sign-in form or the account's buttons,
- * redrawing only itself.
+ * language, `onName(name)` told the account's name once it is known (the create form offers it).
+ * It asks who is signed in, then shows the sign-in form or the account's buttons, redrawing only
+ * itself.
  */
-export function accountPanel(t, words) {
+export function accountPanel(t, words, onName = () => {}) {
   const a = t.acct;
   const panel = h("section", { id: "account", class: "panel", "aria-labelledby": "account-title" });
   const status = h("p", { id: "account-status", role: "status" });
@@ -45,6 +46,7 @@ export function accountPanel(t, words) {
       return;
     }
     if (me) {
+      onName(me.name);
       const out = h("button", { type: "button", id: "signout" }, a.signOut);
       const all = h("button", { type: "button", id: "signout-all" }, a.signOutAll);
       const remove = h("button", { type: "button", id: "account-delete" }, a.remove);
@@ -62,7 +64,9 @@ export function accountPanel(t, words) {
         send("DELETE", "/api/account", { password: pw.value }, false, a.removed);
       });
       const list = h("div", { id: "account-tables" });
-      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name)), h("div", { class: "buttons" }, out, all, remove), confirm, error, status, list);
+      const figures = h("div", { id: "account-figures" });
+      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name)), h("div", { class: "buttons" }, out, all, remove), confirm, error, status, figures, list);
+      showFigures(figures, me.name);
       showTables(list);
       return;
     }
@@ -81,6 +85,26 @@ export function accountPanel(t, words) {
       send("POST", "/api/account/signup", { name: name.value, password: pw.value }, true);
     });
     panel.replaceChildren(title, form, status);
+  };
+
+  // The account's figures over its finished games (its public player page's).
+  const showFigures = async (el, name) => {
+    const r = await call("GET", `/api/players/${encodeURIComponent(name)}`);
+    if (!r.ok || !el.isConnected) return;
+    const rows = r.body.by_rules || [];
+    const pct = (x) => (x === undefined || x === null ? "–" : t.pct(x));
+    const num = (x) => (x === undefined || x === null ? "–" : t.num(x));
+    el.replaceChildren(
+      h("h3", {}, a.figures),
+      rows.length
+        ? h(
+            "table",
+            { class: "player-figures" },
+            h("thead", {}, h("tr", {}, ...a.figHead.map((c) => h("th", { scope: "col" }, c)))),
+            h("tbody", {}, ...rows.map((f) => h("tr", {}, h("th", { scope: "row" }, f.game === "oh7" ? f.rules : f.game), h("td", {}, f.games), h("td", {}, f.wins), h("td", {}, num(f.oh7?.points_per_round)), h("td", {}, pct(f.oh7?.success_rate))))),
+          )
+        : h("p", { class: "help" }, a.noFigures),
+    );
   };
 
   // The tables where the account holds a seat, with their links.

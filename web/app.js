@@ -574,7 +574,14 @@ function homePage() {
     "div",
     { class: "home" },
     h("header", { class: "bar" }, h("h1", {}, "oh7"), langSwitch()),
-    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), form, accountPanel(t, (c, p) => errorText(S.lang, c, p))),
+    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), form, accountPanel(
+          t,
+          (c, p) => errorText(S.lang, c, p),
+          (n) => {
+            // The create form offers the account's name (a name typed there stays).
+            if (!name.value) name.value = n;
+          },
+        )),
   );
 }
 

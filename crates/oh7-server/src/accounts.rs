@@ -101,6 +101,9 @@ pub(crate) const GAMES_LISTED: i64 = 200;
 /// the table's game and rules, when it was made, whether its game is over.
 #[derive(Clone, Debug, Serialize)]
 pub struct HeldSeat {
+    /// The table's internal id (never sent).
+    #[serde(skip)]
+    pub table_id: String,
     /// The table's invite code (its link is `/t/CODE`).
     pub invite: String,
     /// The seat.
@@ -121,9 +124,11 @@ pub struct HeldSeat {
 
 impl HeldSeat {
     /// From a stored row (`None`: settings this server cannot read).
-    fn of(invite: String, seat: i64, config: &str, created_at: i64, finished: i64) -> Option<HeldSeat> {
-        let c: crate::table::TableConfig = serde_json::from_str(config).ok()?;
+    fn of(row: (String, String, i64, String, i64, i64)) -> Option<HeldSeat> {
+        let (table_id, invite, seat, config, created_at, finished) = row;
+        let c: crate::table::TableConfig = serde_json::from_str(&config).ok()?;
         Some(HeldSeat {
+            table_id,
             invite,
             seat: seat as usize,
             game: c.spec.game_name(),
@@ -238,8 +243,8 @@ macro_rules! account_store {
             }
             fn tables_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<HeldSeat>, StoreError>> {
                 Box::pin(async move {
-                    let rows: Vec<(String, i64, String, i64, i64)> = sqlx::query_as(
-                        "SELECT t.join_code, l.seat, t.config, t.created_at, CAST(t.finished AS BIGINT) \
+                    let rows: Vec<(String, String, i64, String, i64, i64)> = sqlx::query_as(
+                        "SELECT t.id, t.join_code, l.seat, t.config, t.created_at, CAST(t.finished AS BIGINT) \
                          FROM seat_accounts l JOIN tables t ON t.id = l.table_id \
                          WHERE l.account_id = $1 ORDER BY t.created_at DESC, t.id LIMIT $2",
                     )
@@ -247,12 +252,7 @@ macro_rules! account_store {
                     .bind(GAMES_LISTED)
                     .fetch_all(self)
                     .await?;
-                    Ok(rows
-                        .into_iter()
-                        .filter_map(|(invite, seat, config, created_at, finished)| {
-                            HeldSeat::of(invite, seat, &config, created_at, finished)
-                        })
-                        .collect())
+                    Ok(rows.into_iter().filter_map(HeldSeat::of).collect())
                 })
             }
         }
@@ -383,6 +383,7 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .route("/api/account/signout", post(signout))
         .route("/api/account/signout-everywhere", post(signout_everywhere))
         .route("/api/account/tables", get(tables))
+        .route("/api/players/{name}", get(crate::profile::page))
 }
 
 /// Name and password, as the forms send them.
@@ -407,7 +408,7 @@ struct Me<'a> {
 }
 
 /// A refusal with its HTTP status: what every account handler answers when it changes nothing.
-pub(crate) struct Refused(StatusCode, Refusal);
+pub(crate) struct Refused(pub(crate) StatusCode, pub(crate) Refusal);
 
 impl IntoResponse for Refused {
     fn into_response(self) -> Response {
@@ -476,6 +477,14 @@ pub(crate) async fn connection_account(app: &App, headers: &HeaderMap) -> Option
             tracing::warn!(error = %e, "could not read a session; served as a guest");
             None
         }
+    }
+}
+
+/// The stored account of `name`, or `unknown_player`.
+pub(crate) async fn named(app: &App, name: &str) -> Result<Account, Refused> {
+    match app.lobby.accounts().account_named(name).await? {
+        Some(s) => Ok(s.account),
+        None => Err(Refused(StatusCode::NOT_FOUND, Refusal::new(ErrorCode::UnknownPlayer, "No player has this name."))),
     }
 }
 

@@ -22,6 +22,7 @@ pub(crate) mod lobby;
 pub(crate) mod migrations;
 pub mod patch;
 pub(crate) mod pg;
+pub(crate) mod profile;
 pub mod project;
 pub mod protocol;
 pub(crate) mod reviews;

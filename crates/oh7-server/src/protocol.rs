@@ -219,6 +219,8 @@ pub enum ErrorCode {
     SignedOut,
     /// A request that changes something came from another site's page.
     CrossOrigin,
+    /// No account has this name.
+    UnknownPlayer,
     /// The table is played by another server instance now (this one lost it); nothing was
     /// applied: reconnect (a `redirect` says where).
     Moved,
@@ -278,6 +280,7 @@ impl ErrorCode {
             ErrorCode::BadCredentials => "bad_credentials",
             ErrorCode::SignedOut => "signed_out",
             ErrorCode::CrossOrigin => "cross_origin",
+            ErrorCode::UnknownPlayer => "unknown_player",
         }
     }
 }

@@ -349,3 +349,77 @@ async fn a_seats_account_survives_a_restart() {
     assert_eq!(c.hello(&invite, None).await.unwrap()["you"], 0);
     assert_eq!(listed(addr, &ann).await, vec![(invite, 0)]);
 }
+
+/// A player's page counts their finished games only, with the figures `oh7-stats` gives for
+/// their seat in the game's record; an unknown name is `unknown_player`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_page_has_their_finished_games_figures() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let ann = sign_up(addr, "Ann").await;
+    let origin = format!("http://{addr}");
+    let cookie = format!("oh7_session={ann}");
+    let create = json!({"players": 2, "preset": "kod7", "name": "Ann", "seats": ["human", "random"]}).to_string();
+    let made =
+        request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&create)).await.unwrap();
+    let made: Value = serde_json::from_str(&made.body).unwrap();
+    let (invite, watch) = (made["invite"].as_str().unwrap().to_string(), made["watch"].as_str().unwrap().to_string());
+    let mut c = page_ws(addr, Some(&ann)).await;
+    assert_eq!(c.hello(&invite, None).await.unwrap()["you"], 0);
+    assert_eq!(c.command(json!({"type": "start"})).await.unwrap()["type"], "ack");
+    let page = |addr| async move {
+        let a = call(addr, "GET", "/api/players/ann", None, None).await;
+        assert_eq!(a.status, 200, "{}", a.body);
+        serde_json::from_str::<Value>(&a.body).unwrap()
+    };
+    let mut checked_running = false;
+    while c.table["state"] != "over" {
+        if !c.legal.is_empty() {
+            if !checked_running {
+                // A running game is not on the page.
+                assert_eq!(page(addr).await["games"], 0);
+                checked_running = true;
+            }
+            let action = c.legal[0].clone();
+            let ack = c.command(json!({"type": "act", "action": action})).await.unwrap();
+            assert_eq!(ack["type"], "ack", "{ack}");
+            // The event that shows it (and what is legal next) follows its ack.
+            while c.version < ack["version"].as_u64().unwrap() {
+                c.recv().await.unwrap();
+            }
+        } else {
+            c.recv().await.unwrap();
+        }
+    }
+    assert!(checked_running);
+    let p = page(addr).await;
+    assert_eq!(p["name"], "Ann");
+    assert_eq!(p["games"], 1, "{p}");
+    let r = &p["by_rules"][0];
+    assert_eq!((r["game"].as_str(), r["rules"].as_str(), r["games"].as_u64()), (Some("oh7"), Some("kod7"), Some(1)));
+    // The same figures as oh7-stats over the table's record, for seat 0.
+    let rec = request(addr, "GET", &format!("/api/tables/{watch}/record"), &[], None).await.unwrap();
+    let record: Value = serde_json::from_str(&rec.body).unwrap();
+    let mut stats = oh7_stats::Stats::new();
+    stats.add_value(&record).unwrap();
+    let me = &stats.oh7.by_seat[0];
+    let f = &r["oh7"];
+    assert_eq!(f["rounds"].as_u64(), Some(me.made.n), "{p}");
+    assert!(me.made.n > 0);
+    for (key, want) in [
+        ("points_per_round", me.points.value()),
+        ("average_bid", me.bet.value()),
+        ("success_rate", me.made.value()),
+        ("nil_bid_rate", me.nil.value()),
+        ("top_bid_rate", me.top.value()),
+        ("overshoot_rate", me.over.value()),
+        ("shortfall_rate", me.under.value()),
+    ] {
+        assert!((f[key].as_f64().unwrap() - want).abs() < 1e-9, "{key}: {f}");
+    }
+    let won = record["winners"].as_array().is_some_and(|w| w.iter().any(|s| s == 0));
+    assert_eq!(r["wins"].as_u64(), Some(u64::from(won)), "{p} {}", record["winners"]);
+    let nobody = call(addr, "GET", "/api/players/nobody", None, None).await;
+    assert_eq!((nobody.status, code(&nobody)), (404, "unknown_player".into()));
+}

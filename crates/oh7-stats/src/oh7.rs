@@ -44,7 +44,8 @@ pub struct PlayerStats {
 }
 
 impl PlayerStats {
-    fn merge(&mut self, o: &PlayerStats) {
+    /// Add another player's (or the same player's at another seat or table) figures.
+    pub fn merge(&mut self, o: &PlayerStats) {
         self.points.merge(&o.points);
         self.bet.merge(&o.bet);
         self.nil.merge(&o.nil);

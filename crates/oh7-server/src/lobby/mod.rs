@@ -177,6 +177,11 @@ impl Lobby {
         }
     }
 
+    /// A table's stored log, as the database has it (for a player's statistics).
+    pub(crate) async fn load_stored(&self, id: &str) -> Result<StoredTable, crate::store::StoreError> {
+        self.store.load(id).await
+    }
+
     /// The accounts and sessions of the lobby's store.
     pub(crate) fn accounts(&self) -> &dyn crate::accounts::AccountStore {
         self.store.accounts()

@@ -214,6 +214,29 @@ pub(crate) struct Table {
     links: HashMap<Seat, String>,
 }
 
+/// A table's settings and state rebuilt from its log.
+fn replay(id: &str, config: &Value, events: Vec<(u64, Value)>) -> Result<(TableConfig, Core), String> {
+    let config: TableConfig =
+        serde_json::from_value(config.clone()).map_err(|e| format!("table {id}: settings: {e}"))?;
+    let mut core = Core::new(&config);
+    for (v, body) in events {
+        if v != core.version + 1 {
+            return Err(format!("table {id}: version {v} follows {}", core.version));
+        }
+        let ev = event::read(config.log, body).map_err(|e| format!("table {id} version {v}: {e}"))?;
+        core.apply(&config, &ev).map_err(|e| format!("table {id} version {v}: {e}"))?;
+        core.version = v;
+    }
+    Ok((config, core))
+}
+
+/// The finished games of a stored table, from its log (no task started): for a player's
+/// statistics.
+pub(crate) fn finished_games(stored: StoredTable) -> Result<Vec<Arc<FinishedGame>>, String> {
+    let (_, core) = replay(&stored.id, &stored.config, stored.events)?;
+    Ok(core.finished.clone())
+}
+
 /// Sends to a table task.
 #[derive(Clone)]
 pub(crate) struct TableHandle {
@@ -224,22 +247,12 @@ pub(crate) struct TableHandle {
 impl Table {
     /// Rebuild a table from its stored log and start its task.
     pub(crate) fn spawn(
-        stored: StoredTable,
+        mut stored: StoredTable,
         store: SharedStore,
         settings: Arc<Settings>,
         reviews: Arc<crate::reviews::Reviews>,
     ) -> Result<TableHandle, String> {
-        let config: TableConfig =
-            serde_json::from_value(stored.config.clone()).map_err(|e| format!("table {}: settings: {e}", stored.id))?;
-        let mut core = Core::new(&config);
-        for (v, body) in stored.events {
-            if v != core.version + 1 {
-                return Err(format!("table {}: version {v} follows {}", stored.id, core.version));
-            }
-            let ev = event::read(config.log, body).map_err(|e| format!("table {} version {v}: {e}", stored.id))?;
-            core.apply(&config, &ev).map_err(|e| format!("table {} version {v}: {e}", stored.id))?;
-            core.version = v;
-        }
+        let (config, mut core) = replay(&stored.id, &stored.config, std::mem::take(&mut stored.events))?;
         // Everyone is away until they reconnect; the grace period starts now.
         for st in &mut core.seats {
             if st.name.is_some() {
