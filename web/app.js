@@ -522,6 +522,7 @@ function homePage() {
       })
       .catch(() => {});
   }
+  const rated = h("input", { id: "rated", type: "checkbox", "aria-describedby": "rated-help" });
   const clock = h(
     "select",
     { id: "turn-clock", "aria-describedby": "clock-help" },
@@ -535,6 +536,7 @@ function homePage() {
     h("label", {}, t.yourName, name),
     seats,
     h("label", {}, t.turnClock, clock, h("small", { id: "clock-help", class: "help" }, t.clockHelp)),
+    h("div", { class: "rated-box" }, h("label", { class: "check" }, rated, t.acct.rated), h("small", { id: "rated-help", class: "help" }, t.acct.ratedHelp)),
     h("label", { class: "wide" }, t.ruleset, ruleset),
     error,
     submit,
@@ -545,6 +547,7 @@ function homePage() {
     const body = { game: game.value, players: Number(players.value), name: name.value, lang: S.lang };
     body.seats = ["human", ...[...seats.querySelectorAll("select")].map((s) => s.value)];
     if (clock.value) body.turn_clock_s = Number(clock.value);
+    if (rated.checked) body.rated = true;
     if (ruleset.value.trim()) body.ruleset = ruleset.value;
     else if (game.value === "oh7") body.preset = preset.value;
     submit.disabled = true;

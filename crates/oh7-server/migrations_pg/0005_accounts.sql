@@ -27,3 +27,34 @@ CREATE TABLE seat_accounts (
 );
 
 CREATE INDEX seat_accounts_by_account ON seat_accounts (account_id);
+
+-- Ratings (Weng-Lin: mu, sigma) per account and family of rules (`oh7:en`, `seven`, ...), with
+-- one history row per rated game: a game is rated once (`rated_games`' key), in the same
+-- transaction as its ratings' change.
+CREATE TABLE ratings (
+    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    family TEXT NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
+    games BIGINT NOT NULL,
+    PRIMARY KEY (account_id, family)
+);
+
+CREATE TABLE rated_games (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    game BIGINT NOT NULL,
+    family TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (table_id, game)
+);
+
+CREATE TABLE rating_history (
+    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    family TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    game BIGINT NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (account_id, table_id, game)
+);

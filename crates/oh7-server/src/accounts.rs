@@ -88,6 +88,38 @@ pub trait AccountStore: Send + Sync {
     fn links<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<(usize, String)>, StoreError>>;
     /// The tables where `account` holds a seat, newest first (at most [`GAMES_LISTED`]).
     fn tables_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<HeldSeat>, StoreError>>;
+    /// `account`'s ratings and their history (oldest first), per family.
+    fn ratings_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<RatingBody>, StoreError>>;
+    /// The best rated accounts of a family (at most `n`), best first.
+    fn leaderboard<'a>(&'a self, family: &'a str, n: i64) -> BoxFuture<'a, Result<Vec<Standing>, StoreError>>;
+}
+
+/// An account's rating in one family, in a player's page.
+#[derive(Clone, Debug, Serialize)]
+pub struct RatingBody {
+    /// The family (`oh7:en`, `seven`).
+    pub family: String,
+    /// The rating shown (`mu − 3·sigma`).
+    pub rating: f64,
+    /// Weng-Lin's mean.
+    pub mu: f64,
+    /// Weng-Lin's uncertainty.
+    pub sigma: f64,
+    /// Rated games.
+    pub games: i64,
+    /// `(Unix seconds, rating shown)` after each rated game, oldest first.
+    pub history: Vec<(i64, f64)>,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, Serialize)]
+pub struct Standing {
+    /// The account's name.
+    pub name: String,
+    /// The rating shown.
+    pub rating: f64,
+    /// Rated games.
+    pub games: i64,
 }
 
 /// Link a seat to an account; a seat's first link stays.
@@ -255,6 +287,53 @@ macro_rules! account_store {
                     Ok(rows.into_iter().filter_map(HeldSeat::of).collect())
                 })
             }
+            fn ratings_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<RatingBody>, StoreError>> {
+                Box::pin(async move {
+                    let now: Vec<(String, f64, f64, i64)> = sqlx::query_as(
+                        "SELECT family, mu, sigma, games FROM ratings WHERE account_id = $1 ORDER BY games DESC, family",
+                    )
+                    .bind(account)
+                    .fetch_all(self)
+                    .await?;
+                    let past: Vec<(String, i64, f64, f64)> = sqlx::query_as(
+                        "SELECT family, at, mu, sigma FROM rating_history WHERE account_id = $1 ORDER BY at, table_id, game",
+                    )
+                    .bind(account)
+                    .fetch_all(self)
+                    .await?;
+                    Ok(now
+                        .into_iter()
+                        .map(|(family, mu, sigma, games)| RatingBody {
+                            rating: crate::ratings::shown(mu, sigma),
+                            history: past
+                                .iter()
+                                .filter(|p| p.0 == family)
+                                .map(|p| (p.1, crate::ratings::shown(p.2, p.3)))
+                                .collect(),
+                            family,
+                            mu,
+                            sigma,
+                            games,
+                        })
+                        .collect())
+                })
+            }
+            fn leaderboard<'a>(&'a self, family: &'a str, n: i64) -> BoxFuture<'a, Result<Vec<Standing>, StoreError>> {
+                Box::pin(async move {
+                    let rows: Vec<(String, f64, f64, i64)> = sqlx::query_as(
+                        "SELECT a.name, r.mu, r.sigma, r.games FROM ratings r JOIN accounts a ON a.id = r.account_id \
+                         WHERE r.family = $1 ORDER BY r.mu - 3 * r.sigma DESC, a.name_key LIMIT $2",
+                    )
+                    .bind(family)
+                    .bind(n)
+                    .fetch_all(self)
+                    .await?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|(name, mu, sigma, games)| Standing { name, rating: crate::ratings::shown(mu, sigma), games })
+                        .collect())
+                })
+            }
         }
     };
 }
@@ -384,6 +463,7 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .route("/api/account/signout-everywhere", post(signout_everywhere))
         .route("/api/account/tables", get(tables))
         .route("/api/players/{name}", get(crate::profile::page))
+        .route("/api/leaderboard/{family}", get(crate::profile::leaderboard))
 }
 
 /// Name and password, as the forms send them.

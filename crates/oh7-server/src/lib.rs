@@ -12,8 +12,8 @@
 //! secrets, limits per address) → one [`table`] task per table (owns the game, commits through
 //! [`store`], broadcasts through [`project`]).
 
-#[cfg(feature = "client")]
 pub mod accounts;
+#[cfg(feature = "client")]
 pub mod client;
 pub(crate) mod event;
 pub(crate) mod http;
@@ -25,6 +25,7 @@ pub(crate) mod pg;
 pub(crate) mod profile;
 pub mod project;
 pub mod protocol;
+pub mod ratings;
 pub(crate) mod reviews;
 pub mod secrets;
 pub mod store;

@@ -312,6 +312,12 @@ impl PgStore {
                     .execute(&mut **tx)
                     .await?;
             }
+            Row::Rated(r) => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs() as i64);
+                crate::ratings::apply_pg(tx, r, now).await?;
+            }
             Row::Finished { table_id, finished } => {
                 sqlx::query("UPDATE tables SET finished = $2 WHERE id = $1")
                     .bind(table_id)

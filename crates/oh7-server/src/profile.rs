@@ -27,6 +27,8 @@ pub(crate) struct Profile {
     pub games: u64,
     /// Per game and rules, the most played first.
     pub by_rules: Vec<RulesFigures>,
+    /// The ratings of rated games, per family, with their history.
+    pub ratings: Vec<crate::accounts::RatingBody>,
 }
 
 /// A player's figures under one game's rules.
@@ -91,6 +93,11 @@ struct Tally {
 
 /// The figures of the seats `held` (each with its table's finished games).
 fn figures(name: String, held: &[(HeldSeat, Vec<Arc<crate::table::FinishedGame>>)]) -> Profile {
+    let by_rules = rules_figures(held);
+    Profile { name, games: by_rules.iter().map(|r| r.games).sum(), by_rules, ratings: Vec::new() }
+}
+
+fn rules_figures(held: &[(HeldSeat, Vec<Arc<crate::table::FinishedGame>>)]) -> Vec<RulesFigures> {
     let mut by: BTreeMap<(&'static str, String), Tally> = BTreeMap::new();
     for (seat, games) in held {
         for g in games {
@@ -122,7 +129,7 @@ fn figures(name: String, held: &[(HeldSeat, Vec<Arc<crate::table::FinishedGame>>
         })
         .collect();
     by_rules.sort_by_key(|r| std::cmp::Reverse(r.games));
-    Profile { name, games: by_rules.iter().map(|r| r.games).sum(), by_rules }
+    by_rules
 }
 
 /// `GET /api/players/{name}`.
@@ -139,5 +146,24 @@ pub(crate) async fn page(State(app): State<Arc<App>>, Path(name): Path<String>) 
             .map_err(|why| StoreError::Corrupt { table: seat.table_id.clone(), why })?;
         held.push((seat, games));
     }
-    Ok(Json(figures(account.name, &held)).into_response())
+    let mut profile = figures(account.name, &held);
+    profile.ratings = app.lobby.accounts().ratings_of(&account.id).await?;
+    Ok(Json(profile).into_response())
+}
+
+/// Most lines a leaderboard shows.
+const LEADERBOARD: i64 = 100;
+
+/// `GET /api/leaderboard/{family}`: the best rated accounts of a family of rules (`oh7:en`,
+/// `seven`), best first; empty for a family nobody is rated in.
+pub(crate) async fn leaderboard(State(app): State<Arc<App>>, Path(family): Path<String>) -> Result<Response, Refused> {
+    let standings = app.lobby.accounts().leaderboard(&family, LEADERBOARD).await?;
+    Ok(Json(LeaderboardBody { family, standings }).into_response())
+}
+
+/// A leaderboard.
+#[derive(Serialize)]
+struct LeaderboardBody {
+    family: String,
+    standings: Vec<crate::accounts::Standing>,
 }

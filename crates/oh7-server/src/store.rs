@@ -103,6 +103,8 @@ pub enum Row {
         /// The account.
         account: String,
     },
+    /// A rated game's outcome: the ratings move once (see [`crate::ratings`]).
+    Rated(crate::ratings::Rated),
     /// Whether the table's game is over (finished tables are not restored at start).
     Finished {
         /// The table.
@@ -579,6 +581,12 @@ async fn commit(conn: &mut SqliteConnection, group: &[Batch]) -> Result<(), std:
                         .execute(&mut *tx)
                         .await
                         .map_err(wrap)?;
+                }
+                Row::Rated(r) => {
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs() as i64);
+                    crate::ratings::apply_sqlite(&mut tx, r, now).await.map_err(wrap)?;
                 }
                 Row::Finished { table_id, finished } => {
                     sqlx::query("UPDATE tables SET finished = ?2 WHERE id = ?1")

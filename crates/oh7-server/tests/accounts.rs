@@ -423,3 +423,145 @@ async fn a_players_page_has_their_finished_games_figures() {
     let nobody = call(addr, "GET", "/api/players/nobody", None, None).await;
     assert_eq!((nobody.status, code(&nobody)), (404, "unknown_player".into()));
 }
+
+/// Play a client's seat to the game's end (the first legal action each time).
+async fn play_out(mut c: Client) -> Client {
+    while c.table["state"] != "over" {
+        if c.legal.is_empty() {
+            c.recv().await.unwrap();
+            continue;
+        }
+        let action = c.legal[0].clone();
+        let ack = c.command(json!({"type": "act", "action": action})).await.unwrap();
+        assert_eq!(ack["type"], "ack", "{ack}");
+        while c.version < ack["version"].as_u64().unwrap() {
+            c.recv().await.unwrap();
+        }
+    }
+    c
+}
+
+/// Run SQL on the test database beside the server (SQLite file or PostgreSQL URL).
+async fn sql(db: &std::path::Path, statements: &[&str]) {
+    use sqlx::Connection;
+    let url = db.to_string_lossy();
+    if url.starts_with("postgres://") {
+        let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
+        for s in statements {
+            sqlx::query(s).execute(&mut c).await.unwrap();
+        }
+    } else {
+        let mut c = sqlx::SqliteConnection::connect(&format!("sqlite://{url}")).await.unwrap();
+        for s in statements {
+            sqlx::query(s).execute(&mut c).await.unwrap();
+        }
+    }
+}
+
+/// The ratings of a player's page: `(family, games, rating, history length)`.
+async fn ratings(addr: SocketAddr, name: &str) -> Vec<(String, i64, f64, usize)> {
+    let a = call(addr, "GET", &format!("/api/players/{name}"), None, None).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let v: Value = serde_json::from_str(&a.body).unwrap();
+    v["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let h = r["history"].as_array().unwrap().len();
+            (r["family"].as_str().unwrap().to_string(), r["games"].as_i64().unwrap(), r["rating"].as_f64().unwrap(), h)
+        })
+        .collect()
+}
+
+/// A rated table: only signed-in people sit; its finished game moves both players' ratings
+/// once, in the order of their totals; the leaderboard shows them. Ratings lost in a crash at
+/// the game's end are made when the table is next loaded, once, and loading again changes
+/// nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_moves_ratings_once() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let ann = sign_up(addr, "Ann").await;
+    let bob = sign_up(addr, "Bob").await;
+    let origin = format!("http://{addr}");
+    let body =
+        json!({"players": 3, "preset": "kod7", "name": "Ann", "seats": ["human", "human", "random"], "rated": true});
+    // A guest cannot make a rated table.
+    let guest = request(addr, "POST", "/api/tables", &[("Origin", &origin)], Some(&body.to_string())).await.unwrap();
+    assert_eq!((guest.status, code(&guest)), (400, "signed_out".into()), "{}", guest.body);
+    let cookie = format!("oh7_session={ann}");
+    let made =
+        request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&body.to_string()))
+            .await
+            .unwrap();
+    assert_eq!(made.status, 201, "{}", made.body);
+    let made: Value = serde_json::from_str(&made.body).unwrap();
+    let (invite, watch) = (made["invite"].as_str().unwrap().to_string(), made["watch"].as_str().unwrap().to_string());
+    // A guest cannot sit at it; Bob, signed in, can.
+    let mut g = page_ws(addr, None).await;
+    g.hello(&invite, None).await.unwrap();
+    let no = g.command(json!({"type": "sit", "name": "Guest"})).await.unwrap();
+    assert_eq!(no["code"], "signed_out", "{no}");
+    let mut b = page_ws(addr, Some(&bob)).await;
+    b.hello(&invite, None).await.unwrap();
+    assert_eq!(b.command(json!({"type": "sit", "name": "Bob"})).await.unwrap()["seat"], 1);
+    let mut a = page_ws(addr, Some(&ann)).await;
+    assert_eq!(a.hello(&invite, None).await.unwrap()["you"], 0);
+    assert_eq!(a.command(json!({"type": "start"})).await.unwrap()["type"], "ack");
+    let (a, b) = tokio::join!(tokio::spawn(play_out(a)), tokio::spawn(play_out(b)));
+    let (_a, _b) = (a.unwrap(), b.unwrap());
+    // The ratings are written with the game's end; wait for that write.
+    let mut tries = 0;
+    while ratings(addr, "Ann").await.is_empty() {
+        tries += 1;
+        assert!(tries < 100, "no rating after the game");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let st = request(addr, "GET", &format!("/api/tables/{watch}/stats"), &[], None).await.unwrap();
+    let st: Value = serde_json::from_str(&st.body).unwrap();
+    let totals: Vec<i64> = st["history"][0]["totals"].as_array().unwrap().iter().map(|t| t.as_i64().unwrap()).collect();
+    let check = |ann_r: &[(String, i64, f64, usize)], bob_r: &[(String, i64, f64, usize)]| {
+        assert_eq!(ann_r.len(), 1, "{ann_r:?}");
+        assert_eq!((ann_r[0].0.as_str(), ann_r[0].1, ann_r[0].3), ("oh7:kod7", 1, 1), "{ann_r:?}");
+        assert_eq!((bob_r[0].0.as_str(), bob_r[0].1, bob_r[0].3), ("oh7:kod7", 1, 1), "{bob_r:?}");
+        // Oh 7: the higher total ranks first.
+        match totals[0].cmp(&totals[1]) {
+            std::cmp::Ordering::Greater => assert!(ann_r[0].2 > bob_r[0].2, "{totals:?} {ann_r:?} {bob_r:?}"),
+            std::cmp::Ordering::Less => assert!(ann_r[0].2 < bob_r[0].2, "{totals:?} {ann_r:?} {bob_r:?}"),
+            std::cmp::Ordering::Equal => assert!((ann_r[0].2 - bob_r[0].2).abs() < 1e-9),
+        }
+    };
+    let (ann_r, bob_r) = (ratings(addr, "Ann").await, ratings(addr, "Bob").await);
+    check(&ann_r, &bob_r);
+    let board = call(addr, "GET", "/api/leaderboard/oh7:kod7", None, None).await;
+    let board: Value = serde_json::from_str(&board.body).unwrap();
+    let names: Vec<&str> = board["standings"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let first = if ann_r[0].2 >= bob_r[0].2 { ["Ann", "Bob"] } else { ["Bob", "Ann"] };
+    assert_eq!(names, first, "{board}");
+
+    // Restarted, the table loaded again: nothing changes.
+    server.stop().await;
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    assert_eq!(call(addr, "GET", &format!("/api/tables/{watch}"), None, None).await.status, 200);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert_eq!(ratings(addr, "Ann").await, ann_r, "loading a rated table again rates nothing twice");
+
+    // As if the server had died between the game's last move and its end's write: no rating.
+    server.stop().await;
+    sql(&db, &["DELETE FROM rating_history", "DELETE FROM ratings", "DELETE FROM rated_games"]).await;
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    assert_eq!(call(addr, "GET", &format!("/api/tables/{watch}"), None, None).await.status, 200);
+    let mut tries = 0;
+    while ratings(addr, "Bob").await.is_empty() {
+        tries += 1;
+        assert!(tries < 100, "the finished game was not rated when its table loaded");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (ann_2, bob_2) = (ratings(addr, "Ann").await, ratings(addr, "Bob").await);
+    check(&ann_2, &bob_2);
+    assert!((ann_2[0].2 - ann_r[0].2).abs() < 1e-9, "the same rating as the first time: {ann_2:?} {ann_r:?}");
+}

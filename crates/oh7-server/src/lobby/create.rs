@@ -47,6 +47,9 @@ pub(crate) struct CreateTable {
     pub lang: Option<String>,
     /// A turn clock in seconds (10 to 600), off if left out.
     pub turn_clock_s: Option<u32>,
+    /// A rated table (the creator signed in, sitting; only signed-in people may sit).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// The answer to a table's creation: its codes and, if the creator sits, seat 0's token.
@@ -164,8 +167,19 @@ impl Lobby {
             .param("min", *CLOCK_S.start())
             .param("max", *CLOCK_S.end()));
         }
+        if req.rated && (account.is_none() || name.is_none()) {
+            return Err(Refusal::new(ErrorCode::SignedOut, "Sign in, and sit at the table, to make it rated."));
+        }
         self.count_table(ip).await?;
-        let config = TableConfig { spec, players, seats, lang, turn_clock_s: req.turn_clock_s, log: LOG_FORMAT };
+        let config = TableConfig {
+            spec,
+            players,
+            seats,
+            lang,
+            turn_clock_s: req.turn_clock_s,
+            log: LOG_FORMAT,
+            rated: req.rated,
+        };
         let (id, join_code, watch_code) = (new_code(), new_code(), new_code());
         let mut events = Vec::new();
         let token = name.as_ref().map(|_| new_secret());

@@ -128,12 +128,31 @@ impl Table {
         if matches!(happened, Happened::Act { .. }) && self.core.state() == TableState::Over {
             // Finished tables are not restored at start. Written after the game's last event:
             // if it is lost in a crash, the over table is merely loaded at the next start.
-            let row = Row::Finished { table_id: self.id.clone(), finished: true };
-            if let Err(e) = self.store.append(vec![row]).await {
+            // A rated game's ratings move in the same transaction; if both are lost in a crash,
+            // the table rates its finished games again when it is loaded (once: see ratings.rs).
+            let mut rows = vec![Row::Finished { table_id: self.id.clone(), finished: true }];
+            rows.extend(self.core.finished.last().and_then(|g| self.rated(g)).map(Row::Rated));
+            if let Err(e) = self.store.append(rows).await {
                 tracing::warn!(table = %self.id, error = %e, "could not mark the table finished");
             }
         }
         Ok(happened)
+    }
+
+    /// A finished game's outcome for the ratings (`None`: the table is not rated).
+    pub(super) fn rated(&self, g: &super::FinishedGame) -> Option<crate::ratings::Rated> {
+        if !self.config.rated {
+            return None;
+        }
+        let mut people: Vec<(Seat, String)> = self.links.iter().map(|(s, a)| (*s, a.clone())).collect();
+        people.sort();
+        let spec = &self.config.spec;
+        Some(crate::ratings::Rated {
+            table_id: self.id.clone(),
+            game: g.game,
+            family: crate::ratings::family(spec.game_name(), &spec.label()),
+            placings: crate::ratings::placings(&g.totals, &g.winners, &people),
+        })
     }
 
     async fn sit(&mut self, conn: ConnId, seat: Option<Seat>, id: &str, name: &str) -> Result<Option<Ack>, Refusal> {
@@ -150,10 +169,13 @@ impl Table {
         let Some(free) = self.core.seats.iter().position(|s| s.name.is_none() && s.bot.is_none()) else {
             return Err(Refusal::new(ErrorCode::TableFull, "Every seat is taken: you can watch the game."));
         };
-        let token = new_secret();
-        let ev = Event::Join { seat: free, name, token_hash: TokenHash::of(&token) };
         // A signed-in person's seat is their account's from its first write.
         let account = self.conns.get(&conn).and_then(|c| c.account.clone());
+        if self.config.rated && account.is_none() {
+            return Err(Refusal::new(ErrorCode::SignedOut, "This table is rated: sign in to sit at it."));
+        }
+        let token = new_secret();
+        let ev = Event::Join { seat: free, name, token_hash: TokenHash::of(&token) };
         let link = account.iter().map(|a| Row::Link { table_id: self.id.clone(), seat: free, account: a.clone() });
         let happened = self.commit_with(ev, link.collect()).await?;
         if let Some(a) = account {

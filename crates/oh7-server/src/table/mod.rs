@@ -29,7 +29,7 @@ use crate::Settings;
 use crate::event;
 use crate::project::TableInfo;
 use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal, ServerMsg};
-use crate::store::{Store, StoredTable};
+use crate::store::{Row, Store, StoredTable};
 use oh7_bots::{DynBot, GameSpec};
 
 /// The store as tables and the lobby share it.
@@ -65,6 +65,10 @@ pub(crate) struct TableConfig {
     /// down have format 1.
     #[serde(default = "format_1")]
     pub log: u32,
+    /// A rated table: every person at it is signed in, and each finished game moves their
+    /// ratings ([`crate::ratings`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 fn format_1() -> u32 {
@@ -289,6 +293,17 @@ impl Table {
             if t.core.seats[s].away {
                 t.start_grace(s);
             }
+        }
+        // A rated table's finished games are rated (again: once only, whatever happened to the
+        // write at their end).
+        let rated: Vec<Row> = t.core.finished.iter().filter_map(|g| t.rated(g)).map(Row::Rated).collect();
+        if !rated.is_empty() {
+            let (store, id) = (t.store.clone(), t.id.clone());
+            tokio::spawn(async move {
+                if let Err(e) = store.append(rated).await {
+                    tracing::warn!(table = %id, error = %e, "could not rate the finished games");
+                }
+            });
         }
         // A rematch being asked when the server stopped: the people get the whole wait again.
         t.arm_rematch();
