@@ -3,9 +3,10 @@
 // (`GET /api/account`) and sends the forms (`POST /api/account/...`, JSON, same origin).
 
 import { h } from "./dom.js";
+import { playerParts } from "./player.js";
 
 /** Send an account request; returns `{ok, status, body}` (`body.code` on a refusal). */
-async function call(method, path, body) {
+export async function call(method, path, body) {
   try {
     const r = await fetch(path, {
       method,
@@ -65,7 +66,7 @@ export function accountPanel(t, words, onName = () => {}) {
       });
       const list = h("div", { id: "account-tables" });
       const figures = h("div", { id: "account-figures" });
-      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name)), h("div", { class: "buttons" }, out, all, remove), confirm, error, status, figures, list);
+      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name), " · ", h("a", { href: `/p/${encodeURIComponent(me.name)}` }, a.yourPage)), h("div", { class: "buttons" }, out, all, remove), confirm, error, status, figures, list);
       showFigures(figures, me.name);
       showTables(list);
       return;
@@ -91,44 +92,7 @@ export function accountPanel(t, words, onName = () => {}) {
   const showFigures = async (el, name) => {
     const r = await call("GET", `/api/players/${encodeURIComponent(name)}`);
     if (!r.ok || !el.isConnected) return;
-    const rows = r.body.by_rules || [];
-    const rated = r.body.ratings || [];
-    const pct = (x) => (x === undefined || x === null ? "–" : t.pct(x));
-    const num = (x) => (x === undefined || x === null ? "–" : t.num(x));
-    el.replaceChildren(
-      h("h3", {}, a.figures),
-      rows.length
-        ? h(
-            "table",
-            { class: "player-figures" },
-            h("thead", {}, h("tr", {}, ...a.figHead.map((c) => h("th", { scope: "col" }, c)))),
-            h("tbody", {}, ...rows.map((f) => h("tr", {}, h("th", { scope: "row" }, f.game === "oh7" ? f.rules : f.game), h("td", {}, f.games), h("td", {}, f.wins), h("td", {}, num(f.oh7?.points_per_round)), h("td", {}, pct(f.oh7?.success_rate))))),
-          )
-        : h("p", { class: "help" }, a.noFigures),
-      rated.length ? h("h3", {}, a.ratings) : null,
-      rated.length
-        ? h(
-            "table",
-            { class: "player-figures" },
-            h("thead", {}, h("tr", {}, ...a.ratingHead.map((c) => h("th", { scope: "col" }, c)))),
-            h("tbody", {}, ...rated.map((f) => h("tr", {}, h("th", { scope: "row" }, f.family), h("td", {}, t.num(f.rating, 1)), h("td", {}, f.games)))),
-          )
-        : null,
-      ...rated.slice(0, 2).map((f) => board(f.family)),
-    );
-  };
-
-  // A family's leaderboard (its ten best), filled in when it comes.
-  const board = (family) => {
-    const el = h("div", { class: "leaderboard" });
-    call("GET", `/api/leaderboard/${encodeURIComponent(family)}`).then((r) => {
-      if (!r.ok) return;
-      el.replaceChildren(
-        h("h3", {}, a.leaderboard(family)),
-        h("ol", {}, ...(r.body.standings || []).slice(0, 10).map((s) => h("li", {}, `${s.name} · ${t.num(s.rating, 1)} · ${s.games}`))),
-      );
-    });
-    return el;
+    el.replaceChildren(...playerParts(t, r.body, { own: true }));
   };
 
   // The tables where the account holds a seat, with their links.

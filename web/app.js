@@ -7,6 +7,7 @@ import { initial, reduce, gameOf, myTurn, newTurn, askedAgain } from "./state.js
 import { connect, tokenFor, keepToken } from "./socket.js";
 import { h, region, part } from "./dom.js";
 import { accountPanel } from "./account.js";
+import { playerPage } from "./player.js";
 import { symbols, terms } from "./rules.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
 
@@ -21,6 +22,8 @@ let access = null;
 // The share code of the review shown (/review/{code}), or null; the review page's module
 // (review.js), loaded only on that page, so the table's first load does not carry it.
 let reviewCode = null;
+// A player's page (`/p/NAME`): the name.
+let playerName = null;
 // On /replay/{code} (the table's last finished game, every hand shown), the same page without a
 // review: review.js in its replay mode.
 let replay = false;
@@ -387,6 +390,13 @@ function render() {
           replay,
         ),
       );
+    }
+    return;
+  }
+  if (playerName !== null) {
+    if (app.__page !== `player:${S.lang}:${playerName}`) {
+      app.__page = `player:${S.lang}:${playerName}`;
+      app.replaceChildren(playerPage(T(), playerName, h("header", { class: "bar" }, h("h1", {}, h("a", { href: "/" }, "oh7")), langSwitch())));
     }
     return;
   }
@@ -954,9 +964,19 @@ function route() {
   statsFor = null;
   reviewMod?.leaveReview();
   reviewCode = null;
+  playerName = null;
+  const pm = /^\/p\/([^/]{1,200})$/.exec(location.pathname);
   const rv = /^\/(review|replay)\/([^/]{1,128})$/.exec(location.pathname);
   const m = /^\/(t|w)\/([0-9a-f]{32})$/.exec(location.pathname);
-  if (rv) {
+  if (pm) {
+    code = null;
+    access = null;
+    try {
+      playerName = decodeURIComponent(pm[1]);
+    } catch {
+      playerName = pm[1];
+    }
+  } else if (rv) {
     // A review's share link: the page reads it over HTTP, no table connection.
     code = null;
     access = null;

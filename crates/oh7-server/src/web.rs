@@ -34,6 +34,7 @@ const REVIEW_MODEL: &str = include_str!("../../../web/review-model.js");
 const REVIEW_SEVEN: &str = include_str!("../../../web/review-seven.js");
 const REPLAY: &str = include_str!("../../../web/replay.js");
 const ACCOUNT: &str = include_str!("../../../web/account.js");
+const PLAYER: &str = include_str!("../../../web/player.js");
 const STYLE: &str = include_str!("../../../web/style.css");
 const ICON: &str = include_str!("../../../web/favicon.svg");
 
@@ -47,6 +48,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/socket.js", JS, SOCKET),
     ("/dom.js", JS, DOM),
     ("/account.js", JS, ACCOUNT),
+    ("/player.js", JS, PLAYER),
     ("/table.js", JS, TABLE),
     ("/rules.js", JS, RULES),
     ("/cards.js", JS, CARDS),
@@ -114,6 +116,7 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .route("/w/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
         .route("/review/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
         .route("/replay/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
+        .route("/p/{name}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
 }
 
 #[cfg(test)]

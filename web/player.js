@@ -1,0 +1,89 @@
+// A player's page (`/p/NAME`, and the account panel's own figures): their figures over their
+// finished games per rules, their ratings with their history as a line, and the leaderboards
+// of their most played families. Built from `GET /api/players/NAME`; nothing of a running game.
+
+import { h } from "./dom.js";
+import { call } from "./account.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** The rating history as a small line chart (an SVG with a text alternative). */
+export function historyPlot(t, family, history) {
+  const a = t.acct;
+  const w = 240;
+  const hgt = 60;
+  const pts = [[0, 0], ...history.map(([, r], i) => [i + 1, r])];
+  const ys = pts.map((p) => p[1]);
+  const lo = Math.min(...ys);
+  const hi = Math.max(...ys);
+  const x = (i) => 4 + (i * (w - 8)) / Math.max(1, pts.length - 1);
+  const y = (r) => hgt - 4 - ((r - lo) * (hgt - 8)) / Math.max(1e-9, hi - lo);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${hgt}`);
+  svg.setAttribute("class", "rating-plot");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", a.plotLabel(family, history.map(([, r]) => t.num(r, 1))));
+  const line = document.createElementNS(SVG, "polyline");
+  line.setAttribute("points", pts.map(([i, r]) => `${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" "));
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "currentColor");
+  line.setAttribute("stroke-width", "2");
+  svg.append(line);
+  return svg;
+}
+
+/** A family's leaderboard (its ten best), filled in when it comes. */
+export function board(t, family) {
+  const el = h("div", { class: "leaderboard" });
+  call("GET", `/api/leaderboard/${encodeURIComponent(family)}`).then((r) => {
+    if (!r.ok) return;
+    el.replaceChildren(
+      h("h3", {}, t.acct.leaderboard(family)),
+      h("ol", {}, ...(r.body.standings || []).slice(0, 10).map((s) => h("li", {}, h("a", { href: `/p/${encodeURIComponent(s.name)}` }, s.name), ` · ${t.num(s.rating, 1)} · ${s.games}`))),
+    );
+  });
+  return el;
+}
+
+/** The parts of a player's page from its body (`own`: the account panel's words). */
+export function playerParts(t, body, { own = false } = {}) {
+  const a = t.acct;
+  const rows = body.by_rules || [];
+  const rated = body.ratings || [];
+  const pct = (v) => (v === undefined || v === null ? "–" : t.pct(v));
+  const num = (v) => (v === undefined || v === null ? "–" : t.num(v));
+  return [
+    h("h3", {}, own ? a.figures : a.theirFigures),
+    rows.length
+      ? h(
+          "table",
+          { class: "player-figures" },
+          h("thead", {}, h("tr", {}, ...a.figHead.map((c) => h("th", { scope: "col" }, c)))),
+          h("tbody", {}, ...rows.map((f) => h("tr", {}, h("th", { scope: "row" }, f.game === "oh7" ? f.rules : f.game), h("td", {}, f.games), h("td", {}, f.wins), h("td", {}, num(f.oh7?.points_per_round)), h("td", {}, pct(f.oh7?.success_rate))))),
+        )
+      : h("p", { class: "help" }, a.noFigures),
+    rated.length ? h("h3", {}, own ? a.ratings : a.theirRatings) : null,
+    rated.length
+      ? h(
+          "table",
+          { class: "player-figures" },
+          h("thead", {}, h("tr", {}, ...[...a.ratingHead, a.history].map((c) => h("th", { scope: "col" }, c)))),
+          h("tbody", {}, ...rated.map((f) => h("tr", {}, h("th", { scope: "row" }, f.family), h("td", {}, t.num(f.rating, 1)), h("td", {}, f.games), h("td", {}, historyPlot(t, f.family, f.history || []))))),
+        )
+      : null,
+    ...rated.slice(0, 2).map((f) => board(t, f.family)),
+  ];
+}
+
+/** The page `/p/NAME`. */
+export function playerPage(t, name, header) {
+  const main = h("main", { id: "content" }, h("h2", {}, name), h("p", { role: "status" }, t.acct.busy));
+  call("GET", `/api/players/${encodeURIComponent(name)}`).then((r) => {
+    if (!r.ok) {
+      main.replaceChildren(h("h2", {}, name), h("p", { class: "form-error", role: "alert" }, t.errors[r.body.code] || t.errors.unknown_player));
+      return;
+    }
+    main.replaceChildren(h("h2", {}, r.body.name), h("p", {}, t.acct.gamesPlayed(r.body.games)), ...playerParts(t, r.body));
+  });
+  return h("div", { class: "player" }, header, main);
+}
