@@ -58,3 +58,15 @@ CREATE TABLE rating_history (
     at BIGINT NOT NULL,
     PRIMARY KEY (account_id, table_id, game)
 );
+
+-- Turn-based tables: when each seat that owes a decision must have made it (Unix seconds), and
+-- since which version it has owed it. Rewritten by the table's task when who owes changes.
+CREATE TABLE deadlines (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seat BIGINT NOT NULL,
+    since BIGINT NOT NULL,
+    due_at BIGINT NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+
+CREATE INDEX deadlines_by_due ON deadlines (due_at);

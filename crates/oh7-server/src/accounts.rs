@@ -92,7 +92,46 @@ pub trait AccountStore: Send + Sync {
     fn ratings_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<RatingBody>, StoreError>>;
     /// The best rated accounts of a family (at most `n`), best first.
     fn leaderboard<'a>(&'a self, family: &'a str, n: i64) -> BoxFuture<'a, Result<Vec<Standing>, StoreError>>;
+    /// A turn-based table's deadlines: `(seat, since version, due at)`.
+    fn deadlines<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<(usize, u64, i64)>, StoreError>>;
+    /// The tables with a deadline due at `now` or before.
+    fn due_tables(&self, now: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
+    /// The turn-based tables where `account`'s seat owes a decision, soonest due first.
+    fn turns_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<Turn>, StoreError>>;
 }
+
+/// A turn-based table where it is an account's turn.
+#[derive(Clone, Debug, Serialize)]
+pub struct Turn {
+    /// The table's invite code.
+    pub invite: String,
+    /// The account's seat.
+    pub seat: usize,
+    /// When the decision is due (Unix seconds); then a bot makes it.
+    pub due_at: i64,
+}
+
+/// Replace a table's deadlines in an open transaction (either database).
+macro_rules! write_deadlines {
+    ($name:ident, $conn:ty) => {
+        pub(crate) async fn $name(c: &mut $conn, table: &str, due: &[(usize, u64, i64)]) -> Result<(), sqlx::Error> {
+            sqlx::query("DELETE FROM deadlines WHERE table_id = $1").bind(table).execute(&mut *c).await?;
+            for (seat, since, at) in due {
+                sqlx::query("INSERT INTO deadlines (table_id, seat, since, due_at) VALUES ($1, $2, $3, $4)")
+                    .bind(table)
+                    .bind(*seat as i64)
+                    .bind(*since as i64)
+                    .bind(*at)
+                    .execute(&mut *c)
+                    .await?;
+            }
+            Ok(())
+        }
+    };
+}
+
+write_deadlines!(write_deadlines_sqlite, sqlx::SqliteConnection);
+write_deadlines!(write_deadlines_pg, sqlx::PgConnection);
 
 /// An account's rating in one family, in a player's page.
 #[derive(Clone, Debug, Serialize)]
@@ -318,6 +357,39 @@ macro_rules! account_store {
                         .collect())
                 })
             }
+            fn deadlines<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<(usize, u64, i64)>, StoreError>> {
+                Box::pin(async move {
+                    let rows: Vec<(i64, i64, i64)> =
+                        sqlx::query_as("SELECT seat, since, due_at FROM deadlines WHERE table_id = $1 ORDER BY seat")
+                            .bind(table)
+                            .fetch_all(self)
+                            .await?;
+                    Ok(rows.into_iter().map(|(s, v, d)| (s as usize, v as u64, d)).collect())
+                })
+            }
+            fn due_tables(&self, now: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+                Box::pin(async move {
+                    let rows: Vec<(String,)> =
+                        sqlx::query_as("SELECT DISTINCT table_id FROM deadlines WHERE due_at <= $1 LIMIT 1000")
+                            .bind(now)
+                            .fetch_all(self)
+                            .await?;
+                    Ok(rows.into_iter().map(|(t,)| t).collect())
+                })
+            }
+            fn turns_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<Turn>, StoreError>> {
+                Box::pin(async move {
+                    let rows: Vec<(String, i64, i64)> = sqlx::query_as(
+                        "SELECT t.join_code, d.seat, d.due_at FROM deadlines d \
+                         JOIN seat_accounts l ON l.table_id = d.table_id AND l.seat = d.seat \
+                         JOIN tables t ON t.id = d.table_id WHERE l.account_id = $1 ORDER BY d.due_at",
+                    )
+                    .bind(account)
+                    .fetch_all(self)
+                    .await?;
+                    Ok(rows.into_iter().map(|(invite, seat, due_at)| Turn { invite, seat: seat as usize, due_at }).collect())
+                })
+            }
             fn leaderboard<'a>(&'a self, family: &'a str, n: i64) -> BoxFuture<'a, Result<Vec<Standing>, StoreError>> {
                 Box::pin(async move {
                     let rows: Vec<(String, f64, f64, i64)> = sqlx::query_as(
@@ -462,6 +534,7 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .route("/api/account/signout", post(signout))
         .route("/api/account/signout-everywhere", post(signout_everywhere))
         .route("/api/account/tables", get(tables))
+        .route("/api/account/turns", get(turns))
         .route("/api/players/{name}", get(crate::profile::page))
         .route("/api/leaderboard/{family}", get(crate::profile::leaderboard))
 }
@@ -683,6 +756,19 @@ async fn tables(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Respo
     let a = account_of(&app, &headers).await?;
     let seats = app.lobby.accounts().tables_of(&a.id).await?;
     Ok(Json(TablesBody { tables: seats }).into_response())
+}
+
+/// The turn-based tables where it is the signed-in account's turn, soonest due first.
+async fn turns(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
+    let a = account_of(&app, &headers).await?;
+    let turns = app.lobby.accounts().turns_of(&a.id).await?;
+    Ok(Json(TurnsBody { turns }).into_response())
+}
+
+/// `GET /api/account/turns`.
+#[derive(Serialize)]
+struct TurnsBody {
+    turns: Vec<Turn>,
 }
 
 /// `GET /api/account/tables`.

@@ -15,6 +15,7 @@
 pub mod accounts;
 #[cfg(feature = "client")]
 pub mod client;
+pub mod clock;
 pub(crate) mod event;
 pub(crate) mod http;
 pub(crate) mod listen;
@@ -86,6 +87,10 @@ pub struct Settings {
     /// How long the people at a table have to answer the host's rematch; then the game starts
     /// and a bot plays for each person who has not answered.
     pub rematch_wait: Duration,
+    /// The wall clock (turn-based tables' deadlines).
+    pub clock: Arc<dyn clock::Clock>,
+    /// How often the server looks for turn-based tables whose deadline has passed.
+    pub deadline_sweep: Duration,
 }
 
 /// The heartbeat deadline: the browser pings every 15 s, so three pings may be lost.
@@ -112,6 +117,8 @@ impl Default for Settings {
             lease: pg::LEASE,
             public_url: None,
             heartbeat: HEARTBEAT,
+            clock: Arc::new(clock::SystemClock),
+            deadline_sweep: Duration::from_secs(30),
         }
     }
 }
@@ -241,6 +248,19 @@ pub async fn start(
             while !app.lobby.is_closing() {
                 tick.tick().await;
                 app.lobby.heartbeat(&url).await;
+            }
+        });
+    }
+    {
+        // Turn-based tables' deadlines, however long nobody looks at the table.
+        let app = app.clone();
+        let every = app.settings.deadline_sweep;
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            while !app.lobby.is_closing() {
+                tick.tick().await;
+                app.lobby.sweep_deadlines().await;
             }
         });
     }

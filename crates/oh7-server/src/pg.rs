@@ -312,6 +312,9 @@ impl PgStore {
                     .execute(&mut **tx)
                     .await?;
             }
+            Row::Deadlines { table_id, due } => {
+                crate::accounts::write_deadlines_pg(tx, table_id, due).await?;
+            }
             Row::Rated(r) => {
                 let now = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -342,6 +345,7 @@ impl PgStore {
                 .await?;
         let mut table = stored_table(id, join_code, watch_code, &config, events)?;
         table.links = crate::accounts::AccountStore::links(&self.pool, id).await?;
+        table.deadlines = crate::accounts::AccountStore::deadlines(&self.pool, id).await?;
         Ok(table)
     }
 }

@@ -221,6 +221,8 @@ pub enum ErrorCode {
     CrossOrigin,
     /// No account has this name.
     UnknownPlayer,
+    /// A move deadline outside 1 to 336 hours, or with a turn clock.
+    BadDeadline,
     /// The table is played by another server instance now (this one lost it); nothing was
     /// applied: reconnect (a `redirect` says where).
     Moved,
@@ -281,6 +283,7 @@ impl ErrorCode {
             ErrorCode::SignedOut => "signed_out",
             ErrorCode::CrossOrigin => "cross_origin",
             ErrorCode::UnknownPlayer => "unknown_player",
+            ErrorCode::BadDeadline => "bad_deadline",
         }
     }
 }

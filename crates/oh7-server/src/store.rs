@@ -105,6 +105,14 @@ pub enum Row {
     },
     /// A rated game's outcome: the ratings move once (see [`crate::ratings`]).
     Rated(crate::ratings::Rated),
+    /// A turn-based table's deadlines now: `(seat, owed since version, due at Unix seconds)`;
+    /// they replace the table's previous ones.
+    Deadlines {
+        /// The table.
+        table_id: String,
+        /// The seats that owe a decision.
+        due: Vec<(usize, u64, i64)>,
+    },
     /// Whether the table's game is over (finished tables are not restored at start).
     Finished {
         /// The table.
@@ -151,6 +159,8 @@ pub struct StoredTable {
     pub events: Vec<(u64, Value)>,
     /// `(seat, account id)` of the seats accounts hold.
     pub links: Vec<(usize, String)>,
+    /// A turn-based table's deadlines: `(seat, since version, due at)`.
+    pub deadlines: Vec<(usize, u64, i64)>,
 }
 
 /// Where tables and their logs are kept. One table has one writer: appends carry the version
@@ -318,6 +328,7 @@ impl SqliteStore {
                 .await?;
         let mut table = stored_table(id, join_code, watch_code, &config, events)?;
         table.links = crate::accounts::AccountStore::links(&self.pool, id).await?;
+        table.deadlines = crate::accounts::AccountStore::deadlines(&self.pool, id).await?;
         Ok(table)
     }
 }
@@ -337,7 +348,15 @@ pub(crate) fn stored_table(
         let body: Value = serde_json::from_str(&body).map_err(|e| corrupt(e.to_string()))?;
         events.push((v as u64, body));
     }
-    Ok(StoredTable { id: id.to_string(), join_code, watch_code, config, events, links: Vec::new() })
+    Ok(StoredTable {
+        id: id.to_string(),
+        join_code,
+        watch_code,
+        config,
+        events,
+        links: Vec::new(),
+        deadlines: Vec::new(),
+    })
 }
 
 impl Store for SqliteStore {
@@ -587,6 +606,9 @@ async fn commit(conn: &mut SqliteConnection, group: &[Batch]) -> Result<(), std:
                         .duration_since(std::time::UNIX_EPOCH)
                         .map_or(0, |d| d.as_secs() as i64);
                     crate::ratings::apply_sqlite(&mut tx, r, now).await.map_err(wrap)?;
+                }
+                Row::Deadlines { table_id, due } => {
+                    crate::accounts::write_deadlines_sqlite(&mut tx, table_id, due).await.map_err(wrap)?;
                 }
                 Row::Finished { table_id, finished } => {
                     sqlx::query("UPDATE tables SET finished = ?2 WHERE id = ?1")

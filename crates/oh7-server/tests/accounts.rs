@@ -565,3 +565,101 @@ async fn a_rated_game_moves_ratings_once() {
     check(&ann_2, &bob_2);
     assert!((ann_2[0].2 - ann_r[0].2).abs() < 1e-9, "the same rating as the first time: {ann_2:?} {ann_r:?}");
 }
+
+/// A turn-based table (a day per move): nobody's seat is taken by a bot while they are away;
+/// the account's home lists the table while it is their turn; the deadline, read from a clock
+/// the test moves, has a bot decide for them (everyone sees it was a bot) and the next decision
+/// gets a day from then; the deadlines outlive a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_based_game_waits_a_day_then_a_bot_moves() {
+    use oh7_server::clock::ManualClock;
+    let db = temp_db();
+    let clock = std::sync::Arc::new(ManualClock::default());
+    let settings = || oh7_server::Settings {
+        clock: clock.clone(),
+        deadline_sweep: std::time::Duration::from_millis(50),
+        ..fast()
+    };
+    let server = start(&db, settings()).await;
+    let addr = server.addr;
+    let ann = sign_up(addr, "Ann").await;
+    let bob = sign_up(addr, "Bob").await;
+    let origin = format!("http://{addr}");
+    let cookie = format!("oh7_session={ann}");
+    // A deadline outside 1 to 336 hours, or with a turn clock, is refused.
+    for bad in [json!({"move_hours": 0}), json!({"move_hours": 337}), json!({"move_hours": 24, "turn_clock_s": 60})] {
+        let mut body = json!({"players": 2, "preset": "kod7", "name": "Ann"});
+        body.as_object_mut().unwrap().extend(bad.as_object().unwrap().clone());
+        let a =
+            request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&body.to_string()))
+                .await
+                .unwrap();
+        assert_eq!((a.status, code(&a)), (400, "bad_deadline".into()), "{body}: {}", a.body);
+    }
+    let body = json!({"players": 2, "preset": "kod7", "name": "Ann", "move_hours": 24}).to_string();
+    let made =
+        request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&body)).await.unwrap();
+    assert_eq!(made.status, 201, "{}", made.body);
+    let made: Value = serde_json::from_str(&made.body).unwrap();
+    let (invite, watch) = (made["invite"].as_str().unwrap().to_string(), made["watch"].as_str().unwrap().to_string());
+    let mut b = page_ws(addr, Some(&bob)).await;
+    b.hello(&invite, None).await.unwrap();
+    assert_eq!(b.command(json!({"type": "sit", "name": "Bob"})).await.unwrap()["seat"], 1);
+    let mut a = page_ws(addr, Some(&ann)).await;
+    a.hello(&invite, None).await.unwrap();
+    let started = a.command(json!({"type": "start"})).await.unwrap();
+    let v0 = started["version"].as_u64().unwrap();
+    // Both leave; the grace period passes many times over: no bot plays for them.
+    drop((a, b));
+    let mut spectator = Client::connect(addr).await.unwrap();
+    spectator.hello(&watch, None).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
+    assert_eq!(spectator.version, v0, "nobody moved for an away seat");
+    let turns = |session: String| async move {
+        let a = call(addr, "GET", "/api/account/turns", Some(&session), None).await;
+        assert_eq!(a.status, 200, "{}", a.body);
+        serde_json::from_str::<Value>(&a.body).unwrap()["turns"].as_array().unwrap().clone()
+    };
+    let (ta, tb) = (turns(ann.clone()).await, turns(bob.clone()).await);
+    let owing: Vec<&Vec<Value>> = [&ta, &tb].into_iter().filter(|t| !t.is_empty()).collect();
+    assert!(!owing.is_empty(), "someone owes a decision: {ta:?} {tb:?}");
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    for t in &owing {
+        assert_eq!(t[0]["invite"], invite.as_str());
+        let due = t[0]["due_at"].as_i64().unwrap();
+        assert!((due - now - 24 * 3600).abs() < 60, "a day from the start: {due} vs {now}");
+    }
+    // The deadlines outlive a restart.
+    server.stop().await;
+    let server = start(&db, settings()).await;
+    let addr = server.addr;
+    let turns2 = |session: String| async move {
+        let a = call(addr, "GET", "/api/account/turns", Some(&session), None).await;
+        serde_json::from_str::<Value>(&a.body).unwrap()["turns"].as_array().unwrap().clone()
+    };
+    assert_eq!(turns2(ann.clone()).await, ta);
+    assert_eq!(turns2(bob.clone()).await, tb);
+    // A day and an hour later, a bot has decided for whoever owed, and everyone saw it.
+    let mut spectator = Client::connect(addr).await.unwrap();
+    spectator.hello(&watch, None).await.unwrap();
+    assert_eq!(spectator.version, v0, "still waiting after the restart");
+    clock.advance(std::time::Duration::from_secs(25 * 3600));
+    let by_bot = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        spectator.until(|m| m["type"] == "event" && m["event"]["by_bot"] == true),
+    )
+    .await
+    .expect("a bot moves once the deadline has passed")
+    .unwrap();
+    assert!(by_bot["version"].as_u64().unwrap() > v0, "{by_bot}");
+    // Whoever owes next has a day from now (the moved clock).
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let later =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64 + 25 * 3600;
+    let next: Vec<Value> = [turns2(ann.clone()).await, turns2(bob.clone()).await].concat();
+    assert!(!next.is_empty());
+    for t in next {
+        let due = t["due_at"].as_i64().unwrap();
+        assert!(due > later + 23 * 3600, "the next deadline counts from the moved clock: {due} vs {later}");
+    }
+}

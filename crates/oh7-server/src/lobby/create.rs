@@ -50,7 +50,13 @@ pub(crate) struct CreateTable {
     /// A rated table (the creator signed in, sitting; only signed-in people may sit).
     #[serde(default)]
     pub rated: bool,
+    /// A turn-based table: hours each person has for a decision (1 to 336), instead of a live
+    /// game's clock and away seats.
+    pub move_hours: Option<u32>,
 }
+
+/// A turn-based table's move deadline, in hours.
+pub(crate) const MOVE_HOURS: std::ops::RangeInclusive<u32> = 1..=336;
 
 /// The answer to a table's creation: its codes and, if the creator sits, seat 0's token.
 #[derive(Debug, Serialize)]
@@ -167,6 +173,20 @@ impl Lobby {
             .param("min", *CLOCK_S.start())
             .param("max", *CLOCK_S.end()));
         }
+        if let Some(h) = req.move_hours
+            && (!MOVE_HOURS.contains(&h) || req.turn_clock_s.is_some())
+        {
+            return Err(Refusal::new(
+                ErrorCode::BadDeadline,
+                format!(
+                    "A move deadline is {} to {} hours, and a turn-based table has no turn clock.",
+                    MOVE_HOURS.start(),
+                    MOVE_HOURS.end()
+                ),
+            )
+            .param("min", *MOVE_HOURS.start())
+            .param("max", *MOVE_HOURS.end()));
+        }
         if req.rated && (account.is_none() || name.is_none()) {
             return Err(Refusal::new(ErrorCode::SignedOut, "Sign in, and sit at the table, to make it rated."));
         }
@@ -179,6 +199,7 @@ impl Lobby {
             turn_clock_s: req.turn_clock_s,
             log: LOG_FORMAT,
             rated: req.rated,
+            move_deadline_s: req.move_hours.map(|h| u64::from(h) * 3600),
         };
         let (id, join_code, watch_code) = (new_code(), new_code(), new_code());
         let mut events = Vec::new();
@@ -219,6 +240,7 @@ impl Lobby {
             config: config_json,
             events: events.into_iter().enumerate().map(|(i, e)| (i as u64 + 1, e)).collect(),
             links,
+            deadlines: Vec::new(),
         };
         {
             let _door = self.loading.lock().await;

@@ -160,6 +160,46 @@ impl Lobby {
         }
     }
 
+    /// Turn-based tables whose deadline has passed: each is loaded (here, if no other instance
+    /// holds it: a deadline fires on the table's owner only) and told to look.
+    pub(crate) async fn sweep_deadlines(&self) {
+        let now = self.settings.clock.now_s();
+        let due = match self.store.accounts().due_tables(now).await {
+            Ok(d) => d,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the move deadlines");
+                return;
+            }
+        };
+        for id in due {
+            if self.is_closing() {
+                return;
+            }
+            let here = self.by_id.lock().await.get(&id).filter(|(h, _)| !h.tx.is_closed()).map(|(h, _)| h.clone());
+            let handle = match here {
+                Some(h) => Some(h),
+                None => {
+                    let _door = self.loading.lock().await;
+                    let again =
+                        self.by_id.lock().await.get(&id).filter(|(h, _)| !h.tx.is_closed()).map(|(h, _)| h.clone());
+                    match again {
+                        Some(h) => Some(h),
+                        None => match self.store.load(&id).await {
+                            Ok(stored) => self.register(stored).await.ok(),
+                            Err(e) => {
+                                tracing::error!(table = %id, error = %e, "could not load a table whose deadline passed");
+                                None
+                            }
+                        },
+                    }
+                }
+            };
+            if let Some(h) = handle {
+                let _ = h.tx.send(crate::table::TableMsg::DeadlinesDue).await;
+            }
+        }
+    }
+
     /// Load table `id` here if no instance holds it now (the heartbeat found its owner's
     /// lease run out).
     async fn claim(&self, id: &str) {

@@ -1,11 +1,14 @@
 //! Turn clocks: a person who owes a decision for longer than the table's clock has it made by
-//! the strongest bot, once.
+//! the strongest bot, once. Turn-based tables' deadlines: the same, after hours, kept in the
+//! database (they outlive the table's task and the server) and checked by the lobby's sweep.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use oh7_core::game::Seat;
 
 use super::{Table, TableMsg};
+use crate::store::Row;
 
 impl Table {
     /// Start a clock for every person who began to owe a decision at this version.
@@ -27,6 +30,59 @@ impl Table {
         let st = &mut self.core.seats[seat];
         if st.owed_since == Some(since) && st.bot.is_none() && !st.bot_for_away {
             st.forced = true;
+            self.schedule();
+        }
+    }
+
+    /// Turn-based tables: who owes a decision now, since which version, due when (a seat that
+    /// began to owe gets the table's deadline from now; one that no longer owes drops out).
+    pub(super) fn note_deadlines(&mut self) {
+        let Some(secs) = self.config.move_deadline_s else { return };
+        let now = self.settings.clock.now_s();
+        let mut next = HashMap::new();
+        for (s, st) in self.core.seats.iter().enumerate() {
+            let Some(since) = st.owed_since else { continue };
+            if st.bot.is_some() {
+                continue;
+            }
+            let due = match self.deadlines.get(&s) {
+                Some(&(v, d)) if v == since => d,
+                _ => now + secs as i64,
+            };
+            next.insert(s, (since, due));
+        }
+        if next != self.deadlines {
+            self.deadlines = next;
+            self.deadlines_dirty = true;
+        }
+    }
+
+    /// Write the deadlines (they replace the table's previous ones); tried again after the next
+    /// message if the write fails.
+    pub(super) async fn write_deadlines(&mut self) {
+        let mut due: Vec<(usize, u64, i64)> = self.deadlines.iter().map(|(s, (v, d))| (*s, *v, *d)).collect();
+        due.sort_unstable();
+        let row = Row::Deadlines { table_id: self.id.clone(), due };
+        match self.store.append(vec![row]).await {
+            Ok(()) => self.deadlines_dirty = false,
+            Err(e) => tracing::warn!(table = %self.id, error = %e, "could not write the move deadlines"),
+        }
+    }
+
+    /// The lobby's sweep: a person whose deadline has passed has this decision made by a bot
+    /// (everyone sees it was a bot's).
+    pub(super) fn deadlines_due(&mut self) {
+        let now = self.settings.clock.now_s();
+        let mut due = false;
+        for (&s, &(since, at)) in &self.deadlines {
+            let st = &mut self.core.seats[s];
+            if at <= now && st.owed_since == Some(since) && !st.forced {
+                st.forced = true;
+                due = true;
+                tracing::info!(table = %self.id, seat = s, "the move deadline passed: a bot decides");
+            }
+        }
+        if due {
             self.schedule();
         }
     }

@@ -513,6 +513,7 @@ impl Table {
             tracing::info!(table = %self.id, version = self.core.version, game = self.core.game_number, "game over");
         }
         self.start_clocks();
+        self.note_deadlines();
         self.schedule();
     }
 }

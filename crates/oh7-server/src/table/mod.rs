@@ -69,6 +69,10 @@ pub(crate) struct TableConfig {
     /// ratings ([`crate::ratings`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// A turn-based table: seconds each person has for a decision; then a bot makes it. No bot
+    /// takes an away seat meanwhile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_deadline_s: Option<u64>,
 }
 
 fn format_1() -> u32 {
@@ -102,6 +106,8 @@ pub(crate) enum TableMsg {
         /// The seat, or the refusal (the connection stays as it was).
         reply: oneshot::Sender<Result<Option<Seat>, Refusal>>,
     },
+    /// A turn-based table: a deadline may have passed (the lobby's sweep).
+    DeadlinesDue,
     /// A connection closed.
     Detach {
         /// The connection.
@@ -216,6 +222,10 @@ pub(crate) struct Table {
     rematch_deadline: Option<std::time::SystemTime>,
     /// The account that holds each linked seat.
     links: HashMap<Seat, String>,
+    /// A turn-based table's deadlines: per seat that owes, `(owed since version, due at)`.
+    deadlines: HashMap<Seat, (u64, i64)>,
+    /// The deadlines changed since they were last written.
+    deadlines_dirty: bool,
 }
 
 /// A table's settings and state rebuilt from its log.
@@ -287,7 +297,12 @@ impl Table {
             lost: false,
             rematch_deadline: None,
             links: stored.links.into_iter().filter(|(s, _)| *s < n).collect(),
+            deadlines: stored.deadlines.into_iter().filter(|(s, ..)| *s < n).map(|(s, v, d)| (s, (v, d))).collect(),
+            deadlines_dirty: false,
         };
+        // Deadlines lost in a crash start again from now (a crash may lengthen one, never
+        // shorten it).
+        t.note_deadlines();
         tracing::info!(table = %t.id, version = t.core.version, "table ready");
         for s in 0..n {
             if t.core.seats[s].away {
@@ -323,6 +338,9 @@ impl Table {
                     None => break,
                 },
                 _ = tick.tick() => {
+                    if self.deadlines_dirty {
+                        self.write_deadlines().await;
+                    }
                     if self.is_idle() && rx.is_empty() {
                         self.unload(rx).await;
                         return;
@@ -333,6 +351,9 @@ impl Table {
             self.last_busy = Instant::now();
             if !self.handle(msg).await {
                 break;
+            }
+            if self.deadlines_dirty {
+                self.write_deadlines().await;
             }
             if self.lost {
                 self.moved(&mut rx).await;
@@ -435,6 +456,7 @@ impl Table {
             TableMsg::RematchDeadline { asked } => self.rematch_deadline(asked).await,
             TableMsg::Info { .. } | TableMsg::Record { .. } | TableMsg::Rules { .. } | TableMsg::Finished { .. } => {}
             TableMsg::Lost => self.lost = true,
+            TableMsg::DeadlinesDue => self.deadlines_due(),
             TableMsg::Shutdown { reply } => {
                 self.closing(crate::protocol::ClosingReason::Stopping);
                 self.conns.clear();

@@ -97,6 +97,10 @@ impl Table {
     }
 
     pub(super) fn start_grace(&self, s: Seat) {
+        if self.config.move_deadline_s.is_some() {
+            // Turn-based: a person is away most of the time; only the deadline calls a bot.
+            return;
+        }
         let epoch = self.core.seats[s].away_epoch;
         let me = self.me.clone();
         let grace = self.settings.grace;
