@@ -93,7 +93,7 @@ pub trait AccountStore: Send + Sync {
     /// The best rated accounts of a family (at most `n`), best first.
     fn leaderboard<'a>(&'a self, family: &'a str, n: i64) -> BoxFuture<'a, Result<Vec<Standing>, StoreError>>;
     /// A turn-based table's deadlines: `(seat, since version, due at)`.
-    fn deadlines<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<(usize, u64, i64)>, StoreError>>;
+    fn deadlines<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<crate::store::Deadline>, StoreError>>;
     /// The tables with a deadline due at `now` or before.
     fn due_tables(&self, now: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
     /// The turn-based tables where `account`'s seat owes a decision, soonest due first.
@@ -114,7 +114,11 @@ pub struct Turn {
 /// Replace a table's deadlines in an open transaction (either database).
 macro_rules! write_deadlines {
     ($name:ident, $conn:ty) => {
-        pub(crate) async fn $name(c: &mut $conn, table: &str, due: &[(usize, u64, i64)]) -> Result<(), sqlx::Error> {
+        pub(crate) async fn $name(
+            c: &mut $conn,
+            table: &str,
+            due: &[crate::store::Deadline],
+        ) -> Result<(), sqlx::Error> {
             sqlx::query("DELETE FROM deadlines WHERE table_id = $1").bind(table).execute(&mut *c).await?;
             for (seat, since, at) in due {
                 sqlx::query("INSERT INTO deadlines (table_id, seat, since, due_at) VALUES ($1, $2, $3, $4)")
@@ -357,7 +361,7 @@ macro_rules! account_store {
                         .collect())
                 })
             }
-            fn deadlines<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<(usize, u64, i64)>, StoreError>> {
+            fn deadlines<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<crate::store::Deadline>, StoreError>> {
                 Box::pin(async move {
                     let rows: Vec<(i64, i64, i64)> =
                         sqlx::query_as("SELECT seat, since, due_at FROM deadlines WHERE table_id = $1 ORDER BY seat")

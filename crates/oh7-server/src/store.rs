@@ -67,6 +67,9 @@ pub enum StoreError {
     },
 }
 
+/// A turn-based table's deadline: `(seat, owed since version, due at Unix seconds)`.
+pub type Deadline = (usize, u64, i64);
+
 /// One row to write.
 #[derive(Clone, Debug)]
 pub enum Row {
@@ -111,7 +114,7 @@ pub enum Row {
         /// The table.
         table_id: String,
         /// The seats that owe a decision.
-        due: Vec<(usize, u64, i64)>,
+        due: Vec<Deadline>,
     },
     /// Whether the table's game is over (finished tables are not restored at start).
     Finished {
@@ -160,7 +163,7 @@ pub struct StoredTable {
     /// `(seat, account id)` of the seats accounts hold.
     pub links: Vec<(usize, String)>,
     /// A turn-based table's deadlines: `(seat, since version, due at)`.
-    pub deadlines: Vec<(usize, u64, i64)>,
+    pub deadlines: Vec<Deadline>,
 }
 
 /// Where tables and their logs are kept. One table has one writer: appends carry the version

@@ -60,7 +60,7 @@ impl Table {
     /// Write the deadlines (they replace the table's previous ones); tried again after the next
     /// message if the write fails.
     pub(super) async fn write_deadlines(&mut self) {
-        let mut due: Vec<(usize, u64, i64)> = self.deadlines.iter().map(|(s, (v, d))| (*s, *v, *d)).collect();
+        let mut due: Vec<crate::store::Deadline> = self.deadlines.iter().map(|(s, (v, d))| (*s, *v, *d)).collect();
         due.sort_unstable();
         let row = Row::Deadlines { table_id: self.id.clone(), due };
         match self.store.append(vec![row]).await {
