@@ -65,8 +65,10 @@ export function accountPanel(t, words, onName = () => {}) {
         send("DELETE", "/api/account", { password: pw.value }, false, a.removed);
       });
       const list = h("div", { id: "account-tables" });
+      const turns = h("div", { id: "account-turns", "aria-live": "polite" });
       const figures = h("div", { id: "account-figures" });
-      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name), " · ", h("a", { href: `/p/${encodeURIComponent(me.name)}` }, a.yourPage)), h("div", { class: "buttons" }, out, all, remove), confirm, error, status, figures, list);
+      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name), " · ", h("a", { href: `/p/${encodeURIComponent(me.name)}` }, a.yourPage)), h("div", { class: "buttons" }, out, all, remove), confirm, error, status, turns, figures, list);
+      showTurns(turns);
       showFigures(figures, me.name);
       showTables(list);
       return;
@@ -93,6 +95,29 @@ export function accountPanel(t, words, onName = () => {}) {
     const r = await call("GET", `/api/players/${encodeURIComponent(name)}`);
     if (!r.ok || !el.isConnected) return;
     el.replaceChildren(...playerParts(t, r.body, { own: true }));
+  };
+
+  // The turn-based tables where it is the account's turn; asked again every minute while the
+  // page is open, with a notification (if the person allowed them) when a new one comes.
+  let seen = null;
+  let polling = null;
+  const showTurns = async (el) => {
+    const r = await call("GET", "/api/account/turns");
+    if (!r.ok || !el.isConnected) return;
+    const rows = r.body.turns || [];
+    const keys = new Set(rows.map((x) => `${x.invite}:${x.due_at}`));
+    if (seen && typeof Notification !== "undefined" && Notification.permission === "granted" && [...keys].some((k) => !seen.has(k))) {
+      new Notification(a.turnNotice, { body: location.host, tag: "oh7-turn" });
+    }
+    seen = keys;
+    const ask = typeof Notification !== "undefined" && Notification.permission === "default" ? h("button", { type: "button", id: "notify-turns", class: "small", onclick: () => Notification.requestPermission().then(() => showTurns(el)) }, a.notifyTurns) : null;
+    el.replaceChildren(
+      h("h3", {}, a.yourTurn),
+      rows.length ? h("ul", { class: "held" }, ...rows.map((x) => h("li", {}, h("a", { href: `/t/${x.invite}` }, a.dueBy(new Date(x.due_at * 1000)))))) : h("p", { class: "help" }, a.noTurn),
+      ask,
+    );
+    clearTimeout(polling);
+    polling = setTimeout(() => showTurns(el), 60000);
   };
 
   // The tables where the account holds a seat, with their links.

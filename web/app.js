@@ -533,6 +533,7 @@ function homePage() {
       .catch(() => {});
   }
   const rated = h("input", { id: "rated", type: "checkbox", "aria-describedby": "rated-help" });
+  const deadline = h("select", { id: "move-deadline", "aria-describedby": "deadline-help" }, h("option", { value: "" }, t.acct.deadlineOff), ...[12, 24, 48, 72, 168].map((n) => h("option", { value: String(n) }, t.acct.deadlineHours(n))));
   const clock = h(
     "select",
     { id: "turn-clock", "aria-describedby": "clock-help" },
@@ -546,6 +547,7 @@ function homePage() {
     h("label", {}, t.yourName, name),
     seats,
     h("label", {}, t.turnClock, clock, h("small", { id: "clock-help", class: "help" }, t.clockHelp)),
+    h("label", {}, t.acct.deadline, deadline, h("small", { id: "deadline-help", class: "help" }, t.acct.deadlineHelp)),
     h("div", { class: "rated-box" }, h("label", { class: "check" }, rated, t.acct.rated), h("small", { id: "rated-help", class: "help" }, t.acct.ratedHelp)),
     h("label", { class: "wide" }, t.ruleset, ruleset),
     error,
@@ -558,6 +560,11 @@ function homePage() {
     body.seats = ["human", ...[...seats.querySelectorAll("select")].map((s) => s.value)];
     if (clock.value) body.turn_clock_s = Number(clock.value);
     if (rated.checked) body.rated = true;
+    if (deadline.value) {
+      // A turn-based table has no live turn clock.
+      body.move_hours = Number(deadline.value);
+      delete body.turn_clock_s;
+    }
     if (ruleset.value.trim()) body.ruleset = ruleset.value;
     else if (game.value === "oh7") body.preset = preset.value;
     submit.disabled = true;
@@ -575,7 +582,7 @@ function homePage() {
     if (!r || !r.ok) {
       // The form keeps what was typed; the sentence says what to change.
       error.textContent = errorText(S.lang, v.code, v.params);
-      const focus = { bad_name: name, bad_players: players, bad_ruleset: ruleset, ruleset_too_large: ruleset, preset_and_ruleset: ruleset }[v.code];
+      const focus = { bad_deadline: deadline, bad_name: name, bad_players: players, bad_ruleset: ruleset, ruleset_too_large: ruleset, preset_and_ruleset: ruleset }[v.code];
       (focus || error).focus?.();
       return;
     }

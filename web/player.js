@@ -72,7 +72,7 @@ export function playerParts(t, body, { own = false } = {}) {
         )
       : null,
     ...rated.slice(0, 2).map((f) => board(t, f.family)),
-  ];
+  ].filter(Boolean);
 }
 
 /** The page `/p/NAME`. */
