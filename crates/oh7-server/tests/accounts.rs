@@ -267,11 +267,9 @@ async fn an_accounts_seats_follow_it_and_no_one_elses() {
     let bob = sign_up(addr, "Bob").await;
 
     // Ann creates a table from her page; Bob sits at it from his.
-    let origin = format!("http://{addr}");
     let cookie = format!("oh7_session={ann}");
     let create = json!({"players": 3, "preset": "kod7", "name": "Ann"}).to_string();
-    let made =
-        request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&create)).await.unwrap();
+    let made = call(addr, "POST", "/api/tables", Some(&ann), Some(serde_json::from_str(&create).unwrap())).await;
     assert_eq!(made.status, 201, "{}", made.body);
     let made: Value = serde_json::from_str(&made.body).unwrap();
     let invite = made["invite"].as_str().unwrap().to_string();
@@ -336,11 +334,8 @@ async fn a_seats_account_survives_a_restart() {
     let server = start(&db, fast()).await;
     let addr = server.addr;
     let ann = sign_up(addr, "Ann").await;
-    let origin = format!("http://{addr}");
-    let cookie = format!("oh7_session={ann}");
     let create = json!({"players": 2, "preset": "en", "name": "Ann"}).to_string();
-    let made =
-        request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&create)).await.unwrap();
+    let made = call(addr, "POST", "/api/tables", Some(&ann), Some(serde_json::from_str(&create).unwrap())).await;
     let invite = serde_json::from_str::<Value>(&made.body).unwrap()["invite"].as_str().unwrap().to_string();
     server.stop().await;
     let server = start(&db, fast()).await;
@@ -358,11 +353,8 @@ async fn a_players_page_has_their_finished_games_figures() {
     let server = start(&db, fast()).await;
     let addr = server.addr;
     let ann = sign_up(addr, "Ann").await;
-    let origin = format!("http://{addr}");
-    let cookie = format!("oh7_session={ann}");
     let create = json!({"players": 2, "preset": "kod7", "name": "Ann", "seats": ["human", "random"]}).to_string();
-    let made =
-        request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&create)).await.unwrap();
+    let made = call(addr, "POST", "/api/tables", Some(&ann), Some(serde_json::from_str(&create).unwrap())).await;
     let made: Value = serde_json::from_str(&made.body).unwrap();
     let (invite, watch) = (made["invite"].as_str().unwrap().to_string(), made["watch"].as_str().unwrap().to_string());
     let mut c = page_ws(addr, Some(&ann)).await;
@@ -491,11 +483,8 @@ async fn a_rated_game_moves_ratings_once() {
     // A guest cannot make a rated table.
     let guest = request(addr, "POST", "/api/tables", &[("Origin", &origin)], Some(&body.to_string())).await.unwrap();
     assert_eq!((guest.status, code(&guest)), (400, "signed_out".into()), "{}", guest.body);
-    let cookie = format!("oh7_session={ann}");
     let made =
-        request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&body.to_string()))
-            .await
-            .unwrap();
+        call(addr, "POST", "/api/tables", Some(&ann), Some(serde_json::from_str(&body.to_string()).unwrap())).await;
     assert_eq!(made.status, 201, "{}", made.body);
     let made: Value = serde_json::from_str(&made.body).unwrap();
     let (invite, watch) = (made["invite"].as_str().unwrap().to_string(), made["watch"].as_str().unwrap().to_string());
@@ -584,21 +573,16 @@ async fn a_turn_based_game_waits_a_day_then_a_bot_moves() {
     let addr = server.addr;
     let ann = sign_up(addr, "Ann").await;
     let bob = sign_up(addr, "Bob").await;
-    let origin = format!("http://{addr}");
-    let cookie = format!("oh7_session={ann}");
     // A deadline outside 1 to 336 hours, or with a turn clock, is refused.
     for bad in [json!({"move_hours": 0}), json!({"move_hours": 337}), json!({"move_hours": 24, "turn_clock_s": 60})] {
         let mut body = json!({"players": 2, "preset": "kod7", "name": "Ann"});
         body.as_object_mut().unwrap().extend(bad.as_object().unwrap().clone());
         let a =
-            request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&body.to_string()))
-                .await
-                .unwrap();
+            call(addr, "POST", "/api/tables", Some(&ann), Some(serde_json::from_str(&body.to_string()).unwrap())).await;
         assert_eq!((a.status, code(&a)), (400, "bad_deadline".into()), "{body}: {}", a.body);
     }
     let body = json!({"players": 2, "preset": "kod7", "name": "Ann", "move_hours": 24}).to_string();
-    let made =
-        request(addr, "POST", "/api/tables", &[("Origin", &origin), ("Cookie", &cookie)], Some(&body)).await.unwrap();
+    let made = call(addr, "POST", "/api/tables", Some(&ann), Some(serde_json::from_str(&body).unwrap())).await;
     assert_eq!(made.status, 201, "{}", made.body);
     let made: Value = serde_json::from_str(&made.body).unwrap();
     let (invite, watch) = (made["invite"].as_str().unwrap().to_string(), made["watch"].as_str().unwrap().to_string());

@@ -352,6 +352,18 @@ async fn kill_9_of_one_instance_moves_its_tables_to_the_other() {
     drop(db);
 }
 
+/// Two instances on `db` (A, its address, B, its address, both live) and ten tables on A.
+async fn ten_tables_on_a(db: &Db) -> (Guard, SocketAddr, Guard, SocketAddr, Arc<Mutex<Vec<SocketAddr>>>, Vec<Tab>) {
+    let (a, addr_a) = serve(&db.url);
+    let (b, addr_b) = serve(&db.url);
+    let live = Arc::new(Mutex::new(vec![addr_a, addr_b]));
+    let mut tabs = Vec::new();
+    for _ in 0..10 {
+        tabs.push(new_table(addr_a, "en").await);
+    }
+    (a, addr_a, b, addr_b, live, tabs)
+}
+
 /// Stop process `pid` (`SIGSTOP`) and wait until every one of its threads is stopped: from
 /// then on it reads nothing more from its sockets.
 async fn stop(pid: i32) {
@@ -373,13 +385,7 @@ async fn stop(pid: i32) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_instance_stopped_inside_a_transaction_holds_no_table_up() {
     let Some(db) = fresh_db().await else { return };
-    let (a, addr_a) = serve(&db.url);
-    let (b, addr_b) = serve(&db.url);
-    let live = Arc::new(Mutex::new(vec![addr_a, addr_b]));
-    let mut tabs = Vec::new();
-    for _ in 0..10 {
-        tabs.push(new_table(addr_a, "en").await);
-    }
+    let (a, addr_a, b, addr_b, live, tabs) = ten_tables_on_a(&db).await;
     // Every table played as fast as it goes, so that A is inside a commit most of the time.
     let tasks: Vec<_> = tabs.into_iter().map(|t| tokio::spawn(play(t, live.clone(), Duration::ZERO))).collect();
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -444,13 +450,7 @@ async fn an_instance_stopped_inside_a_transaction_holds_no_table_up() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paused_instance_cannot_write_the_tables_it_lost() {
     let Some(db) = fresh_db().await else { return };
-    let (a, addr_a) = serve(&db.url);
-    let (b, addr_b) = serve(&db.url);
-    let live = Arc::new(Mutex::new(vec![addr_a, addr_b]));
-    let mut tabs = Vec::new();
-    for _ in 0..10 {
-        tabs.push(new_table(addr_a, "en").await);
-    }
+    let (a, _, b, addr_b, live, mut tabs) = ten_tables_on_a(&db).await;
     // A few acts on A, then A is paused past its lease with one act on its way to each table.
     for tab in tabs.iter_mut() {
         for _ in 0..3 {
