@@ -27,8 +27,8 @@ pub(crate) const POSTGRES: Embedded = Embedded(&[
     (2, "reviews", include_str!("../migrations_pg/0002_reviews.sql")),
     (3, "leases", include_str!("../migrations_pg/0003_leases.sql")),
     (4, "instances", include_str!("../migrations_pg/0004_instances.sql")),
-    // The same SQL as SQLite's: both read it alike.
-    (5, "accounts", include_str!("../migrations/0003_accounts.sql")),
+    // A link to SQLite's file: both databases read this SQL alike.
+    (5, "accounts", include_str!("../migrations_pg/0005_accounts.sql")),
 ]);
 
 impl MigrationSource<'static> for Embedded {

@@ -22,7 +22,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{Postgres, Row as _, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::store::{Beat, Cluster, LobbyCounts, Row, Store, StoreError, StoredReview, StoredTable, stored_table};
+use crate::store::{Beat, Cluster, LobbyCounts, Row, Store, StoreError, StoredReview, StoredTable, TableReads};
 
 /// How long a lease lasts without renewal (the default of `oh7 serve --lease-s`).
 pub(crate) const LEASE: Duration = Duration::from_secs(15);
@@ -331,23 +331,6 @@ impl PgStore {
         }
         Ok(())
     }
-
-    async fn load_table(&self, id: &str) -> Result<StoredTable, StoreError> {
-        let (join_code, watch_code, config): (String, String, String) =
-            sqlx::query_as("SELECT join_code, watch_code, config FROM tables WHERE id = $1")
-                .bind(id)
-                .fetch_one(&self.pool)
-                .await?;
-        let events: Vec<(i64, String)> =
-            sqlx::query_as("SELECT version, body FROM events WHERE table_id = $1 ORDER BY version")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await?;
-        let mut table = stored_table(id, join_code, watch_code, &config, events)?;
-        table.links = crate::accounts::AccountStore::links(&self.pool, id).await?;
-        table.deadlines = crate::accounts::AccountStore::deadlines(&self.pool, id).await?;
-        Ok(table)
-    }
 }
 
 /// The settings of every session of the pool: `idle_in_transaction_session_timeout` (the
@@ -408,16 +391,10 @@ impl Store for PgStore {
         })
     }
     fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
-        Box::pin(async move {
-            let row = sqlx::query("SELECT id FROM tables WHERE join_code = $1 OR watch_code = $1")
-                .bind(code)
-                .fetch_optional(&self.pool)
-                .await?;
-            Ok(row.map(|r| r.get::<String, _>(0)))
-        })
+        TableReads::find_code(&self.pool, code)
     }
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>> {
-        Box::pin(self.load_table(id))
+        TableReads::load(&self.pool, id)
     }
     fn review_code<'a>(
         &'a self,
@@ -426,33 +403,10 @@ impl Store for PgStore {
         seat: usize,
         level: &'a str,
     ) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
-        Box::pin(async move {
-            let row =
-                sqlx::query("SELECT share FROM reviews WHERE table_id = $1 AND game = $2 AND seat = $3 AND level = $4")
-                    .bind(table_id)
-                    .bind(game as i32)
-                    .bind(seat as i32)
-                    .bind(level)
-                    .fetch_optional(&self.pool)
-                    .await?;
-            Ok(row.map(|r| r.get::<String, _>(0)))
-        })
+        TableReads::review_code(&self.pool, table_id, game, seat, level)
     }
     fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>> {
-        Box::pin(async move {
-            let row = sqlx::query("SELECT table_id, game, seat, level, body FROM reviews WHERE share = $1")
-                .bind(share)
-                .fetch_optional(&self.pool)
-                .await?;
-            Ok(row.map(|r| StoredReview {
-                table_id: r.get(0),
-                game: r.get::<i32, _>(1) as u32,
-                seat: r.get::<i32, _>(2) as usize,
-                level: r.get(3),
-                share: share.to_string(),
-                body: r.get(4),
-            }))
-        })
+        TableReads::review(&self.pool, share)
     }
     /// Take the table's lease if it is free or expired, or renew this instance's; refused
     /// ([`StoreError::Leased`]) while another instance holds it.

@@ -309,32 +309,102 @@ impl SqliteStore {
             .await?;
         Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
     }
-
-    async fn code_to_id(&self, code: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT id FROM tables WHERE join_code = ?1 OR watch_code = ?1")
-            .bind(code)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| r.get::<String, _>(0)))
-    }
-
-    async fn load_table(&self, id: &str) -> Result<StoredTable, StoreError> {
-        let (join_code, watch_code, config): (String, String, String) =
-            sqlx::query_as("SELECT join_code, watch_code, config FROM tables WHERE id = ?1")
-                .bind(id)
-                .fetch_one(&self.pool)
-                .await?;
-        let events: Vec<(i64, String)> =
-            sqlx::query_as("SELECT version, body FROM events WHERE table_id = ?1 ORDER BY version")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await?;
-        let mut table = stored_table(id, join_code, watch_code, &config, events)?;
-        table.links = crate::accounts::AccountStore::links(&self.pool, id).await?;
-        table.deadlines = crate::accounts::AccountStore::deadlines(&self.pool, id).await?;
-        Ok(table)
-    }
 }
+
+/// The reads both databases answer with the same statements (sqlx reads `$1` on both): a
+/// table by either code, a table and its log, a review.
+pub(crate) trait TableReads {
+    /// The id of the table whose invite or spectator code is `code`.
+    fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    /// A table, its log, the seats accounts hold and its deadlines.
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>>;
+    /// The share code of a review already made.
+    fn review_code<'a>(
+        &'a self,
+        table_id: &'a str,
+        game: u32,
+        seat: usize,
+        level: &'a str,
+    ) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    /// A review by its share code.
+    fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>>;
+}
+
+macro_rules! table_reads {
+    ($pool:ty) => {
+        impl TableReads for $pool {
+            fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+                Box::pin(async move {
+                    let row: Option<(String,)> =
+                        sqlx::query_as("SELECT id FROM tables WHERE join_code = $1 OR watch_code = $1")
+                            .bind(code)
+                            .fetch_optional(self)
+                            .await?;
+                    Ok(row.map(|(id,)| id))
+                })
+            }
+            fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>> {
+                Box::pin(async move {
+                    let (join_code, watch_code, config): (String, String, String) =
+                        sqlx::query_as("SELECT join_code, watch_code, config FROM tables WHERE id = $1")
+                            .bind(id)
+                            .fetch_one(self)
+                            .await?;
+                    let events: Vec<(i64, String)> =
+                        sqlx::query_as("SELECT version, body FROM events WHERE table_id = $1 ORDER BY version")
+                            .bind(id)
+                            .fetch_all(self)
+                            .await?;
+                    let mut table = stored_table(id, join_code, watch_code, &config, events)?;
+                    table.links = crate::accounts::AccountStore::links(self, id).await?;
+                    table.deadlines = crate::accounts::AccountStore::deadlines(self, id).await?;
+                    Ok(table)
+                })
+            }
+            fn review_code<'a>(
+                &'a self,
+                table_id: &'a str,
+                game: u32,
+                seat: usize,
+                level: &'a str,
+            ) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+                Box::pin(async move {
+                    let row: Option<(String,)> = sqlx::query_as(
+                        "SELECT share FROM reviews WHERE table_id = $1 AND game = $2 AND seat = $3 AND level = $4",
+                    )
+                    .bind(table_id)
+                    .bind(game as i32)
+                    .bind(seat as i32)
+                    .bind(level)
+                    .fetch_optional(self)
+                    .await?;
+                    Ok(row.map(|(s,)| s))
+                })
+            }
+            fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>> {
+                Box::pin(async move {
+                    let row: Option<(String, i64, i64, String, String)> = sqlx::query_as(
+                        "SELECT table_id, CAST(game AS BIGINT), CAST(seat AS BIGINT), level, body FROM reviews WHERE share = $1",
+                    )
+                    .bind(share)
+                    .fetch_optional(self)
+                    .await?;
+                    Ok(row.map(|(table_id, game, seat, level, body)| StoredReview {
+                        table_id,
+                        game: game as u32,
+                        seat: seat as usize,
+                        level,
+                        share: share.to_string(),
+                        body,
+                    }))
+                })
+            }
+        }
+    };
+}
+
+table_reads!(SqlitePool);
+table_reads!(sqlx::PgPool);
 
 /// A table as both stores read it back: its row and its log rows, parsed.
 pub(crate) fn stored_table(
@@ -370,10 +440,10 @@ impl Store for SqliteStore {
         Box::pin(self.unfinished_ids())
     }
     fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
-        Box::pin(self.code_to_id(code))
+        TableReads::find_code(&self.pool, code)
     }
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>> {
-        Box::pin(self.load_table(id))
+        TableReads::load(&self.pool, id)
     }
     fn review_code<'a>(
         &'a self,
@@ -382,33 +452,10 @@ impl Store for SqliteStore {
         seat: usize,
         level: &'a str,
     ) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
-        Box::pin(async move {
-            let row =
-                sqlx::query("SELECT share FROM reviews WHERE table_id = ?1 AND game = ?2 AND seat = ?3 AND level = ?4")
-                    .bind(table_id)
-                    .bind(game as i64)
-                    .bind(seat as i64)
-                    .bind(level)
-                    .fetch_optional(&self.pool)
-                    .await?;
-            Ok(row.map(|r| r.get::<String, _>(0)))
-        })
+        TableReads::review_code(&self.pool, table_id, game, seat, level)
     }
     fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>> {
-        Box::pin(async move {
-            let row = sqlx::query("SELECT table_id, game, seat, level, body FROM reviews WHERE share = ?1")
-                .bind(share)
-                .fetch_optional(&self.pool)
-                .await?;
-            Ok(row.map(|r| StoredReview {
-                table_id: r.get(0),
-                game: r.get::<i64, _>(1) as u32,
-                seat: r.get::<i64, _>(2) as usize,
-                level: r.get(3),
-                share: share.to_string(),
-                body: r.get(4),
-            }))
-        })
+        TableReads::review(&self.pool, share)
     }
     /// One process owns an SQLite file (its one writer is the only writer), so every table
     /// is granted: the lobby's single door gives each table one task.

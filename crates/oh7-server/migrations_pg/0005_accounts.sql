@@ -1,0 +1,1 @@
+../migrations/0003_accounts.sql
