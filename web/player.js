@@ -59,7 +59,7 @@ export function playerParts(t, body, { own = false } = {}) {
           "table",
           { class: "player-figures" },
           h("thead", {}, h("tr", {}, ...a.figHead.map((c) => h("th", { scope: "col" }, c)))),
-          h("tbody", {}, ...rows.map((f) => h("tr", {}, h("th", { scope: "row" }, f.game === "oh7" ? f.rules : f.game), h("td", {}, f.games), h("td", {}, f.wins), h("td", {}, num(f.oh7?.points_per_round)), h("td", {}, pct(f.oh7?.success_rate))))),
+          h("tbody", {}, ...rows.map((f) => h("tr", {}, h("th", { scope: "row" }, f.rules), h("td", {}, f.games), h("td", {}, f.wins), h("td", {}, num(f.oh7?.points_per_round)), h("td", {}, pct(f.oh7?.success_rate))))),
         )
       : h("p", { class: "help" }, a.noFigures),
     rated.length ? h("h3", {}, own ? a.ratings : a.theirRatings) : null,
