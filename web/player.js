@@ -32,17 +32,58 @@ export function historyPlot(t, family, history) {
   return svg;
 }
 
-/** A family's leaderboard (its ten best), filled in when it comes. */
+/**
+ * A leaderboard's lines: its ten best people, with the bots' measured ratings placed among them
+ * by rating as reference points (`{ name, rating, games, bot }`).
+ */
+export function boardLines(body, n = 10) {
+  const people = (body.standings || []).slice(0, n).map((s) => ({ ...s, bot: false }));
+  const bots = (body.bots || []).map((b) => ({ name: b.bot, rating: b.rating, games: b.games, bot: true }));
+  return [...people, ...bots].sort((a, b) => b.rating - a.rating);
+}
+
+/** A family's leaderboard (its ten best, and the bots), filled in when it comes. */
 export function board(t, family) {
   const el = h("div", { class: "leaderboard" });
   call("GET", `/api/leaderboard/${encodeURIComponent(family)}`).then((r) => {
     if (!r.ok) return;
+    const lines = boardLines(r.body);
     el.replaceChildren(
       h("h3", {}, t.acct.leaderboard(family)),
-      h("ol", {}, ...(r.body.standings || []).slice(0, 10).map((s) => h("li", {}, h("a", { href: `/p/${encodeURIComponent(s.name)}` }, s.name), ` · ${t.num(s.rating, 1)} · ${s.games}`))),
+      h(
+        "ol",
+        {},
+        ...lines.map((s) =>
+          s.bot
+            ? h("li", { class: "bot-ref" }, h("em", {}, t.acct.botRef(s.name)), ` · ${t.num(s.rating, 1)}`)
+            : h("li", {}, h("a", { href: `/p/${encodeURIComponent(s.name)}` }, s.name), ` · ${t.num(s.rating, 1)} · ${s.games}`),
+        ),
+      ),
+      lines.some((s) => s.bot) ? h("p", { class: "help" }, t.acct.botRefHelp) : null,
     );
   });
   return el;
+}
+
+/** The tables of a player's page: each with its links (watch or replay, and own reviews). */
+export function tableList(t, tables) {
+  const a = t.acct;
+  const code = (c) => encodeURIComponent(c);
+  return h(
+    "ul",
+    { class: "player-tables" },
+    ...tables.map((r) =>
+      h(
+        "li",
+        {},
+        a.playedLine(r),
+        " · ",
+        h("a", { href: `/w/${code(r.watch)}` }, a.watch),
+        r.games > 0 ? [" · ", h("a", { href: `/replay/${code(r.watch)}` }, a.replay)] : null,
+        ...(r.reviews || []).map((v) => [" · ", h("a", { href: `/review/${code(v.share)}` }, a.reviewOf(v.game, v.level))]),
+      ),
+    ),
+  );
 }
 
 /** The parts of a player's page from its body (`own`: the account panel's words). */
@@ -72,6 +113,7 @@ export function playerParts(t, body, { own = false } = {}) {
         )
       : null,
     ...rated.slice(0, 2).map((f) => board(t, f.family)),
+    ...(own || !(body.tables || []).length ? [] : [h("h3", {}, a.theirTables), tableList(t, body.tables)]),
   ].filter(Boolean);
 }
 

@@ -98,6 +98,40 @@ pub trait AccountStore: Send + Sync {
     fn due_tables(&self, now: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
     /// The turn-based tables where `account`'s seat owes a decision, soonest due first.
     fn turns_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<Turn>, StoreError>>;
+    /// The reviews made of the seats `account` holds.
+    fn reviews_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<OwnReview>, StoreError>>;
+    /// Set (or, `None`, remove) the address turn notices go to.
+    fn set_email<'a>(&'a self, account: &'a str, email: Option<&'a str>) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// The address turn notices go to.
+    fn email_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    /// The turns owed by seats whose account has an address and has not been told yet.
+    fn notices_due(&self) -> BoxFuture<'_, Result<Vec<crate::mail::Notice>, StoreError>>;
+    /// Claim the notice of a turn: `true` for the one caller that claims it first.
+    fn claim_notice<'a>(
+        &'a self,
+        table: &'a str,
+        seat: usize,
+        since: u64,
+        now: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// Give a claim back (its mail did not go).
+    fn unclaim_notice<'a>(&'a self, table: &'a str, seat: usize, since: u64) -> BoxFuture<'a, Result<(), StoreError>>;
+}
+
+/// A review of one of an account's seats (shown to that account only).
+#[derive(Clone, Debug, Serialize)]
+pub struct OwnReview {
+    /// The table's internal id (never sent).
+    #[serde(skip)]
+    pub table_id: String,
+    /// The game's number at the table.
+    pub game: u32,
+    /// The reviewed seat.
+    pub seat: usize,
+    /// The reviewing level.
+    pub level: String,
+    /// Its share code (`/review/CODE`).
+    pub share: String,
 }
 
 /// A turn-based table where it is an account's turn.
@@ -181,6 +215,8 @@ pub struct HeldSeat {
     pub table_id: String,
     /// The table's invite code (its link is `/t/CODE`).
     pub invite: String,
+    /// The table's watch code (`/w/CODE` to watch, `/replay/CODE` for its last finished game).
+    pub watch: String,
     /// The seat.
     pub seat: usize,
     /// The game (`oh7`, `seven`).
@@ -199,12 +235,13 @@ pub struct HeldSeat {
 
 impl HeldSeat {
     /// From a stored row (`None`: settings this server cannot read).
-    fn of(row: (String, String, i64, String, i64, i64)) -> Option<HeldSeat> {
-        let (table_id, invite, seat, config, created_at, finished) = row;
+    fn of(row: (String, String, String, i64, String, i64, i64)) -> Option<HeldSeat> {
+        let (table_id, invite, watch, seat, config, created_at, finished) = row;
         let c: crate::table::TableConfig = serde_json::from_str(&config).ok()?;
         Some(HeldSeat {
             table_id,
             invite,
+            watch,
             seat: seat as usize,
             game: c.spec.game_name(),
             rules: c.spec.label(),
@@ -318,8 +355,8 @@ macro_rules! account_store {
             }
             fn tables_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<HeldSeat>, StoreError>> {
                 Box::pin(async move {
-                    let rows: Vec<(String, String, i64, String, i64, i64)> = sqlx::query_as(
-                        "SELECT t.id, t.join_code, l.seat, t.config, t.created_at, CAST(t.finished AS BIGINT) \
+                    let rows: Vec<(String, String, String, i64, String, i64, i64)> = sqlx::query_as(
+                        "SELECT t.id, t.join_code, t.watch_code, l.seat, t.config, t.created_at, CAST(t.finished AS BIGINT) \
                          FROM seat_accounts l JOIN tables t ON t.id = l.table_id \
                          WHERE l.account_id = $1 ORDER BY t.created_at DESC, t.id LIMIT $2",
                     )
@@ -392,6 +429,95 @@ macro_rules! account_store {
                     .fetch_all(self)
                     .await?;
                     Ok(rows.into_iter().map(|(invite, seat, due_at)| Turn { invite, seat: seat as usize, due_at }).collect())
+                })
+            }
+            fn set_email<'a>(&'a self, account: &'a str, email: Option<&'a str>) -> BoxFuture<'a, Result<(), StoreError>> {
+                Box::pin(async move {
+                    sqlx::query("UPDATE accounts SET email = $1 WHERE id = $2").bind(email).bind(account).execute(self).await?;
+                    Ok(())
+                })
+            }
+            fn email_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+                Box::pin(async move {
+                    let r: Option<(Option<String>,)> =
+                        sqlx::query_as("SELECT email FROM accounts WHERE id = $1").bind(account).fetch_optional(self).await?;
+                    Ok(r.and_then(|r| r.0))
+                })
+            }
+            fn notices_due(&self) -> BoxFuture<'_, Result<Vec<crate::mail::Notice>, StoreError>> {
+                Box::pin(async move {
+                    let rows: Vec<(String, i64, i64, i64, String, String, String, String)> = sqlx::query_as(
+                        "SELECT d.table_id, d.seat, d.since, d.due_at, a.name, a.email, t.join_code, t.config \
+                         FROM deadlines d \
+                         JOIN seat_accounts l ON l.table_id = d.table_id AND l.seat = d.seat \
+                         JOIN accounts a ON a.id = l.account_id \
+                         JOIN tables t ON t.id = d.table_id \
+                         WHERE a.email IS NOT NULL AND NOT EXISTS (SELECT 1 FROM notices n \
+                           WHERE n.table_id = d.table_id AND n.seat = d.seat AND n.since = d.since) \
+                         ORDER BY d.due_at",
+                    )
+                    .fetch_all(self)
+                    .await?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|(table_id, seat, since, due_at, name, email, invite, config)| crate::mail::Notice {
+                            table_id,
+                            seat: seat as usize,
+                            since: since as u64,
+                            due_at,
+                            name,
+                            email,
+                            invite,
+                            config,
+                        })
+                        .collect())
+                })
+            }
+            fn claim_notice<'a>(&'a self, table: &'a str, seat: usize, since: u64, now: i64) -> BoxFuture<'a, Result<bool, StoreError>> {
+                Box::pin(async move {
+                    let r = sqlx::query(
+                        "INSERT INTO notices (table_id, seat, since, at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                    )
+                    .bind(table)
+                    .bind(seat as i64)
+                    .bind(since as i64)
+                    .bind(now)
+                    .execute(self)
+                    .await?;
+                    Ok(r.rows_affected() == 1)
+                })
+            }
+            fn unclaim_notice<'a>(&'a self, table: &'a str, seat: usize, since: u64) -> BoxFuture<'a, Result<(), StoreError>> {
+                Box::pin(async move {
+                    sqlx::query("DELETE FROM notices WHERE table_id = $1 AND seat = $2 AND since = $3")
+                        .bind(table)
+                        .bind(seat as i64)
+                        .bind(since as i64)
+                        .execute(self)
+                        .await?;
+                    Ok(())
+                })
+            }
+            fn reviews_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<OwnReview>, StoreError>> {
+                Box::pin(async move {
+                    let rows: Vec<(String, i64, i64, String, String)> = sqlx::query_as(
+                        "SELECT r.table_id, CAST(r.game AS BIGINT), CAST(r.seat AS BIGINT), r.level, r.share FROM reviews r \
+                         JOIN seat_accounts l ON l.table_id = r.table_id AND l.seat = r.seat \
+                         WHERE l.account_id = $1 ORDER BY r.created_at DESC",
+                    )
+                    .bind(account)
+                    .fetch_all(self)
+                    .await?;
+                    Ok(rows
+                        .into_iter()
+                        .map(|(table_id, game, seat, level, share)| OwnReview {
+                            table_id,
+                            game: game as u32,
+                            seat: seat as usize,
+                            level,
+                            share,
+                        })
+                        .collect())
                 })
             }
             fn leaderboard<'a>(&'a self, family: &'a str, n: i64) -> BoxFuture<'a, Result<Vec<Standing>, StoreError>> {
@@ -539,6 +665,7 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .route("/api/account/signout-everywhere", post(signout_everywhere))
         .route("/api/account/tables", get(tables))
         .route("/api/account/turns", get(turns))
+        .route("/api/account/email", post(set_email))
         .route("/api/players/{name}", get(crate::profile::page))
         .route("/api/leaderboard/{family}", get(crate::profile::leaderboard))
 }
@@ -562,6 +689,8 @@ struct Confirm {
 #[derive(Serialize)]
 struct Me<'a> {
     name: &'a str,
+    /// The address turn notices go to (`null`: none).
+    email: Option<&'a str>,
 }
 
 /// A refusal with its HTTP status: what every account handler answers when it changes nothing.
@@ -693,7 +822,9 @@ fn wrong(message: &str) -> Refused {
 async fn open(app: &App, account: &Account, status: StatusCode) -> Result<Response, Refused> {
     let token = new_secret();
     app.lobby.accounts().open_session(&token, &account.id, now_s()).await?;
-    Ok((status, set_cookie(app, Some(&token)), Json(Me { name: &account.name })).into_response())
+    let email = app.lobby.accounts().email_of(&account.id).await?;
+    Ok((status, set_cookie(app, Some(&token)), Json(Me { name: &account.name, email: email.as_deref() }))
+        .into_response())
 }
 
 async fn signup(
@@ -752,7 +883,38 @@ async fn signin(
 
 async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
     let a = account_of(&app, &headers).await?;
-    Ok(Json(Me { name: &a.name }).into_response())
+    let email = app.lobby.accounts().email_of(&a.id).await?;
+    Ok(Json(Me { name: &a.name, email: email.as_deref() }).into_response())
+}
+
+/// `POST /api/account/email`: `{"email": "ann@example.org"}` sets the address turn notices go
+/// to, `{"email": null}` (or `""`) removes it.
+async fn set_email(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Response, Refused> {
+    same_origin(&headers, &app)?;
+    let a = account_of(&app, &headers).await?;
+    let b: EmailBody = body(&bytes)?;
+    let email = b.email.as_deref().map(str::trim).filter(|e| !e.is_empty());
+    if let Some(e) = email
+        && !crate::mail::valid_address(e)
+    {
+        return Err(Refused(
+            StatusCode::BAD_REQUEST,
+            Refusal::new(ErrorCode::BadEmail, "This is not an email address (name@example.org)."),
+        ));
+    }
+    app.lobby.accounts().set_email(&a.id, email).await?;
+    Ok(Json(Me { name: &a.name, email }).into_response())
+}
+
+/// `POST /api/account/email`'s body.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EmailBody {
+    email: Option<String>,
 }
 
 /// The tables where the signed-in account holds a seat, newest first.

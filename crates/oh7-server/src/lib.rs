@@ -20,6 +20,7 @@ pub(crate) mod event;
 pub(crate) mod http;
 pub(crate) mod listen;
 pub(crate) mod lobby;
+pub mod mail;
 pub(crate) mod migrations;
 pub mod patch;
 pub(crate) mod pg;
@@ -89,8 +90,15 @@ pub struct Settings {
     pub rematch_wait: Duration,
     /// The wall clock (turn-based tables' deadlines).
     pub clock: Arc<dyn clock::Clock>,
-    /// How often the server looks for turn-based tables whose deadline has passed.
+    /// How often the server looks for turn-based tables whose deadline has passed (and sends
+    /// the turn notices due).
     pub deadline_sweep: Duration,
+    /// The SMTP relay (`HOST:PORT`) turn notices go through; `None`: no mail is sent.
+    pub smtp: Option<String>,
+    /// The sender of turn notices.
+    pub mail_from: String,
+    /// How long a turn waits before its notice is mailed.
+    pub notice_after: Duration,
 }
 
 /// The heartbeat deadline: the browser pings every 15 s, so three pings may be lost.
@@ -119,6 +127,9 @@ impl Default for Settings {
             heartbeat: HEARTBEAT,
             clock: Arc::new(clock::SystemClock),
             deadline_sweep: Duration::from_secs(30),
+            smtp: None,
+            mail_from: "oh7 <oh7@localhost>".to_string(),
+            notice_after: Duration::from_secs(15 * 60),
         }
     }
 }
@@ -140,6 +151,9 @@ pub enum ServeError {
         /// Why.
         source: std::io::Error,
     },
+    /// The mail settings.
+    #[error("{0}")]
+    Mail(#[from] mail::MailSettingError),
 }
 
 /// A running server.
@@ -219,6 +233,10 @@ pub async fn start(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<Running, ServeError> {
     let header_timeout = settings.header_timeout;
+    let mailer = match &settings.smtp {
+        Some(relay) => Some(mail::Mailer::new(relay, &settings.mail_from)?),
+        None => None,
+    };
     let settings = Arc::new(settings);
     let store: Arc<dyn store::Store> = match &db {
         Database::Postgres(url) => Arc::new(store::PgStore::open(url, &secrets::new_code(), settings.lease).await?),
@@ -242,6 +260,7 @@ pub async fn start(
         // The heartbeat: alive at `url`, leases renewed, lost tables stopped, the tables of
         // instances that died claimed.
         let app = app.clone();
+        let url = url.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -252,15 +271,22 @@ pub async fn start(
         });
     }
     {
-        // Turn-based tables' deadlines, however long nobody looks at the table.
+        // Turn-based tables' deadlines, however long nobody looks at the table; then the turn
+        // notices by mail.
         let app = app.clone();
         let every = app.settings.deadline_sweep;
+        let url = url.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             while !app.lobby.is_closing() {
                 tick.tick().await;
                 app.lobby.sweep_deadlines().await;
+                if let Some(m) = &mailer
+                    && let Err(e) = mail::send_notices(&app, m, &url).await
+                {
+                    tracing::warn!(error = %e, "could not read the turn notices due");
+                }
             }
         });
     }

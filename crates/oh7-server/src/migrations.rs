@@ -19,6 +19,7 @@ pub(crate) const SQLITE: Embedded = Embedded(&[
     (1, "tables and events", include_str!("../migrations/0001_tables_and_events.sql")),
     (2, "reviews", include_str!("../migrations/0002_reviews.sql")),
     (3, "accounts", include_str!("../migrations/0003_accounts.sql")),
+    (4, "mail", include_str!("../migrations/0004_mail.sql")),
 ]);
 
 /// PostgreSQL's schema.
@@ -29,6 +30,7 @@ pub(crate) const POSTGRES: Embedded = Embedded(&[
     (4, "instances", include_str!("../migrations_pg/0004_instances.sql")),
     // A link to SQLite's file: both databases read this SQL alike.
     (5, "accounts", include_str!("../migrations_pg/0005_accounts.sql")),
+    (6, "mail", include_str!("../migrations_pg/0006_mail.sql")),
 ]);
 
 impl MigrationSource<'static> for Embedded {

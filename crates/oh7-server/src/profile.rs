@@ -1,20 +1,23 @@
 //! A player's page (`GET /api/players/{name}`): their figures over the **finished** games of the
 //! tables where their account holds a seat, per game and rules, with the per-player set of
 //! `oh7-stats` (the one `oh7 stats` reports: points per round, average bid, nil and top bid
-//! rates, success, overshoot and shortfall rates). Public: a finished game's record is public,
-//! and nothing of a running game is read (its table's finished games only).
+//! rates, success, overshoot and shortfall rates), and their tables, running and finished, by
+//! their watch codes (what a spectator may see). Public: a finished game's record is public,
+//! and nothing of a running game is read (its table's finished games only). The reviews of
+//! their seats are listed on their own page only (signed in as them).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use oh7_core::registry::GameId;
 use oh7_stats::oh7::PlayerStats;
 use serde::Serialize;
 
-use crate::accounts::{HeldSeat, Refused, named};
+use crate::accounts::{HeldSeat, Refused, named, signed_in};
 use crate::http::App;
 use crate::store::StoreError;
 
@@ -29,6 +32,34 @@ pub(crate) struct Profile {
     pub by_rules: Vec<RulesFigures>,
     /// The ratings of rated games, per family, with their history.
     pub ratings: Vec<crate::accounts::RatingBody>,
+    /// The tables where they hold a seat, newest first: running and finished.
+    pub tables: Vec<TableLine>,
+}
+
+/// One table of a player's page: what anyone may see of it (its watch code, never its invite).
+#[derive(Debug, Serialize)]
+pub(crate) struct TableLine {
+    /// The watch code: `/w/CODE` watches the table (the spectators' view), `/replay/CODE`
+    /// replays its last finished game.
+    pub watch: String,
+    /// `oh7` or `seven`.
+    pub game: &'static str,
+    /// The rules' label.
+    pub rules: String,
+    /// Players at the table.
+    pub players: usize,
+    /// The player's seat.
+    pub seat: usize,
+    /// Creation time, Unix seconds.
+    pub created_at: i64,
+    /// The table's last game is over.
+    pub finished: bool,
+    /// Its finished games.
+    pub games: u64,
+    /// Those the player won.
+    pub wins: u64,
+    /// The reviews of the player's seat there: only on their own page (signed in as them).
+    pub reviews: Vec<crate::accounts::OwnReview>,
 }
 
 /// A player's figures under one game's rules.
@@ -94,7 +125,22 @@ struct Tally {
 /// The figures of the seats `held` (each with its table's finished games).
 fn figures(name: String, held: &[(HeldSeat, Vec<Arc<crate::table::FinishedGame>>)]) -> Profile {
     let by_rules = rules_figures(held);
-    Profile { name, games: by_rules.iter().map(|r| r.games).sum(), by_rules, ratings: Vec::new() }
+    let tables = held
+        .iter()
+        .map(|(s, games)| TableLine {
+            watch: s.watch.clone(),
+            game: s.game,
+            rules: s.rules.clone(),
+            players: s.players,
+            seat: s.seat,
+            created_at: s.created_at,
+            finished: s.finished,
+            games: games.len() as u64,
+            wins: games.iter().filter(|g| g.winners.contains(&s.seat)).count() as u64,
+            reviews: Vec::new(),
+        })
+        .collect();
+    Profile { name, games: by_rules.iter().map(|r| r.games).sum(), by_rules, ratings: Vec::new(), tables }
 }
 
 fn rules_figures(held: &[(HeldSeat, Vec<Arc<crate::table::FinishedGame>>)]) -> Vec<RulesFigures> {
@@ -133,8 +179,13 @@ fn rules_figures(held: &[(HeldSeat, Vec<Arc<crate::table::FinishedGame>>)]) -> V
 }
 
 /// `GET /api/players/{name}`.
-pub(crate) async fn page(State(app): State<Arc<App>>, Path(name): Path<String>) -> Result<Response, Refused> {
+pub(crate) async fn page(
+    State(app): State<Arc<App>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, Refused> {
     let account = named(&app, &name).await?;
+    let own = signed_in(&app, &headers).await?.is_some_and(|a| a.id == account.id);
     let seats = app.lobby.accounts().tables_of(&account.id).await?;
     let mut held = Vec::with_capacity(seats.len());
     for seat in seats {
@@ -148,6 +199,13 @@ pub(crate) async fn page(State(app): State<Arc<App>>, Path(name): Path<String>) 
     }
     let mut profile = figures(account.name, &held);
     profile.ratings = app.lobby.accounts().ratings_of(&account.id).await?;
+    if own {
+        let reviews = app.lobby.accounts().reviews_of(&account.id).await?;
+        for (line, (seat, _)) in profile.tables.iter_mut().zip(&held) {
+            line.reviews =
+                reviews.iter().filter(|r| r.table_id == seat.table_id && r.seat == seat.seat).cloned().collect();
+        }
+    }
     Ok(Json(profile).into_response())
 }
 
@@ -158,7 +216,8 @@ const LEADERBOARD: i64 = 100;
 /// `seven`), best first; empty for a family nobody is rated in.
 pub(crate) async fn leaderboard(State(app): State<Arc<App>>, Path(family): Path<String>) -> Result<Response, Refused> {
     let standings = app.lobby.accounts().leaderboard(&family, LEADERBOARD).await?;
-    Ok(Json(LeaderboardBody { family, standings }).into_response())
+    let bots = crate::ratings::bot_references().families.get(&family).map(|f| f.bots.clone()).unwrap_or_default();
+    Ok(Json(LeaderboardBody { family, standings, bots }).into_response())
 }
 
 /// A leaderboard.
@@ -166,4 +225,7 @@ pub(crate) async fn leaderboard(State(app): State<Arc<App>>, Path(family): Path<
 struct LeaderboardBody {
     family: String,
     standings: Vec<crate::accounts::Standing>,
+    /// The bots' measured ratings on the same scale, strongest first (reference points: they
+    /// never play rated tables; see `docs/accounts.md`).
+    bots: Vec<crate::ratings::BotRating>,
 }

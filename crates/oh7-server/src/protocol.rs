@@ -223,6 +223,8 @@ pub enum ErrorCode {
     UnknownPlayer,
     /// A move deadline outside 1 to 336 hours, or with a turn clock.
     BadDeadline,
+    /// An account's email address that is not one.
+    BadEmail,
     /// The table is played by another server instance now (this one lost it); nothing was
     /// applied: reconnect (a `redirect` says where).
     Moved,
@@ -284,6 +286,7 @@ impl ErrorCode {
             ErrorCode::CrossOrigin => "cross_origin",
             ErrorCode::UnknownPlayer => "unknown_player",
             ErrorCode::BadDeadline => "bad_deadline",
+            ErrorCode::BadEmail => "bad_email",
         }
     }
 }

@@ -26,13 +26,13 @@ pub struct Rated {
 }
 
 /// The family of a table's rules: the game and its rules' label.
-pub(crate) fn family(game: &str, label: &str) -> String {
+pub fn family(game: &str, label: &str) -> String {
     if game == label { game.to_string() } else { format!("{game}:{label}") }
 }
 
 /// Rank the people (`(seat, account)`) by their totals, better first: higher totals are better
 /// when the winners hold the highest total (Oh 7), lower otherwise (Seven's points).
-pub(crate) fn placings(totals: &[i64], winners: &[Seat], people: &[(Seat, String)]) -> Vec<(String, usize)> {
+pub fn placings(totals: &[i64], winners: &[Seat], people: &[(Seat, String)]) -> Vec<(String, usize)> {
     let max = totals.iter().copied().max().unwrap_or(0);
     let high = winners.iter().all(|&w| totals.get(w) == Some(&max));
     let key = |s: Seat| if high { -totals[s] } else { totals[s] };
@@ -47,7 +47,7 @@ pub(crate) fn placings(totals: &[i64], winners: &[Seat], people: &[(Seat, String
 }
 
 /// The new `(mu, sigma)` of each player from their current ones (`None`: unrated yet) and ranks.
-pub(crate) fn update(current: &[Option<(f64, f64)>], ranks: &[usize]) -> Vec<(f64, f64)> {
+pub fn update(current: &[Option<(f64, f64)>], ranks: &[usize]) -> Vec<(f64, f64)> {
     let ratings: Vec<[WengLinRating; 1]> = current
         .iter()
         .map(|c| [c.map_or_else(WengLinRating::new, |(mu, sigma)| WengLinRating { rating: mu, uncertainty: sigma })])
@@ -55,6 +55,58 @@ pub(crate) fn update(current: &[Option<(f64, f64)>], ranks: &[usize]) -> Vec<(f6
     let teams: Vec<(&[WengLinRating], MultiTeamOutcome)> =
         ratings.iter().zip(ranks).map(|(r, &k)| (&r[..], MultiTeamOutcome::new(k))).collect();
     weng_lin_multi_team(&teams, &WengLinConfig::new()).into_iter().map(|t| (t[0].rating, t[0].uncertainty)).collect()
+}
+
+/// The bots' measured strength on this rating's scale, per family: what `oh7 league` wrote to
+/// `crates/oh7-server/data/bot_ratings.json` (each level rated as one player over games of
+/// mixed levels, with [`placings`] and [`update`] as a rated table uses them). Shown on the
+/// leaderboards as reference points.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct BotReferences {
+    /// Per family (`oh7:en`, `seven`).
+    pub families: std::collections::BTreeMap<String, FamilyReference>,
+}
+
+/// One family's bot ratings.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct FamilyReference {
+    /// The command that measured them.
+    pub command: String,
+    /// Seats at each game.
+    pub players: usize,
+    /// Games played.
+    pub games: u64,
+    /// Each level, strongest first.
+    pub bots: Vec<BotRating>,
+}
+
+/// One bot level's rating.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct BotRating {
+    /// The level (`expert`, `hard`, …).
+    pub bot: String,
+    /// The rating shown (`mu − 3·sigma`).
+    pub rating: f64,
+    /// Weng-Lin's mu.
+    pub mu: f64,
+    /// Weng-Lin's sigma.
+    pub sigma: f64,
+    /// Games it played.
+    pub games: u64,
+}
+
+/// The file the server ships.
+const BOT_RATINGS: &str = include_str!("../data/bot_ratings.json");
+
+/// The shipped bot ratings.
+pub fn bot_references() -> &'static BotReferences {
+    static REFS: std::sync::LazyLock<BotReferences> = std::sync::LazyLock::new(|| {
+        serde_json::from_str(BOT_RATINGS).unwrap_or_else(|e| {
+            tracing::error!(error = %e, "data/bot_ratings.json is not readable: leaderboards show no bots");
+            BotReferences::default()
+        })
+    });
+    &REFS
 }
 
 /// The rating shown: `mu − 3·sigma`.
@@ -169,6 +221,23 @@ mod tests {
         // A tie moves nobody's mu between equals.
         let tie = update(&[None, None], &[1, 1]);
         assert!((tie[0].0 - tie[1].0).abs() < 1e-9);
+    }
+
+    /// The shipped file reads, every family's levels are known ones, strongest first, and
+    /// each rating is what its mu and sigma show.
+    #[test]
+    fn the_shipped_bot_ratings_read() {
+        let refs: BotReferences = serde_json::from_str(BOT_RATINGS).unwrap();
+        assert!(refs.families.contains_key("oh7:en"), "{:?}", refs.families.keys());
+        for (family, f) in &refs.families {
+            assert!(f.bots.len() >= 2, "{family}");
+            assert!(f.bots.windows(2).all(|w| w[0].rating >= w[1].rating), "{family}");
+            for b in &f.bots {
+                assert!((b.rating - shown(b.mu, b.sigma)).abs() < 1e-6, "{family} {b:?}");
+                assert!(b.games > 0);
+            }
+        }
+        assert_eq!(bot_references(), &refs);
     }
 
     #[test]

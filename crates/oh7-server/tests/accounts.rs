@@ -42,7 +42,7 @@ async fn sign_up_in_and_out() {
 
     let up = call(addr, "POST", "/api/account/signup", None, Some(creds.clone())).await;
     assert_eq!(up.status, 201, "{}", up.body);
-    assert_eq!(serde_json::from_str::<Value>(&up.body).unwrap(), json!({"name": "Zoé Martin"}));
+    assert_eq!(serde_json::from_str::<Value>(&up.body).unwrap(), json!({"name": "Zoé Martin", "email": null}));
     let cookie = up.header("set-cookie").unwrap();
     for attr in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
         assert!(cookie.contains(attr), "{cookie}");
@@ -53,9 +53,26 @@ async fn sign_up_in_and_out() {
     assert!(!up.body.contains(&s1), "the token is in the cookie only");
 
     let me = call(addr, "GET", "/api/account", Some(&s1), None).await;
-    assert_eq!((me.status, me.body.as_str()), (200, r#"{"name":"Zoé Martin"}"#));
+    assert_eq!((me.status, me.body.as_str()), (200, r#"{"name":"Zoé Martin","email":null}"#));
     let guest = call(addr, "GET", "/api/account", None, None).await;
     assert_eq!((guest.status, code(&guest)), (401, "signed_out".into()));
+
+    // An address for turn notices: set, refused when it is not one (nothing changes), removed.
+    let set = |body: Value, cookie: Option<String>| async move {
+        call(addr, "POST", "/api/account/email", cookie.as_deref(), Some(body)).await
+    };
+    let ok = set(json!({"email": " zoe@example.org "}), Some(s1.clone())).await;
+    assert_eq!((ok.status, ok.body.as_str()), (200, r#"{"name":"Zoé Martin","email":"zoe@example.org"}"#));
+    for bad in ["zoe", "zoe@example.org\r\nBcc: eve@example.org", &format!("{}@example.org", "z".repeat(250))] {
+        let no = set(json!({ "email": bad }), Some(s1.clone())).await;
+        assert_eq!((no.status, code(&no)), (400, "bad_email".into()), "{bad}");
+    }
+    let no = set(json!({"email": "eve@example.org"}), None).await;
+    assert_eq!((no.status, code(&no)), (401, "signed_out".into()));
+    let me = call(addr, "GET", "/api/account", Some(&s1), None).await;
+    assert_eq!(me.body, r#"{"name":"Zoé Martin","email":"zoe@example.org"}"#);
+    let gone = set(json!({"email": null}), Some(s1.clone())).await;
+    assert_eq!(gone.body, r#"{"name":"Zoé Martin","email":null}"#);
 
     // The name is taken whatever its case; bad names and passwords are refused with their codes.
     let again =
@@ -412,6 +429,36 @@ async fn a_players_page_has_their_finished_games_figures() {
     }
     let won = record["winners"].as_array().is_some_and(|w| w.iter().any(|s| s == 0));
     assert_eq!(r["wins"].as_u64(), Some(u64::from(won)), "{p} {}", record["winners"]);
+    // The table is listed by its watch code, never its invite; a review of Ann's seat only on
+    // her own page.
+    let line = &p["tables"][0];
+    assert_eq!(
+        (line["watch"].as_str(), line["seat"].as_u64(), line["games"].as_u64()),
+        (Some(&*watch), Some(0), Some(1)),
+        "{p}"
+    );
+    assert_eq!(line["wins"].as_u64(), Some(u64::from(won)));
+    assert!(!p.to_string().contains(&invite), "{p}");
+    assert_eq!(line["reviews"], json!([]));
+    let share = "0123456789abcdef0123456789abcdef";
+    sql(
+        &db,
+        &[&format!(
+            "INSERT INTO reviews (table_id, game, seat, level, share, body, created_at) \
+             SELECT id, 0, 0, 'expert', '{share}', '{{}}', 1 FROM tables WHERE watch_code = '{watch}'"
+        )],
+    )
+    .await;
+    let other = sign_up(addr, "Eve").await;
+    for (cookie, shown) in [(None, false), (Some(&*other), false), (Some(&*ann), true)] {
+        let a = call(addr, "GET", "/api/players/ann", cookie, None).await;
+        let p: Value = serde_json::from_str(&a.body).unwrap();
+        assert_eq!(a.body.contains(share), shown, "{cookie:?}: {p}");
+        if shown {
+            assert_eq!(p["tables"][0]["reviews"][0]["share"], share);
+            assert_eq!(p["tables"][0]["reviews"][0]["level"], "expert");
+        }
+    }
     let nobody = call(addr, "GET", "/api/players/nobody", None, None).await;
     assert_eq!((nobody.status, code(&nobody)), (404, "unknown_player".into()));
 }
@@ -529,6 +576,10 @@ async fn a_rated_game_moves_ratings_once() {
     let names: Vec<&str> = board["standings"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     let first = if ann_r[0].2 >= bob_r[0].2 { ["Ann", "Bob"] } else { ["Bob", "Ann"] };
     assert_eq!(names, first, "{board}");
+    // The bots' measured ratings come with it, strongest first (the shipped references).
+    let bots: Vec<&str> = board["bots"].as_array().unwrap().iter().map(|b| b["bot"].as_str().unwrap()).collect();
+    assert!(bots.contains(&"heuristic") && bots.contains(&"random"), "{board}");
+    assert!(bots.iter().position(|&b| b == "heuristic") < bots.iter().position(|&b| b == "random"), "{board}");
 
     // Restarted, the table loaded again: nothing changes.
     server.stop().await;
@@ -646,4 +697,233 @@ async fn a_turn_based_game_waits_a_day_then_a_bot_moves() {
         let due = t["due_at"].as_i64().unwrap();
         assert!(due > later + 23 * 3600, "the next deadline counts from the moved clock: {due} vs {later}");
     }
+}
+
+/// A local SMTP sink: accepts every mail (plain SMTP, as `--smtp` speaks it) and keeps each as
+/// `(recipients, message)`.
+async fn smtp_sink() -> (String, std::sync::Arc<std::sync::Mutex<Vec<(Vec<String>, String)>>>) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let mails = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept = mails.clone();
+    tokio::spawn(async move {
+        while let Ok((sock, _)) = listener.accept().await {
+            let kept = kept.clone();
+            tokio::spawn(async move {
+                let (r, mut w) = sock.into_split();
+                let mut lines = BufReader::new(r).lines();
+                w.write_all(b"220 sink\r\n").await.unwrap();
+                let mut to = Vec::new();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let verb = line.split(' ').next().unwrap_or("").to_ascii_uppercase();
+                    let reply: &[u8] = match verb.as_str() {
+                        "EHLO" | "HELO" | "MAIL" | "RSET" | "NOOP" => b"250 ok\r\n",
+                        "RCPT" => {
+                            to.push(line.split_once(':').map(|x| x.1.trim().to_string()).unwrap_or_default());
+                            b"250 ok\r\n"
+                        }
+                        "DATA" => {
+                            w.write_all(b"354 go on\r\n").await.unwrap();
+                            let mut body = String::new();
+                            while let Ok(Some(l)) = lines.next_line().await {
+                                if l == "." {
+                                    break;
+                                }
+                                body.push_str(&l);
+                                body.push('\n');
+                            }
+                            kept.lock().unwrap().push((std::mem::take(&mut to), body));
+                            b"250 kept\r\n"
+                        }
+                        "QUIT" => {
+                            let _ = w.write_all(b"221 bye\r\n").await;
+                            return;
+                        }
+                        _ => b"502 no\r\n",
+                    };
+                    w.write_all(reply).await.unwrap();
+                }
+            });
+        }
+    });
+    (addr, mails)
+}
+
+/// Play a client's seat (the first legal action each time) until the game is over or the
+/// shared `budget` of actions is spent (then it returns once the table is quiet for it).
+async fn play_some(mut c: Client, budget: std::sync::Arc<std::sync::atomic::AtomicI64>) -> Client {
+    use std::sync::atomic::Ordering;
+    // What happened while it was not playing (a bot's decision for its seat) comes first.
+    while let Ok(m) = tokio::time::timeout(std::time::Duration::from_millis(100), c.recv()).await {
+        m.unwrap();
+    }
+    while c.table["state"] != "over" {
+        if c.legal.is_empty() {
+            match tokio::time::timeout(std::time::Duration::from_millis(300), c.recv()).await {
+                Ok(m) => {
+                    m.unwrap();
+                }
+                Err(_) if budget.load(Ordering::SeqCst) <= 0 => return c,
+                Err(_) => {}
+            }
+            continue;
+        }
+        if budget.fetch_sub(1, Ordering::SeqCst) <= 0 {
+            return c;
+        }
+        let action = c.legal[0].clone();
+        let ack = c.command(json!({"type": "act", "action": action})).await.unwrap();
+        assert_eq!(ack["type"], "ack", "{ack}");
+        while c.version < ack["version"].as_u64().unwrap() {
+            c.recv().await.unwrap();
+        }
+    }
+    c
+}
+
+/// Issue 39's goal: four signed-in people play a rated turn-based game over three simulated
+/// days. Each evening they stop; two hours later whoever owes a decision gets one mail (the
+/// table's link, nothing of the game), a day later a bot decides for them and everyone sees it;
+/// the third day they finish. The ratings move once, the game is on four pages, and no mail is
+/// sent twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_people_play_a_rated_turn_based_game_over_three_days_with_mail() {
+    use oh7_server::clock::ManualClock;
+    use std::sync::atomic::AtomicI64;
+    let db = temp_db();
+    let clock = std::sync::Arc::new(ManualClock::default());
+    let (relay, mails) = smtp_sink().await;
+    let server = start(
+        &db,
+        oh7_server::Settings {
+            clock: clock.clone(),
+            deadline_sweep: std::time::Duration::from_millis(50),
+            smtp: Some(relay),
+            mail_from: "oh7 <oh7@club.example>".into(),
+            notice_after: std::time::Duration::from_secs(3600),
+            ..fast()
+        },
+    )
+    .await;
+    let addr = server.addr;
+    let names = ["Ann", "Bob", "Cat", "Dan"];
+    let mut sessions = Vec::new();
+    for n in names {
+        let s = sign_up(addr, n).await;
+        let set = call(
+            addr,
+            "POST",
+            "/api/account/email",
+            Some(&s),
+            Some(json!({"email": format!("{}@example.org", n.to_lowercase())})),
+        )
+        .await;
+        assert_eq!(set.status, 200, "{}", set.body);
+        sessions.push(s);
+    }
+    let body = json!({"players": 4, "preset": "fr", "name": "Ann", "move_hours": 24, "rated": true}).to_string();
+    let made = call(addr, "POST", "/api/tables", Some(&sessions[0]), Some(serde_json::from_str(&body).unwrap())).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let made: Value = serde_json::from_str(&made.body).unwrap();
+    let (invite, watch) = (made["invite"].as_str().unwrap().to_string(), made["watch"].as_str().unwrap().to_string());
+    let mut clients = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        let mut c = page_ws(addr, Some(&sessions[i])).await;
+        c.hello(&invite, None).await.unwrap();
+        if i > 0 {
+            assert_eq!(c.command(json!({"type": "sit", "name": n})).await.unwrap()["seat"], i);
+        }
+        clients.push(c);
+    }
+    assert_eq!(clients[0].command(json!({"type": "start"})).await.unwrap()["type"], "ack");
+    let mut spectator = Client::connect(addr).await.unwrap();
+    spectator.hello(&watch, None).await.unwrap();
+    let link = format!("http://{addr}/t/{invite}");
+    let cards: std::collections::HashSet<String> = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+        .iter()
+        .flat_map(|r| ["S", "H", "D", "C"].map(|s| format!("{r}{s}")))
+        .collect();
+    let mut told = 0;
+    for day in 1..=3 {
+        let budget = std::sync::Arc::new(AtomicI64::new(if day < 3 { 25 } else { i64::MAX }));
+        let played: Vec<_> = clients.drain(..).map(|c| tokio::spawn(play_some(c, budget.clone()))).collect::<Vec<_>>();
+        for p in played {
+            clients.push(p.await.unwrap());
+        }
+        if day == 3 {
+            break;
+        }
+        // The evening: who owes a decision now.
+        let mut owing = Vec::new();
+        for (i, s) in sessions.iter().enumerate() {
+            let t = call(addr, "GET", "/api/account/turns", Some(s), None).await;
+            let t: Value = serde_json::from_str(&t.body).unwrap();
+            if !t["turns"].as_array().unwrap().is_empty() {
+                owing.push(format!("<{}@example.org>", names[i].to_lowercase()));
+            }
+        }
+        assert!(!owing.is_empty(), "day {day}: someone owes a decision");
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(mails.lock().unwrap().len(), told, "day {day}: no mail for a turn answered at once");
+        // Two hours later: one mail to each person who owes.
+        clock.advance(std::time::Duration::from_secs(2 * 3600));
+        let mut waited = 0;
+        while mails.lock().unwrap().len() < told + owing.len() {
+            waited += 1;
+            assert!(waited < 200, "day {day}: the notices did not come: {:?}", mails.lock().unwrap());
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        {
+            let m = mails.lock().unwrap();
+            assert_eq!(m.len(), told + owing.len(), "day {day}: one mail per turn, sent once");
+            let mut to: Vec<String> = m[told..].iter().flat_map(|(to, _)| to.clone()).collect();
+            to.sort();
+            owing.sort();
+            assert_eq!(to, owing, "day {day}");
+            for (_, mail) in &m[told..] {
+                assert!(mail.contains(&link), "the table's link: {mail}");
+                assert!(mail.contains("oh7@club.example") && mail.contains("Subject: oh7"), "{mail}");
+                let text = mail.split("\n\n").skip(1).collect::<Vec<_>>().join("\n\n");
+                for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+                    assert!(!cards.contains(word), "a card ({word}) in a mail: {mail}");
+                }
+            }
+        }
+        told += owing.len();
+        // A day later: nobody answered, a bot decides, everyone sees it was a bot's.
+        clock.advance(std::time::Duration::from_secs(23 * 3600));
+        tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            spectator.until(|m| m["type"] == "event" && m["event"]["by_bot"] == true),
+        )
+        .await
+        .expect("a bot moves once the deadline has passed")
+        .unwrap();
+    }
+    assert!(clients.iter().all(|c| c.table["state"] == "over"));
+    // The ratings moved once, the game is on all four pages, the leaderboard has them all.
+    let mut tries = 0;
+    while ratings(addr, "Dan").await.is_empty() || ratings(addr, "Ann").await.is_empty() {
+        tries += 1;
+        assert!(tries < 100, "no rating after the game");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    for n in names {
+        let r = ratings(addr, n).await;
+        assert_eq!((r.len(), r[0].0.as_str(), r[0].1, r[0].3), (1, "oh7:fr", 1, 1), "{n}: {r:?}");
+        let p = call(addr, "GET", &format!("/api/players/{n}"), None, None).await;
+        let p: Value = serde_json::from_str(&p.body).unwrap();
+        assert_eq!((p["games"].as_u64(), p["tables"][0]["watch"].as_str()), (Some(1), Some(&*watch)), "{n}: {p}");
+    }
+    let board = call(addr, "GET", "/api/leaderboard/oh7:fr", None, None).await;
+    let board: Value = serde_json::from_str(&board.body).unwrap();
+    assert_eq!(board["standings"].as_array().unwrap().len(), 4, "{board}");
+    // No more mail: every turn told once, none after the end.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    clock.advance(std::time::Duration::from_secs(3 * 3600));
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(mails.lock().unwrap().len(), told);
+    assert!(told >= 2);
 }

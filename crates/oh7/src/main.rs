@@ -2,6 +2,7 @@
 //! to the terminal and files.
 
 mod bench;
+mod league;
 mod learn;
 mod play;
 mod replay;
@@ -86,6 +87,9 @@ enum Command {
     /// A duplicate tournament between bots (deals replayed with the bots rotated through the
     /// seats), on every core, with paired 95% confidence intervals.
     Tournament(tournament::TournamentArgs),
+    /// The bots' strength on the rating scale of rated tables: whole games of levels drawn at
+    /// random, each level rated as one player (the leaderboards' reference points).
+    League(league::LeagueArgs),
     /// Learned models: training data from seeded games, training, evaluation (docs/learning.md).
     Learn {
         #[command(subcommand)]
@@ -209,6 +213,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench { what } => bench::run(&what),
         Command::Learn { what } => learn::run(&what),
         Command::Tournament(args) => tournament::run(&args),
+        Command::League(args) => league::run(&args),
         Command::Review(args) => review::run(&args),
     }
 }

@@ -52,6 +52,17 @@ pub(crate) struct ServeArgs {
     /// this long.
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(3..=600))]
     pub lease_s: u64,
+    /// An SMTP relay (HOST:PORT, plain SMTP: the relay does TLS and authentication) through
+    /// which signed-in people with an email address are told when a turn-based table waits
+    /// for them (docs/accounts.md). Without it no mail is sent.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub smtp: Option<String>,
+    /// The sender of turn notices, e.g. "oh7 <oh7@club.example>".
+    #[arg(long, default_value = "oh7 <oh7@localhost>", requires = "smtp")]
+    pub mail_from: String,
+    /// Minutes a turn waits before its notice is mailed (a decision made at once needs none).
+    #[arg(long, default_value_t = 15, requires = "smtp")]
+    pub notice_after_min: u64,
 }
 
 /// A `--public-url`: `http://` or `https://`, a host, no path.
@@ -80,6 +91,9 @@ impl ServeArgs {
             review_jobs: self.review_jobs as usize,
             lease: Duration::from_secs(self.lease_s),
             public_url: self.public_url.clone(),
+            smtp: self.smtp.clone(),
+            mail_from: self.mail_from.clone(),
+            notice_after: Duration::from_secs(self.notice_after_min * 60),
             ..oh7_server::Settings::default()
         }
     }

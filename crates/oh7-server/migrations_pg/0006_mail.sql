@@ -1,0 +1,1 @@
+../migrations/0004_mail.sql
