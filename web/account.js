@@ -64,10 +64,25 @@ export function accountPanel(t, words, onName = () => {}) {
         e.preventDefault();
         send("DELETE", "/api/account", { password: pw.value }, false, a.removed);
       });
+      // The address turn notices go to (when the server sends mail), kept while typed.
+      const email = h("input", { id: "account-email", type: "email", maxlength: 254, autocomplete: "email", value: me.email || "" });
+      const mailForm = h("form", { id: "account-email-form" }, h("label", {}, a.email, email), h("button", { type: "submit", class: "small" }, a.save), h("p", { class: "help" }, a.emailHelp));
+      mailForm.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        error.textContent = "";
+        const r = await call("POST", "/api/account/email", { email: email.value });
+        if (!r.ok) {
+          error.textContent = words(r.body.code, r.body.params);
+          email.focus();
+          return;
+        }
+        me.email = r.body.email;
+        status.textContent = a.saved;
+      });
       const list = h("div", { id: "account-tables" });
       const turns = h("div", { id: "account-turns", "aria-live": "polite" });
       const figures = h("div", { id: "account-figures" });
-      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name), " · ", h("a", { href: `/p/${encodeURIComponent(me.name)}` }, a.yourPage)), h("div", { class: "buttons" }, out, all, remove), confirm, error, status, turns, figures, list);
+      panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name), " · ", h("a", { href: `/p/${encodeURIComponent(me.name)}` }, a.yourPage)), h("div", { class: "buttons" }, out, all, remove), confirm, mailForm, error, status, turns, figures, list);
       showTurns(turns);
       showFigures(figures, me.name);
       showTables(list);
@@ -148,7 +163,7 @@ export function accountPanel(t, words, onName = () => {}) {
       error.focus?.();
       return;
     }
-    me = signsIn ? { name: r.body.name } : null;
+    me = signsIn ? { name: r.body.name, email: r.body.email } : null;
     show();
     if (done) status.textContent = done;
     panel.querySelector(signsIn ? "#signout" : "#account-name-input")?.focus();
@@ -156,7 +171,7 @@ export function accountPanel(t, words, onName = () => {}) {
 
   show();
   call("GET", "/api/account").then((r) => {
-    me = r.ok ? { name: r.body.name } : null;
+    me = r.ok ? { name: r.body.name, email: r.body.email } : null;
     show();
   });
   return panel;

@@ -113,3 +113,112 @@ async fn kill_9_loses_no_acknowledged_action() {
     let status = child.0.wait().unwrap();
     assert!(status.success(), "{status}");
 }
+
+/// A session cookie from a sign-up on the real binary.
+async fn sign_up(addr: std::net::SocketAddr, name: &str) -> String {
+    let origin = format!("http://{addr}");
+    let body = json!({"name": name, "password": "long enough"}).to_string();
+    let a = oh7_server::client::request(addr, "POST", "/api/account/signup", &[("Origin", &origin)], Some(&body))
+        .await
+        .unwrap();
+    assert_eq!(a.status, 201, "{}", a.body);
+    let cookie = a.header("set-cookie").unwrap();
+    cookie.split(';').next().unwrap().to_string()
+}
+
+/// `name`'s ratings: `(family, games, history length)`.
+async fn rated(addr: std::net::SocketAddr, name: &str) -> Vec<(String, i64, usize)> {
+    let (status, body) = http(addr, "GET", &format!("/api/players/{name}"), None).await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    let p: Value = serde_json::from_str(&body).unwrap();
+    p["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["family"].as_str().unwrap().to_string(),
+                r["games"].as_i64().unwrap(),
+                r["history"].as_array().unwrap().len(),
+            )
+        })
+        .collect()
+}
+
+/// Issue 39: a rated game is rated exactly once, however the server dies. Every action of a
+/// rated game is sent and the real server is killed with `kill -9` at once, before its answer
+/// is read (so the last move dies with it, committed or not); it is started again and the game
+/// goes on. When it ends, each person has one rated game, and starting it twice more (each
+/// time loading the table again) rates nothing twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_at_every_move_of_a_rated_game_rates_it_once() {
+    let scratch = tempfile::Builder::new().prefix("oh7-rated-").tempdir().expect("a temporary directory");
+    let db = scratch.path().join("oh7.db");
+    let (mut child, mut addr) = serve(&db);
+    let people = [sign_up(addr, "Ann").await, sign_up(addr, "Bob").await];
+    let connect = |addr: std::net::SocketAddr, cookie: String| async move {
+        let origin = format!("http://{addr}");
+        Client::connect_with(addr, &[("Cookie", &cookie), ("Origin", &origin)]).await.unwrap()
+    };
+    let body = json!({"players": 2, "preset": "kod7", "name": "Ann", "rated": true}).to_string();
+    let origin = format!("http://{addr}");
+    let made = oh7_server::client::request(
+        addr,
+        "POST",
+        "/api/tables",
+        &[("Origin", &origin), ("Cookie", &people[0])],
+        Some(&body),
+    )
+    .await
+    .unwrap();
+    assert_eq!(made.status, 201, "{}", made.body);
+    let made: Value = serde_json::from_str(&made.body).unwrap();
+    let invite = made["invite"].as_str().unwrap().to_string();
+    let mut b = connect(addr, people[1].clone()).await;
+    b.hello(&invite, None).await.unwrap();
+    assert_eq!(b.command(json!({"type": "sit", "name": "Bob"})).await.unwrap()["seat"], 1);
+    let mut a = connect(addr, people[0].clone()).await;
+    a.hello(&invite, None).await.unwrap();
+    assert_eq!(a.command(json!({"type": "start"})).await.unwrap()["type"], "ack");
+    drop((a, b));
+    let mut kills = 0;
+    loop {
+        let mut seats = Vec::new();
+        for cookie in &people {
+            let mut c = connect(addr, cookie.clone()).await;
+            c.hello(&invite, None).await.unwrap();
+            seats.push(c);
+        }
+        if seats[0].table["state"] == "over" {
+            break;
+        }
+        let s = (0..2).find(|&s| !seats[s].legal.is_empty()).expect("a seat owes a decision");
+        let action = seats[s].legal[0].clone();
+        let id = seats[s].id();
+        seats[s].send(&json!({"type": "act", "action": action, "id": id})).await.unwrap();
+        // Killed 0 to 2.8 ms after the send: sometimes before the server reads the action,
+        // sometimes after its commit.
+        tokio::time::sleep(std::time::Duration::from_micros((kills % 5) * 700)).await;
+        child.0.kill().unwrap(); // SIGKILL, the answer unread
+        child.0.wait().unwrap();
+        kills += 1;
+        assert!(kills < 2_000, "the game did not end");
+        (child, addr) = serve(&db);
+    }
+    let once = vec![("oh7:kod7".to_string(), 1, 1)];
+    assert_eq!(rated(addr, "Ann").await, once);
+    assert_eq!(rated(addr, "Bob").await, once);
+    for _ in 0..2 {
+        child.0.kill().unwrap();
+        child.0.wait().unwrap();
+        (child, addr) = serve(&db);
+        // The finished table is loaded again (a hello), its end read again: no second rating.
+        let mut c = connect(addr, people[0].clone()).await;
+        assert_eq!(c.hello(&invite, None).await.unwrap()["type"], "snapshot");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        assert_eq!(rated(addr, "Ann").await, once);
+        assert_eq!(rated(addr, "Bob").await, once);
+    }
+    assert!(kills > 10, "{kills}");
+    eprintln!("{kills} kills, one rating each");
+}
