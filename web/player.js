@@ -86,22 +86,45 @@ export function tableList(t, tables) {
   );
 }
 
+/**
+ * The figures per rules, one column per rules and one row per figure (seed 001's per-player
+ * set), so that a phone shows them without a sideways scroll.
+ */
+export function figuresTable(t, rows) {
+  const a = t.acct;
+  const pct = (v) => (v === undefined || v === null ? "–" : t.pct(v));
+  const num = (v) => (v === undefined || v === null ? "–" : t.num(v));
+  const lines = [
+    [a.fig.games, (f) => f.games],
+    [a.fig.wins, (f) => f.wins],
+    [a.fig.rounds, (f) => f.oh7?.rounds ?? "–"],
+    [a.fig.points, (f) => num(f.oh7?.points_per_round)],
+    [a.fig.bid, (f) => num(f.oh7?.average_bid)],
+    [a.fig.nil, (f) => pct(f.oh7?.nil_bid_rate)],
+    [a.fig.top, (f) => pct(f.oh7?.top_bid_rate)],
+    [a.fig.made, (f) => pct(f.oh7?.success_rate)],
+    [a.fig.over, (f) => pct(f.oh7?.overshoot_rate)],
+    [a.fig.under, (f) => pct(f.oh7?.shortfall_rate)],
+  ];
+  // Seven has no bids: its column shows games and wins only.
+  const shown = rows.some((f) => f.oh7) ? lines : lines.slice(0, 2);
+  return h(
+    "table",
+    { class: "player-figures" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, a.fig.rules), ...rows.map((f) => h("th", { scope: "col" }, f.rules)))),
+    h("tbody", {}, ...shown.map(([label, get]) => h("tr", {}, h("th", { scope: "row" }, label), ...rows.map((f) => h("td", {}, get(f)))))),
+  );
+}
+
 /** The parts of a player's page from its body (`own`: the account panel's words). */
 export function playerParts(t, body, { own = false } = {}) {
   const a = t.acct;
   const rows = body.by_rules || [];
   const rated = body.ratings || [];
-  const pct = (v) => (v === undefined || v === null ? "–" : t.pct(v));
-  const num = (v) => (v === undefined || v === null ? "–" : t.num(v));
   return [
     h("h3", {}, own ? a.figures : a.theirFigures),
     rows.length
-      ? h(
-          "table",
-          { class: "player-figures" },
-          h("thead", {}, h("tr", {}, ...a.figHead.map((c) => h("th", { scope: "col" }, c)))),
-          h("tbody", {}, ...rows.map((f) => h("tr", {}, h("th", { scope: "row" }, f.rules), h("td", {}, f.games), h("td", {}, f.wins), h("td", {}, num(f.oh7?.points_per_round)), h("td", {}, pct(f.oh7?.success_rate))))),
-        )
+      ? figuresTable(t, rows)
       : h("p", { class: "help" }, a.noFigures),
     rated.length ? h("h3", {}, own ? a.ratings : a.theirRatings) : null,
     rated.length

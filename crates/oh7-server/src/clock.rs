@@ -44,3 +44,42 @@ impl Clock for ManualClock {
         SystemTime::now() + *self.ahead.lock().expect("clock lock")
     }
 }
+
+/// The system's clock plus the whole seconds written in a file, read each time (tests of the
+/// real binary: `oh7 serve --test-clock-file FILE`; a missing or unreadable file is 0).
+#[derive(Debug)]
+pub struct FileOffsetClock {
+    path: std::path::PathBuf,
+}
+
+impl FileOffsetClock {
+    /// A clock ahead of the system's by the seconds in `path`.
+    pub fn new(path: impl Into<std::path::PathBuf>) -> FileOffsetClock {
+        FileOffsetClock { path: path.into() }
+    }
+}
+
+impl Clock for FileOffsetClock {
+    fn now(&self) -> SystemTime {
+        let ahead = std::fs::read_to_string(&self.path).ok().and_then(|s| s.trim().parse::<u64>().ok()).unwrap_or(0);
+        SystemTime::now() + Duration::from_secs(ahead)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_clock_is_ahead_by_the_files_seconds() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ahead");
+        let c = FileOffsetClock::new(&path);
+        let now = SystemClock.now_s();
+        assert!((c.now_s() - now).abs() <= 1, "no file: the system's time");
+        std::fs::write(&path, "90000\n").unwrap();
+        assert!((c.now_s() - now - 90_000).abs() <= 1);
+        std::fs::write(&path, "not a number").unwrap();
+        assert!((c.now_s() - now).abs() <= 1);
+    }
+}

@@ -63,6 +63,13 @@ pub(crate) struct ServeArgs {
     /// Minutes a turn waits before its notice is mailed (a decision made at once needs none).
     #[arg(long, default_value_t = 15, requires = "smtp")]
     pub notice_after_min: u64,
+    /// Tests only: the server's wall clock (turn-based deadlines) runs ahead of the system's by
+    /// the seconds written in FILE, read each time, so a test can let days pass.
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub test_clock_file: Option<std::path::PathBuf>,
+    /// Tests only: how often deadlines are looked for, in milliseconds (30,000 otherwise).
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    pub deadline_sweep_ms: Option<u64>,
 }
 
 /// A `--public-url`: `http://` or `https://`, a host, no path.
@@ -79,7 +86,7 @@ fn public_url(s: &str) -> Result<String, String> {
 impl ServeArgs {
     /// The server's settings.
     pub(crate) fn settings(&self) -> oh7_server::Settings {
-        oh7_server::Settings {
+        let mut s = oh7_server::Settings {
             bot_pause: Duration::from_millis(self.bot_pause_ms),
             grace: Duration::from_secs(self.grace_s),
             rematch_wait: Duration::from_secs(self.rematch_wait_s),
@@ -95,7 +102,14 @@ impl ServeArgs {
             mail_from: self.mail_from.clone(),
             notice_after: Duration::from_secs(self.notice_after_min * 60),
             ..oh7_server::Settings::default()
+        };
+        if let Some(f) = &self.test_clock_file {
+            s.clock = std::sync::Arc::new(oh7_server::clock::FileOffsetClock::new(f));
         }
+        if let Some(ms) = self.deadline_sweep_ms {
+            s.deadline_sweep = Duration::from_millis(ms);
+        }
+        s
     }
 }
 

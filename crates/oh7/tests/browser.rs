@@ -389,8 +389,12 @@ fn no_english(body: &str, page: &str) {
 /// is checked (axe included) before the answer, which under a CPU hog took over 4 s.
 const REMATCH_WAIT_S: u64 = 20;
 
+/// One browser scenario at a time (two chromiums at once on two cores make both flaky).
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn the_browser_table() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let Some(driver_bin) = find_driver() else {
         assert!(
             std::env::var("OH7_BROWSER_TESTS").as_deref() != Ok("require"),
@@ -1012,4 +1016,153 @@ fn the_browser_table() {
         axe(&sv, "Seven review").await;
         sv.close().await.ok();
     });
+}
+
+/// Sign up from the home page's account panel.
+async fn sign_up_here(c: &Client, base: &str, name: &str) {
+    c.goto(&format!("{base}/")).await.unwrap();
+    wait_for(c, "#account-name-input").await.send_keys(name).await.unwrap();
+    c.find(Locator::Css("#account-password")).await.unwrap().send_keys("a long password").await.unwrap();
+    c.find(Locator::Css("#signup")).await.unwrap().click().await.unwrap();
+    let until = Instant::now() + Duration::from_secs(20);
+    while !text(c).await.contains(&format!("Signed in as {name}")) {
+        assert!(Instant::now() < until, "{name} never signed in: {}", text(c).await);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Issue 39 in a real browser: two friends sign up (a desktop and a phone), play a rated
+/// turn-based game; the first evening they stop, a simulated day passes (the server's clock
+/// runs ahead through `--test-clock-file`) and a bot decides for whoever owed, the game ends,
+/// and both player pages show the game's figures, the new ratings with their history, and the
+/// leaderboard with the bots' reference lines; in English and in French, with screenshots.
+#[test]
+fn accounts_rated_turn_based_game_and_player_pages() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(driver_bin) = find_driver() else {
+        eprintln!("browser tests skipped: chromedriver not found (apt-get install -y chromium chromium-driver)");
+        return;
+    };
+    let scratch = tempfile::Builder::new().prefix("oh7-browser-accounts-").tempdir().expect("a temporary directory");
+    let dir = scratch.path().to_path_buf();
+    let clock = dir.join("clock-ahead-s");
+    let (_server, addr) = serve_with(
+        dir.join("oh7.db"),
+        &["--test-clock-file", clock.to_str().unwrap(), "--deadline-sweep-ms", "200", "--grace-s", "1"],
+    );
+    let base = format!("http://{addr}");
+    let port = free_port();
+    let _driver = Guard(
+        Command::new(driver_bin)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let driver = format!("http://127.0.0.1:{port}");
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    rt.block_on(async {
+        let until = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < until, "chromedriver did not start");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let a = session(&driver, 1280, 900, "en-US").await;
+        let b = session(&driver, 390, 844, "en-US").await;
+        eprintln!("scenario: two friends sign up, one on a phone");
+        sign_up_here(&a, &base, "Ann").await;
+        sign_up_here(&b, &base, "Bob").await;
+        axe(&b, "home signed in").await;
+
+        eprintln!("scenario: Ann makes a rated turn-based table, Bob sits from the invite link");
+        c_select(&a, "#game", "oh7").await;
+        c_select(&a, "#preset", "kod7").await;
+        let p = a.find(Locator::Css("#players")).await.unwrap();
+        p.clear().await.unwrap();
+        p.send_keys("2").await.unwrap();
+        c_select(&a, "select[data-seat='1']", "human").await;
+        c_select(&a, "#move-deadline", "24").await;
+        a.find(Locator::Css("#rated")).await.unwrap().click().await.unwrap();
+        a.find(Locator::Css("#name")).await.unwrap().send_keys("Ann").await.unwrap();
+        a.find(Locator::Css("#create-btn")).await.unwrap().click().await.unwrap();
+        wait_state(&a, "the table", |s| s["table"].is_object() && s["links"].is_object()).await;
+        let invite = link(&a, "invite-link").await;
+        b.goto(&invite).await.unwrap();
+        wait_for(&b, "#sit-name").await.send_keys("Bob").await.unwrap();
+        b.find(Locator::Css("#sit-btn")).await.unwrap().click().await.unwrap();
+        wait_state(&b, "Bob seated", |s| s["you"] == 1).await;
+        start(&a, None).await;
+
+        eprintln!("scenario: the first evening they play a few decisions, then both close their pages");
+        for _ in 0..6 {
+            act_once(&a).await;
+            act_once(&b).await;
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+        let v = state(&a).await["version"].as_u64().unwrap();
+        let owing = |s: &Value| s["legal"].as_array().is_some_and(|l| !l.is_empty());
+        let (sa, sb) = (state(&a).await, state(&b).await);
+        assert!(owing(&sa) || owing(&sb), "someone owes a decision: {sa} {sb}");
+        // Away seats of a turn-based table get no bot from the grace period (1 s here).
+        let watch = link(&a, "watch-link").await;
+        a.goto(&format!("{base}/")).await.unwrap();
+        b.goto(&format!("{base}/")).await.unwrap();
+        let w = session(&driver, 1280, 800, "en-US").await;
+        w.goto(&watch).await.unwrap();
+        wait_state(&w, "the spectator's view", |s| s["version"].as_u64() == Some(v)).await;
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        assert_eq!(state(&w).await["version"].as_u64(), Some(v), "no bot moved while the deadline runs");
+        // Whoever owes sees the table on their home page.
+        let owes = if owing(&sa) { &a } else { &b };
+        wait_for(owes, "#account-turns li a").await;
+        shot(owes, "account-turns-en").await;
+
+        eprintln!("scenario: a simulated day passes: a bot decides, the spectator sees it");
+        std::fs::write(&clock, "90000").unwrap();
+        wait_state(&w, "the bot's decision at the deadline", |s| s["version"].as_u64().is_some_and(|x| x > v)).await;
+        w.close().await.ok();
+
+        eprintln!("scenario: they come back and finish the game");
+        a.goto(&invite).await.unwrap();
+        wait_state(&a, "Ann back at the table", |s| s["you"] == 0).await;
+        b.goto(&invite).await.unwrap();
+        wait_state(&b, "Bob back at the table", |s| s["you"] == 1).await;
+        play_both(&a, &b, "the end of the rated game", 400, |s| s["table"]["state"] == "over").await;
+
+        eprintln!("scenario: both player pages show the game, the ratings and the leaderboard");
+        for (c, name, shot_name) in [(&a, "Ann", "player-en-1280"), (&b, "Bob", "player-en-390")] {
+            c.goto(&format!("{base}/p/{name}")).await.unwrap();
+            wait_for(c, ".rating-plot").await;
+            wait_for(c, ".leaderboard li.bot-ref").await;
+            let body = text(c).await;
+            assert!(body.contains("1 finished game"), "{body}");
+            assert!(body.contains("kod7") && body.contains("oh7:kod7"), "{body}");
+            assert!(body.contains("Leaderboard: oh7:kod7") && body.contains("bot expert"), "{body}");
+            assert!(body.contains("Ann") && body.contains("Bob"), "both on the leaderboard: {body}");
+            // Its own page lists the table with its replay link.
+            wait_for(c, ".player-tables a[href^='/replay/']").await;
+            fits_width(c, "the player's page").await;
+            axe(c, "player").await;
+            shot(c, shot_name).await;
+        }
+        eprintln!("scenario: the same page in French");
+        js(&a, "localStorage.setItem('oh7.lang', 'fr'); return true").await;
+        a.goto(&format!("{base}/p/Bob")).await.unwrap();
+        wait_for(&a, ".leaderboard li.bot-ref").await;
+        let body = text(&a).await;
+        assert!(body.contains("Classement") && body.contains("robot expert") && body.contains("Évolution"), "{body}");
+        assert!(body.contains("1 partie terminée"), "{body}");
+        shot(&a, "player-fr-1280").await;
+        js(&b, "localStorage.setItem('oh7.lang', 'fr'); return true").await;
+        b.goto(&format!("{base}/p/Ann")).await.unwrap();
+        wait_for(&b, ".leaderboard li.bot-ref").await;
+        shot(&b, "player-fr-390").await;
+        a.close().await.ok();
+        b.close().await.ok();
+    });
+}
+
+async fn c_select(c: &Client, css: &str, value: &str) {
+    wait_for(c, css).await.select_by_value(value).await.unwrap();
 }
