@@ -67,6 +67,8 @@ pub struct LoadReport {
     pub server_cpu_s_per_1000_moves: Option<f64>,
     /// Acks slower than 50 ms: [seconds into the measurement when sent, ms].
     pub slow_acks: Vec<[f64; 2]>,
+    /// Every seat held by a signed-in account (`--signed-in`).
+    pub signed_in: bool,
 }
 
 fn rss_mb(pid: u32) -> f64 {
@@ -310,14 +312,63 @@ async fn seat_loop(
     out
 }
 
-async fn seat_table(addr: SocketAddr) -> Result<Vec<(Client, usize)>> {
-    let created = create_table(addr, &json!({"preset": "en", "players": 4, "name": "P0"})).await?;
+/// Sign up the four accounts of `--signed-in` (one per seat position, each holding that seat at
+/// every table): their session cookies.
+async fn sign_up_four(addr: SocketAddr) -> Result<Vec<String>> {
+    let origin = format!("http://{addr}");
+    let tag = oh7_server::secrets::new_code();
+    let mut cookies = Vec::new();
+    for s in 0..4 {
+        let body = json!({"name": format!("bench-{}-{s}", &tag[..8]), "password": "bench password"}).to_string();
+        let a = oh7_server::client::request(addr, "POST", "/api/account/signup", &[("Origin", &origin)], Some(&body))
+            .await?;
+        if a.status != 201 {
+            bail!("sign-up for --signed-in: {} {}", a.status, a.body);
+        }
+        let c = a.header("set-cookie").and_then(|c| c.split(';').next()).context("no session cookie")?;
+        cookies.push(c.to_string());
+    }
+    Ok(cookies)
+}
+
+/// A client, signed in with `cookie` if there is one.
+async fn connect(addr: SocketAddr, cookie: Option<&str>) -> Result<Client> {
+    Ok(match cookie {
+        Some(c) => {
+            let origin = format!("http://{addr}");
+            Client::connect_with(addr, &[("Cookie", c), ("Origin", &origin)]).await?
+        }
+        None => Client::connect(addr).await?,
+    })
+}
+
+async fn seat_table(addr: SocketAddr, cookies: Arc<Vec<String>>) -> Result<Vec<(Client, usize)>> {
+    let cookie = |s: usize| cookies.get(s).map(String::as_str);
+    let req = json!({"preset": "en", "players": 4, "name": "P0"}).to_string();
+    let created: Value = match cookie(0) {
+        Some(c) => {
+            let origin = format!("http://{addr}");
+            let a = oh7_server::client::request(
+                addr,
+                "POST",
+                "/api/tables",
+                &[("Origin", &origin), ("Cookie", c)],
+                Some(&req),
+            )
+            .await?;
+            if a.status != 201 {
+                bail!("create: {} {}", a.status, a.body);
+            }
+            serde_json::from_str(&a.body)?
+        }
+        None => create_table(addr, &serde_json::from_str(&req)?).await?,
+    };
     let invite = created["invite"].as_str().context("no invite")?.to_string();
-    let mut c0 = Client::connect(addr).await?;
+    let mut c0 = connect(addr, cookie(0)).await?;
     c0.hello(&invite, created["token"].as_str()).await?;
     let mut out = vec![(c0, 0)];
     for s in 1..4 {
-        let mut c = Client::connect(addr).await?;
+        let mut c = connect(addr, cookie(s)).await?;
         c.hello(&invite, None).await?;
         let ack = c.command(json!({"type": "sit", "name": format!("P{s}")})).await?;
         if ack["type"] != "ack" {
@@ -344,6 +395,9 @@ pub struct Options {
     pub server_pid: Vec<u32>,
     /// The started server's database (a PostgreSQL URL; none: a temporary SQLite file).
     pub db: Option<String>,
+    /// Every seat held by a signed-in account (four accounts, one per seat position): each
+    /// connection's upgrade carries a session cookie the server looks up.
+    pub signed_in: bool,
 }
 
 /// The process's CPU time (user + system), in seconds, from `/proc/PID/stat`.
@@ -368,7 +422,7 @@ fn quantile(v: &[u32], p: f64) -> f64 {
 /// saturation throughput, where latency is queueing). The reader of each connection keeps
 /// reading while a move waits, so every latency is taken when the message arrives.
 pub fn run(o: &Options) -> Result<()> {
-    let Options { connections, seconds, rate, json: json_out, ref target, ref server_pid, ref db } = *o;
+    let Options { connections, seconds, rate, json: json_out, ref target, ref server_pid, ref db, signed_in } = *o;
     if connections < 4 || !connections.is_multiple_of(4) {
         bail!("--connections must be a positive multiple of 4 (four seats a table); got {connections}");
     }
@@ -416,11 +470,12 @@ pub fn run(o: &Options) -> Result<()> {
             bytes: AtomicU64::new(0),
             t0: std::sync::Mutex::new(None),
         });
+        let cookies = Arc::new(if signed_in { sign_up_four(addrs[0]).await? } else { Vec::new() });
         let mut seated = Vec::with_capacity(tables);
         for chunk in (0..tables).collect::<Vec<_>>().chunks(100) {
             let mut tasks = Vec::new();
             for &i in chunk {
-                tasks.push(tokio::spawn(seat_table(addrs[i % addrs.len()])));
+                tasks.push(tokio::spawn(seat_table(addrs[i % addrs.len()], cookies.clone())));
             }
             for t in tasks {
                 seated.push(t.await??);
@@ -500,6 +555,7 @@ pub fn run(o: &Options) -> Result<()> {
             server_cpu_s,
             server_cpu_s_per_1000_moves: server_cpu_s.filter(|_| moves > 0).map(|c| c * 1000.0 / moves as f64),
             slow_acks: slow.iter().map(|&(t, us)| [(t * 1000.0).round() / 1000.0, us as f64 / 1000.0]).collect(),
+            signed_in,
         })
     })?;
     drop(server);

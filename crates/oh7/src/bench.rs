@@ -90,6 +90,10 @@ pub(crate) enum BenchCommand {
         /// default, an SQLite file in a temporary directory.
         #[arg(long, conflicts_with = "target")]
         db: Option<String>,
+        /// Every seat held by a signed-in account: four accounts (one per seat position), each
+        /// connection upgraded with a session cookie, as the accounts' players are.
+        #[arg(long)]
+        signed_in: bool,
     },
     /// Time to review seat 0 of a whole game (`oh7 review`): a 4-player `en` game and a
     /// 9-player `bga` game between heuristic bots.
@@ -157,7 +161,7 @@ pub(crate) fn run(what: &BenchCommand) -> Result<()> {
             };
             oh7_bench::solver::bench_solver(bench, &tables)
         }
-        BenchCommand::Server { connections, seconds, rate, json, target, server_pid, db } => {
+        BenchCommand::Server { connections, seconds, rate, json, target, server_pid, db, signed_in } => {
             oh7_bench::server::run(&oh7_bench::server::Options {
                 connections: *connections,
                 seconds: *seconds,
@@ -166,6 +170,7 @@ pub(crate) fn run(what: &BenchCommand) -> Result<()> {
                 target: target.clone(),
                 server_pid: server_pid.clone(),
                 db: db.clone(),
+                signed_in: *signed_in,
             })
         }
         BenchCommand::Review { level, games, no_hindsight } => oh7_bench::review::bench(level, *games, !*no_hindsight),

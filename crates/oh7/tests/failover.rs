@@ -537,3 +537,145 @@ async fn a_paused_instance_cannot_write_the_tables_it_lost() {
     drop((a, b));
     drop(db);
 }
+
+/// Read `c`'s messages until it has seen version `v`.
+async fn catch_up(c: &mut Client, v: u64) {
+    while c.version < v {
+        c.recv().await.unwrap();
+    }
+}
+
+/// Issue 39 across instances: a rated turn-based table in play on A; A is killed (`kill -9`);
+/// B takes the table over, and when a simulated day has passed (both instances read one clock
+/// file) the deadline fires once, on B, its owner now: one bot decision per seat that owed.
+/// The game then ends on B and each person is rated once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_based_rated_table_fails_over_with_its_deadline_and_rating() {
+    let Some(db) = fresh_db().await else { return };
+    let scratch = tempfile::Builder::new().prefix("oh7-failover-clock-").tempdir().unwrap();
+    let clock = scratch.path().join("ahead");
+    let lease = lease_s().to_string();
+    let more = [
+        "--grace-s",
+        "1",
+        "--lease-s",
+        &lease,
+        "--test-clock-file",
+        clock.to_str().unwrap(),
+        "--deadline-sweep-ms",
+        "200",
+    ];
+    let (mut a, addr_a) = common::serve_with(&db.url, &more);
+    let (_b, addr_b) = common::serve_with(&db.url, &more);
+    let people = [common::sign_up(addr_a, "Ann").await, common::sign_up(addr_a, "Bob").await];
+    let origin = format!("http://{addr_a}");
+    let body = json!({"players": 2, "preset": "kod7", "name": "Ann", "rated": true, "move_hours": 24}).to_string();
+    let made = oh7_server::client::request(
+        addr_a,
+        "POST",
+        "/api/tables",
+        &[("Origin", &origin), ("Cookie", &people[0])],
+        Some(&body),
+    )
+    .await
+    .unwrap();
+    assert_eq!(made.status, 201, "{}", made.body);
+    let made: Value = serde_json::from_str(&made.body).unwrap();
+    let (invite, watch) = (made["invite"].as_str().unwrap().to_string(), made["watch"].as_str().unwrap().to_string());
+    let mut seats = Vec::new();
+    for (i, cookie) in people.iter().enumerate() {
+        let mut c = common::signed_client(addr_a, cookie).await;
+        c.hello(&invite, None).await.unwrap();
+        if i == 1 {
+            assert_eq!(c.command(json!({"type": "sit", "name": "Bob"})).await.unwrap()["seat"], 1);
+        }
+        seats.push(c);
+    }
+    let mut v = seats[0].command(json!({"type": "start"})).await.unwrap()["version"].as_u64().unwrap();
+    for _ in 0..6 {
+        for c in seats.iter_mut() {
+            catch_up(c, v).await;
+        }
+        let s = (0..2).find(|&s| !seats[s].legal.is_empty()).expect("a seat owes");
+        let action = seats[s].legal[0].clone();
+        let ack = seats[s].command(json!({"type": "act", "action": action})).await.unwrap();
+        assert_eq!(ack["type"], "ack", "{ack}");
+        v = ack["version"].as_u64().unwrap();
+    }
+    for c in seats.iter_mut() {
+        catch_up(c, v).await;
+    }
+    let owing = seats.iter().filter(|c| !c.legal.is_empty()).count();
+    assert!(owing > 0);
+    drop(seats);
+    a.0.kill().unwrap();
+    a.0.wait().unwrap();
+    // B holds the table once A's lease has run out: a spectator on B gets its snapshot.
+    let until = Instant::now() + Duration::from_secs(lease_s() + 20);
+    let mut spectator = loop {
+        let mut s = Client::connect(addr_b).await.unwrap();
+        if let Ok(m) = s.hello(&watch, None).await
+            && m["type"] == "snapshot"
+        {
+            break s;
+        }
+        assert!(Instant::now() < until, "B never took the table over");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(spectator.version, v, "B continues at the last acknowledged version");
+    // A day passes: the deadline fires on B, once per seat that owed.
+    std::fs::write(&clock, "90000").unwrap();
+    let mut by_bot = 0;
+    let quiet = Instant::now() + Duration::from_secs(4);
+    while Instant::now() < quiet {
+        match spectator.recv_within(Duration::from_millis(200)).await {
+            Ok(m) if m["type"] == "event" && m["event"]["by_bot"] == true => by_bot += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(by_bot, owing, "one bot decision per seat that owed, made once");
+    // The two come back on B and finish; each is rated once.
+    let mut seats = Vec::new();
+    for cookie in &people {
+        let mut c = common::signed_client(addr_b, cookie).await;
+        c.hello(&invite, None).await.unwrap();
+        seats.push(c);
+    }
+    let end = Instant::now() + Duration::from_secs(120);
+    while seats[0].table["state"] != "over" {
+        assert!(Instant::now() < end, "the game did not end on B");
+        let Some(s) = (0..2).find(|&s| !seats[s].legal.is_empty()) else {
+            let _ = seats[0].recv_within(Duration::from_millis(100)).await;
+            let _ = seats[1].recv_within(Duration::from_millis(10)).await;
+            continue;
+        };
+        let action = seats[s].legal[0].clone();
+        let ack = seats[s].command(json!({"type": "act", "action": action})).await.unwrap();
+        assert_eq!(ack["type"], "ack", "{ack}");
+        let v = ack["version"].as_u64().unwrap();
+        for c in seats.iter_mut() {
+            catch_up(c, v).await;
+        }
+    }
+    for name in ["Ann", "Bob"] {
+        let mut tries = 0;
+        loop {
+            let (status, body) = http(addr_b, "GET", &format!("/api/players/{name}"), None).await.unwrap();
+            assert_eq!(status, 200, "{body}");
+            let p: Value = serde_json::from_str(&body).unwrap();
+            let r = &p["ratings"];
+            if r.as_array().is_some_and(|r| !r.is_empty()) {
+                assert_eq!(
+                    (r[0]["family"].as_str(), r[0]["games"].as_i64()),
+                    (Some("oh7:kod7"), Some(1)),
+                    "{name}: {p}"
+                );
+                assert_eq!(r[0]["history"].as_array().unwrap().len(), 1, "{name}: {p}");
+                break;
+            }
+            tries += 1;
+            assert!(tries < 100, "{name} not rated: {p}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}

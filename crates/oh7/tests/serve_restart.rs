@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use common::serve;
+use common::{serve, sign_up};
 
 use oh7_core::game::Game;
 use oh7_core::oh7::Oh7Game;
@@ -114,18 +114,6 @@ async fn kill_9_loses_no_acknowledged_action() {
     assert!(status.success(), "{status}");
 }
 
-/// A session cookie from a sign-up on the real binary.
-async fn sign_up(addr: std::net::SocketAddr, name: &str) -> String {
-    let origin = format!("http://{addr}");
-    let body = json!({"name": name, "password": "long enough"}).to_string();
-    let a = oh7_server::client::request(addr, "POST", "/api/account/signup", &[("Origin", &origin)], Some(&body))
-        .await
-        .unwrap();
-    assert_eq!(a.status, 201, "{}", a.body);
-    let cookie = a.header("set-cookie").unwrap();
-    cookie.split(';').next().unwrap().to_string()
-}
-
 /// `name`'s ratings: `(family, games, history length)`.
 async fn rated(addr: std::net::SocketAddr, name: &str) -> Vec<(String, i64, usize)> {
     let (status, body) = http(addr, "GET", &format!("/api/players/{name}"), None).await.unwrap();
@@ -156,10 +144,7 @@ async fn kill_9_at_every_move_of_a_rated_game_rates_it_once() {
     let db = scratch.path().join("oh7.db");
     let (mut child, mut addr) = serve(&db);
     let people = [sign_up(addr, "Ann").await, sign_up(addr, "Bob").await];
-    let connect = |addr: std::net::SocketAddr, cookie: String| async move {
-        let origin = format!("http://{addr}");
-        Client::connect_with(addr, &[("Cookie", &cookie), ("Origin", &origin)]).await.unwrap()
-    };
+    let connect = |addr, cookie: String| async move { common::signed_client(addr, &cookie).await };
     let body = json!({"players": 2, "preset": "kod7", "name": "Ann", "rated": true}).to_string();
     let origin = format!("http://{addr}");
     let made = oh7_server::client::request(

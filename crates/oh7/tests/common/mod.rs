@@ -41,3 +41,20 @@ pub(crate) fn serve_with(db: impl AsRef<std::ffi::OsStr>, more: &[&str]) -> (Gua
     let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("{line}"));
     (Guard(child), addr.parse().unwrap())
 }
+
+/// A session cookie (`oh7_session=…`) from a sign-up on a running server.
+pub(crate) async fn sign_up(addr: SocketAddr, name: &str) -> String {
+    let origin = format!("http://{addr}");
+    let body = serde_json::json!({"name": name, "password": "long enough"}).to_string();
+    let a = oh7_server::client::request(addr, "POST", "/api/account/signup", &[("Origin", &origin)], Some(&body))
+        .await
+        .unwrap();
+    assert_eq!(a.status, 201, "{}", a.body);
+    a.header("set-cookie").unwrap().split(';').next().unwrap().to_string()
+}
+
+/// A WebSocket client of a signed-in page (its cookie, this server's origin).
+pub(crate) async fn signed_client(addr: SocketAddr, cookie: &str) -> oh7_server::client::Client {
+    let origin = format!("http://{addr}");
+    oh7_server::client::Client::connect_with(addr, &[("Cookie", cookie), ("Origin", &origin)]).await.unwrap()
+}
