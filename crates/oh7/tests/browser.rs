@@ -389,6 +389,27 @@ fn no_english(body: &str, page: &str) {
 /// is checked (axe included) before the answer, which under a CPU hog took over 4 s.
 const REMATCH_WAIT_S: u64 = 20;
 
+/// chromedriver on a free port (stopped when the guard goes), its URL once it answers, and a
+/// runtime for the scenario.
+fn start_driver(driver_bin: &Path) -> (Guard, String, tokio::runtime::Runtime) {
+    let port = free_port();
+    let guard = Guard(
+        Command::new(driver_bin)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let until = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < until, "chromedriver did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    (guard, format!("http://127.0.0.1:{port}"), rt)
+}
+
 /// One browser scenario at a time (two chromiums at once on two cores make both flaky).
 static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
@@ -408,23 +429,8 @@ fn the_browser_table() {
     // A short wait for answers to "Play again", so the scenario of a friend gone does not idle.
     let (_server, addr) = serve_with(dir.join("oh7.db"), &["--rematch-wait-s", &REMATCH_WAIT_S.to_string()]);
     let base = format!("http://{addr}");
-    let port = free_port();
-    let _driver = Guard(
-        Command::new(driver_bin)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let driver = format!("http://127.0.0.1:{port}");
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let (_driver, driver, rt) = start_driver(&driver_bin);
     rt.block_on(async {
-        let until = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < until, "chromedriver did not start");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
         let a = session(&driver, 1280, 800, "en-US").await;
 
         eprintln!("scenario: a default table (only a name); a friend on a phone joins from the invite link");
@@ -1051,23 +1057,8 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         &["--test-clock-file", clock.to_str().unwrap(), "--deadline-sweep-ms", "200", "--grace-s", "1"],
     );
     let base = format!("http://{addr}");
-    let port = free_port();
-    let _driver = Guard(
-        Command::new(driver_bin)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let driver = format!("http://127.0.0.1:{port}");
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let (_driver, driver, rt) = start_driver(&driver_bin);
     rt.block_on(async {
-        let until = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < until, "chromedriver did not start");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
         let a = session(&driver, 1280, 900, "en-US").await;
         let b = session(&driver, 390, 844, "en-US").await;
         eprintln!("scenario: two friends sign up, one on a phone");

@@ -568,19 +568,8 @@ async fn a_turn_based_rated_table_fails_over_with_its_deadline_and_rating() {
     let (mut a, addr_a) = common::serve_with(&db.url, &more);
     let (_b, addr_b) = common::serve_with(&db.url, &more);
     let people = [common::sign_up(addr_a, "Ann").await, common::sign_up(addr_a, "Bob").await];
-    let origin = format!("http://{addr_a}");
-    let body = json!({"players": 2, "preset": "kod7", "name": "Ann", "rated": true, "move_hours": 24}).to_string();
-    let made = oh7_server::client::request(
-        addr_a,
-        "POST",
-        "/api/tables",
-        &[("Origin", &origin), ("Cookie", &people[0])],
-        Some(&body),
-    )
-    .await
-    .unwrap();
-    assert_eq!(made.status, 201, "{}", made.body);
-    let made: Value = serde_json::from_str(&made.body).unwrap();
+    let req = json!({"players": 2, "preset": "kod7", "name": "Ann", "rated": true, "move_hours": 24});
+    let made = common::create_signed(addr_a, &people[0], &req).await;
     let (invite, watch) = (made["invite"].as_str().unwrap().to_string(), made["watch"].as_str().unwrap().to_string());
     let mut seats = Vec::new();
     for (i, cookie) in people.iter().enumerate() {

@@ -145,19 +145,9 @@ async fn kill_9_at_every_move_of_a_rated_game_rates_it_once() {
     let (mut child, mut addr) = serve(&db);
     let people = [sign_up(addr, "Ann").await, sign_up(addr, "Bob").await];
     let connect = |addr, cookie: String| async move { common::signed_client(addr, &cookie).await };
-    let body = json!({"players": 2, "preset": "kod7", "name": "Ann", "rated": true}).to_string();
-    let origin = format!("http://{addr}");
-    let made = oh7_server::client::request(
-        addr,
-        "POST",
-        "/api/tables",
-        &[("Origin", &origin), ("Cookie", &people[0])],
-        Some(&body),
-    )
-    .await
-    .unwrap();
-    assert_eq!(made.status, 201, "{}", made.body);
-    let made: Value = serde_json::from_str(&made.body).unwrap();
+    let made =
+        common::create_signed(addr, &people[0], &json!({"players": 2, "preset": "kod7", "name": "Ann", "rated": true}))
+            .await;
     let invite = made["invite"].as_str().unwrap().to_string();
     let mut b = connect(addr, people[1].clone()).await;
     b.hello(&invite, None).await.unwrap();

@@ -58,3 +58,19 @@ pub(crate) async fn signed_client(addr: SocketAddr, cookie: &str) -> oh7_server:
     let origin = format!("http://{addr}");
     oh7_server::client::Client::connect_with(addr, &[("Cookie", cookie), ("Origin", &origin)]).await.unwrap()
 }
+
+/// Create a table from a signed-in page (`cookie`): the answer (invite, watch, token).
+pub(crate) async fn create_signed(addr: SocketAddr, cookie: &str, req: &serde_json::Value) -> serde_json::Value {
+    let origin = format!("http://{addr}");
+    let a = oh7_server::client::request(
+        addr,
+        "POST",
+        "/api/tables",
+        &[("Origin", &origin), ("Cookie", cookie)],
+        Some(&req.to_string()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(a.status, 201, "{}", a.body);
+    serde_json::from_str(&a.body).unwrap()
+}
