@@ -29,11 +29,12 @@ export async function call(method, path, body) {
 
 /**
  * The panel: `t` the page's texts (`t.acct`), `words(code, params)` a refusal in the page's
- * language, `onName(name)` told the account's name once it is known (the create form offers it).
+ * language, `onName(name)` told the account's name once it is known (the create form offers it),
+ * `onTurns(n)` how many turn-based tables wait for the account (0 when signed out).
  * It asks who is signed in, then shows the sign-in form or the account's buttons, redrawing only
  * itself.
  */
-export function accountPanel(t, words, onName = () => {}) {
+export function accountPanel(t, words, onName = () => {}, onTurns = () => {}) {
   const a = t.acct;
   const panel = h("section", { id: "account", class: "panel", "aria-labelledby": "account-title" });
   const status = h("p", { id: "account-status", role: "status" });
@@ -120,6 +121,7 @@ export function accountPanel(t, words, onName = () => {}) {
     const r = await call("GET", "/api/account/turns");
     if (!r.ok || !el.isConnected) return;
     const rows = r.body.turns || [];
+    onTurns(rows.length);
     const keys = new Set(rows.map((x) => `${x.invite}:${x.due_at}`));
     if (seen && typeof Notification !== "undefined" && Notification.permission === "granted" && [...keys].some((k) => !seen.has(k))) {
       new Notification(a.turnNotice, { body: location.host, tag: "oh7-turn" });
@@ -128,7 +130,7 @@ export function accountPanel(t, words, onName = () => {}) {
     const ask = typeof Notification !== "undefined" && Notification.permission === "default" ? h("button", { type: "button", id: "notify-turns", class: "small", onclick: () => Notification.requestPermission().then(() => showTurns(el)) }, a.notifyTurns) : null;
     el.replaceChildren(
       h("h3", {}, a.yourTurn),
-      rows.length ? h("ul", { class: "held" }, ...rows.map((x) => h("li", {}, h("a", { href: `/t/${x.invite}` }, a.dueBy(new Date(x.due_at * 1000)))))) : h("p", { class: "help" }, a.noTurn),
+      rows.length ? h("ul", { class: "held" }, ...rows.map((x) => h("li", {}, h("a", { href: `/t/${x.invite}` }, a.turnLine(x), " · ", a.dueBy(new Date(x.due_at * 1000)))))) : h("p", { class: "help" }, a.noTurn),
       ask,
     );
     clearTimeout(polling);
@@ -164,6 +166,7 @@ export function accountPanel(t, words, onName = () => {}) {
       return;
     }
     me = signsIn ? { name: r.body.name, email: r.body.email } : null;
+    if (!me) onTurns(0);
     show();
     if (done) status.textContent = done;
     panel.querySelector(signsIn ? "#signout" : "#account-name-input")?.focus();

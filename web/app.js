@@ -590,16 +590,22 @@ function homePage() {
     history.pushState({}, "", `/t/${v.invite}`);
     route();
   });
+  const turnBanner = h("p", { id: "turn-banner", class: "turn-banner", hidden: true });
   return h(
     "div",
     { class: "home" },
     h("header", { class: "bar" }, h("h1", {}, "oh7"), langSwitch()),
-    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), form, accountPanel(
+    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), turnBanner, form, accountPanel(
           t,
           (c, p) => errorText(S.lang, c, p),
           (n) => {
             // The create form offers the account's name (a name typed there stays).
             if (!name.value) name.value = n;
+          },
+          (n) => {
+            // Above the form (on a phone the panel is far below): the tables waiting for a move.
+            turnBanner.hidden = n === 0;
+            turnBanner.replaceChildren(h("a", { href: "#account-turns" }, t.acct.turnsWaiting(n)));
           },
         )),
   );

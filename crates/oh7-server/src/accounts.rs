@@ -139,6 +139,12 @@ pub struct OwnReview {
 pub struct Turn {
     /// The table's invite code.
     pub invite: String,
+    /// The table's game (`oh7`, `seven`) and rules' label (`en`, `kod7`, …).
+    pub game: &'static str,
+    /// The rules' label.
+    pub rules: String,
+    /// Players at the table.
+    pub players: usize,
     /// The account's seat.
     pub seat: usize,
     /// When the decision is due (Unix seconds); then a bot makes it.
@@ -420,15 +426,28 @@ macro_rules! account_store {
             }
             fn turns_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<Turn>, StoreError>> {
                 Box::pin(async move {
-                    let rows: Vec<(String, i64, i64)> = sqlx::query_as(
-                        "SELECT t.join_code, d.seat, d.due_at FROM deadlines d \
+                    let rows: Vec<(String, String, i64, i64)> = sqlx::query_as(
+                        "SELECT t.join_code, t.config, d.seat, d.due_at FROM deadlines d \
                          JOIN seat_accounts l ON l.table_id = d.table_id AND l.seat = d.seat \
                          JOIN tables t ON t.id = d.table_id WHERE l.account_id = $1 ORDER BY d.due_at",
                     )
                     .bind(account)
                     .fetch_all(self)
                     .await?;
-                    Ok(rows.into_iter().map(|(invite, seat, due_at)| Turn { invite, seat: seat as usize, due_at }).collect())
+                    Ok(rows
+                        .into_iter()
+                        .filter_map(|(invite, config, seat, due_at)| {
+                            let c: crate::table::TableConfig = serde_json::from_str(&config).ok()?;
+                            Some(Turn {
+                                invite,
+                                game: c.spec.game_name(),
+                                rules: c.spec.label(),
+                                players: c.players,
+                                seat: seat as usize,
+                                due_at,
+                            })
+                        })
+                        .collect())
                 })
             }
             fn set_email<'a>(&'a self, account: &'a str, email: Option<&'a str>) -> BoxFuture<'a, Result<(), StoreError>> {
@@ -571,7 +590,8 @@ pub(crate) fn check_name(name: &str) -> Result<String, Refusal> {
             ErrorCode::BadName,
             format!("A name has 1 to {NAME_MAX} letters, digits, spaces and - _ . ' only."),
         )
-        .param("max", NAME_MAX))
+        .param("max", NAME_MAX)
+        .param("marks", "- _ . '"))
     }
 }
 

@@ -661,6 +661,10 @@ async fn a_turn_based_game_waits_a_day_then_a_bot_moves() {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
     for t in &owing {
         assert_eq!(t[0]["invite"], invite.as_str());
+        assert_eq!(
+            (t[0]["game"].as_str(), t[0]["rules"].as_str(), t[0]["players"].as_u64()),
+            (Some("oh7"), Some("kod7"), Some(2))
+        );
         let due = t[0]["due_at"].as_i64().unwrap();
         assert!((due - now - 24 * 3600).abs() < 60, "a day from the start: {due} vs {now}");
     }
