@@ -268,6 +268,8 @@ function alertsEl() {
     h("label", { class: "check" }, notify, " ", t.notify),
     note,
     S.table?.turn_clock_s ? h("p", { class: "help" }, `${t.turnClock}: ${t.clockSeconds(S.table.turn_clock_s)}. ${t.clockHelp}`) : null,
+    S.table?.move_deadline_s ? h("p", { class: "help", id: "deadline-note" }, `${t.acct.deadline}: ${t.acct.deadlineHours(Math.round(S.table.move_deadline_s / 3600))}. ${t.acct.deadlineHelp}`) : null,
+    S.table?.rated ? h("p", { class: "help", id: "rated-note" }, `${t.acct.rated}. ${t.acct.ratedHelp}`) : null,
   );
 }
 
@@ -684,7 +686,7 @@ function updateTablePage(app) {
       S.you === null && access === "invite" && tbl.state === "playing" ? h("p", { class: "note" }, t.startedWatching) : null,
     );
   }
-  region(q(".alerts-area"), JSON.stringify([S.lang, S.you, tbl.state, tbl.turn_clock_s]), () => (S.you !== null && tbl.state !== "over" ? alertsEl() : null));
+  region(q(".alerts-area"), JSON.stringify([S.lang, S.you, tbl.state, tbl.turn_clock_s, tbl.move_deadline_s, tbl.rated]), () => (S.you !== null && tbl.state !== "over" ? alertsEl() : null));
   region(q(".links-area"), JSON.stringify([S.lang, S.links, S.you, tbl.state]), () =>
     tbl.state === "lobby" ? null : h("details", { class: "links-more" }, h("summary", {}, S.links?.invite ? T().links : T().linksWatch), linksEl()),
   );

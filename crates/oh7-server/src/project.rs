@@ -110,6 +110,12 @@ pub struct TableInfo {
     pub host: Seat,
     /// The turn clock in seconds, if any.
     pub turn_clock_s: Option<u32>,
+    /// A turn-based table's move deadline in seconds (absent for a live table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_deadline_s: Option<u64>,
+    /// A rated table (absent when not).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
     /// Every seat.
     pub seats: Vec<SeatInfo>,
     /// Running totals of the current game.

@@ -23,6 +23,8 @@ fn info(spec: &GameSpec, players: usize) -> TableInfo {
         game_number: 1,
         host: 0,
         turn_clock_s: None,
+        move_deadline_s: None,
+        rated: false,
         seats: (0..players)
             .map(|s| SeatInfo { seat: s, name: Some(format!("P{s}")), bot: None, status: "here" })
             .collect(),

@@ -46,6 +46,8 @@ impl Table {
             game_number: self.core.game_number,
             host: 0,
             turn_clock_s: self.config.turn_clock_s,
+            move_deadline_s: self.config.move_deadline_s,
+            rated: self.config.rated,
             seats,
             totals: self.core.game.as_ref().map(|g| g.totals()),
             winners: self.core.game.as_ref().filter(|g| g.is_over()).map(|g| g.winners()),
