@@ -1084,6 +1084,10 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         b.find(Locator::Css("#sit-btn")).await.unwrap().click().await.unwrap();
         wait_state(&b, "Bob seated", |s| s["you"] == 1).await;
         start(&a, None).await;
+        // The table says what kind it is.
+        wait_for(&b, "#deadline-note").await;
+        let note = text(&b).await;
+        assert!(note.contains("Move deadline (turn-based): 1 day") && note.contains("Rated table"), "{note}");
 
         eprintln!("scenario: the first evening they play a few decisions, then both close their pages");
         for _ in 0..6 {
@@ -1107,6 +1111,9 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         // Whoever owes sees the table on their home page.
         let owes = if owing(&sa) { &a } else { &b };
         wait_for(owes, "#account-turns li a").await;
+        // And above the form, where a phone shows it first.
+        let banner = wait_for(owes, "#turn-banner:not([hidden]) a").await.text().await.unwrap();
+        assert_eq!(banner, "Your turn at 1 table");
         shot(owes, "account-turns-en").await;
 
         eprintln!("scenario: a simulated day passes: a bot decides, the spectator sees it");
