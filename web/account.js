@@ -3,7 +3,7 @@
 // (`GET /api/account`) and sends the forms (`POST /api/account/...`, JSON, same origin).
 
 import { h } from "./dom.js";
-import { playerParts } from "./player.js";
+import { playerParts, rulesName } from "./player.js";
 
 /** Send an account request; returns `{ok, status, body}` (`body.code` on a refusal). */
 export async function call(method, path, body) {
@@ -130,7 +130,7 @@ export function accountPanel(t, words, onName = () => {}, onTurns = () => {}) {
     const ask = typeof Notification !== "undefined" && Notification.permission === "default" ? h("button", { type: "button", id: "notify-turns", class: "small", onclick: () => Notification.requestPermission().then(() => showTurns(el)) }, a.notifyTurns) : null;
     el.replaceChildren(
       h("h3", {}, a.yourTurn),
-      rows.length ? h("ul", { class: "held" }, ...rows.map((x) => h("li", {}, h("a", { href: `/t/${x.invite}` }, a.turnLine(x), " · ", a.dueBy(new Date(x.due_at * 1000)))))) : h("p", { class: "help" }, a.noTurn),
+      rows.length ? h("ul", { class: "held" }, ...rows.map((x) => h("li", {}, h("a", { href: `/t/${x.invite}` }, a.turnLine({ ...x, rules: rulesName(t, x.rules) }), " · ", a.dueBy(new Date(x.due_at * 1000)))))) : h("p", { class: "help" }, a.noTurn),
       ask,
     );
     clearTimeout(polling);
@@ -145,7 +145,7 @@ export function accountPanel(t, words, onName = () => {}, onTurns = () => {}) {
     list.replaceChildren(
       h("h3", {}, a.tables),
       rows.length
-        ? h("ul", { class: "held" }, ...rows.map((row) => h("li", {}, h("a", { href: `/t/${row.invite}` }, a.tableLine(row)))))
+        ? h("ul", { class: "held" }, ...rows.map((row) => h("li", {}, h("a", { href: `/t/${row.invite}` }, a.tableLine({ ...row, rules: rulesName(t, row.rules) })))))
         : h("p", { class: "help" }, a.noTables),
     );
   };

@@ -6,7 +6,7 @@ import { texts, errorText } from "./i18n.js";
 import { initial, reduce, gameOf, myTurn, newTurn, askedAgain } from "./state.js";
 import { connect, tokenFor, keepToken } from "./socket.js";
 import { h, region, part } from "./dom.js";
-import { accountPanel } from "./account.js";
+import { accountPanel, call } from "./account.js";
 import { playerPage } from "./player.js";
 import { symbols, terms } from "./rules.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
@@ -787,6 +787,10 @@ function renderLobby(area) {
         h("button", { type: "submit", id: "sit-btn", class: "primary" }, t.takeSeat),
       ),
     );
+    // Signed in: the account's name is offered (a name typed meanwhile stays).
+    call("GET", "/api/account").then((r) => {
+      if (r.ok && !name.value) name.value = r.body.name;
+    });
   }
   sitEl.hidden = !showSit;
   region(part(area, "lobby-note", "p"), JSON.stringify([S.lang, S.you, free]), () => (S.you === null ? (free ? (access === "invite" ? "" : t.watching) : t.full) : S.you !== 0 ? t.waitingHost : ""));

@@ -7,6 +7,12 @@ import { call } from "./account.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** A family of rules (`oh7:en`, `seven`) or a rules' label (`kod7`) as people name it. */
+export function rulesName(t, family) {
+  const label = family.includes(":") ? family.slice(family.indexOf(":") + 1) : family;
+  return t.presets?.[label] ?? label;
+}
+
 /** The rating history as a small line chart (an SVG with a text alternative). */
 export function historyPlot(t, family, history) {
   const a = t.acct;
@@ -22,7 +28,7 @@ export function historyPlot(t, family, history) {
   svg.setAttribute("viewBox", `0 0 ${w} ${hgt}`);
   svg.setAttribute("class", "rating-plot");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", a.plotLabel(family, history.map(([, r]) => t.num(r, 1))));
+  svg.setAttribute("aria-label", a.plotLabel(rulesName(t, family), history.map(([, r]) => t.num(r, 1))));
   const line = document.createElementNS(SVG, "polyline");
   line.setAttribute("points", pts.map(([i, r]) => `${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" "));
   line.setAttribute("fill", "none");
@@ -49,13 +55,13 @@ export function board(t, family) {
     if (!r.ok) return;
     const lines = boardLines(r.body);
     el.replaceChildren(
-      h("h3", {}, t.acct.leaderboard(family)),
+      h("h3", {}, t.acct.leaderboard(rulesName(t, family))),
       h(
         "ol",
         {},
         ...lines.map((s) =>
           s.bot
-            ? h("li", { class: "bot-ref" }, h("em", {}, t.acct.botRef(s.name)), ` · ${t.num(s.rating, 1)}`)
+            ? h("li", { class: "bot-ref" }, h("em", {}, t.acct.botRef(t.levels?.[s.name] ?? s.name)), ` · ${t.num(s.rating, 1)}`)
             : h("li", {}, h("a", { href: `/p/${encodeURIComponent(s.name)}` }, s.name), ` · ${t.num(s.rating, 1)} · ${s.games}`),
         ),
       ),
@@ -76,7 +82,7 @@ export function tableList(t, tables) {
       h(
         "li",
         {},
-        a.playedLine(r),
+        a.playedLine({ ...r, rules: rulesName(t, r.rules) }),
         " · ",
         h("a", { href: `/w/${code(r.watch)}` }, a.watch),
         r.games > 0 ? [" · ", h("a", { href: `/replay/${code(r.watch)}` }, a.replay)] : null,
@@ -111,7 +117,7 @@ export function figuresTable(t, rows) {
   return h(
     "table",
     { class: "player-figures" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, a.fig.rules), ...rows.map((f) => h("th", { scope: "col" }, f.rules)))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, a.fig.rules), ...rows.map((f) => h("th", { scope: "col" }, rulesName(t, f.rules))))),
     h("tbody", {}, ...shown.map(([label, get]) => h("tr", {}, h("th", { scope: "row" }, label), ...rows.map((f) => h("td", {}, get(f)))))),
   );
 }
@@ -132,7 +138,7 @@ export function playerParts(t, body, { own = false } = {}) {
           "table",
           { class: "player-figures" },
           h("thead", {}, h("tr", {}, ...[...a.ratingHead, a.history].map((c) => h("th", { scope: "col" }, c)))),
-          h("tbody", {}, ...rated.map((f) => h("tr", {}, h("th", { scope: "row" }, f.family), h("td", {}, t.num(f.rating, 1)), h("td", {}, f.games), h("td", {}, historyPlot(t, f.family, f.history || []))))),
+          h("tbody", {}, ...rated.map((f) => h("tr", {}, h("th", { scope: "row" }, rulesName(t, f.family)), h("td", {}, t.num(f.rating, 1)), h("td", {}, f.games), h("td", {}, historyPlot(t, f.family, f.history || []))))),
         )
       : null,
     ...rated.slice(0, 2).map((f) => board(t, f.family)),

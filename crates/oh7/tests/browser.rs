@@ -1080,7 +1080,13 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         wait_state(&a, "the table", |s| s["table"].is_object() && s["links"].is_object()).await;
         let invite = link(&a, "invite-link").await;
         b.goto(&invite).await.unwrap();
-        wait_for(&b, "#sit-name").await.send_keys("Bob").await.unwrap();
+        // Signed in, the account's name is offered.
+        wait_for(&b, "#sit-name").await;
+        let until = Instant::now() + Duration::from_secs(10);
+        while js(&b, "return document.getElementById('sit-name').value").await != json!("Bob") {
+            assert!(Instant::now() < until, "the sit form does not offer the account's name");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         b.find(Locator::Css("#sit-btn")).await.unwrap().click().await.unwrap();
         wait_state(&b, "Bob seated", |s| s["you"] == 1).await;
         start(&a, None).await;
@@ -1135,8 +1141,11 @@ fn accounts_rated_turn_based_game_and_player_pages() {
             wait_for(c, ".leaderboard li.bot-ref").await;
             let body = text(c).await;
             assert!(body.contains("1 finished game"), "{body}");
-            assert!(body.contains("kod7") && body.contains("oh7:kod7"), "{body}");
-            assert!(body.contains("Leaderboard: oh7:kod7") && body.contains("bot expert"), "{body}");
+            assert!(body.contains("Leaderboard: Kod-7") && body.contains("bot expert"), "{body}");
+            assert!(
+                body.contains("bot strong (ISMCTS)") && !body.contains("oh7:kod7"),
+                "people's names for rules and bots: {body}"
+            );
             assert!(body.contains("Ann") && body.contains("Bob"), "both on the leaderboard: {body}");
             // Its own page lists the table with its replay link.
             wait_for(c, ".player-tables a[href^='/replay/']").await;
