@@ -67,6 +67,9 @@ export function accountPanel(t, words, onName = () => {}, onTurns = () => {}) {
       });
       // The address turn notices go to (when the server sends mail), kept while typed.
       const email = h("input", { id: "account-email", type: "email", maxlength: 254, autocomplete: "email", value: me.email || "" });
+      email.addEventListener("input", () => {
+        status.textContent = "";
+      });
       const mailForm = h("form", { id: "account-email-form" }, h("label", {}, a.email, email), h("button", { type: "submit", class: "small" }, a.save), h("p", { class: "help" }, a.emailHelp));
       mailForm.addEventListener("submit", async (e) => {
         e.preventDefault();
