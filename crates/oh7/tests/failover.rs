@@ -558,6 +558,8 @@ async fn a_turn_based_rated_table_fails_over_with_its_deadline_and_rating() {
     let more = [
         "--grace-s",
         "1",
+        "--commands-per-s",
+        "10000",
         "--lease-s",
         &lease,
         "--test-clock-file",
