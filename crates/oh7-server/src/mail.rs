@@ -189,7 +189,8 @@ mod tests {
     fn dates_are_utc_civil_dates() {
         assert_eq!(utc(0), "1970-01-01 00:00");
         assert_eq!(utc(951_782_400), "2000-02-29 00:00");
-        assert_eq!(utc(1_796_000_000), "2026-11-28 01:33");
+        // Python: datetime.fromtimestamp(1796000000, UTC) is 2026-11-30 00:53.
+        assert_eq!(utc(1_796_000_000), "2026-11-30 00:53");
     }
 
     #[test]
