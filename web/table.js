@@ -8,6 +8,7 @@ import { face, speak, sortHand, suitName } from "./cards.js";
 import { terms, cap, pointsWhy } from "./rules.js";
 import { gameOf, canAct, reviewOf } from "./state.js";
 import { errorText } from "./i18n.js";
+import { call } from "./account.js";
 
 const TRICK_HOLD_MS = 1600;
 
@@ -750,6 +751,7 @@ function endPanel(ctx, v) {
     { class: "panel end", id: "end" },
     h("h2", {}, t.over),
     h("p", { class: "winner" }, t.winner(winners)),
+    S.table.rated ? ratedOverEl(ctx) : null,
     // What to do next first (review, play again, replay), on screen at 1280×800; the figures below.
     reviewEl(ctx),
     h(
@@ -763,6 +765,16 @@ function endPanel(ctx, v) {
     gameOfView(v) === "oh7" ? scoreTable(ctx, v) : (v.past_rounds || []).length ? sevenRoundTable(ctx, v, v.past_rounds) : null,
     statsEl(ctx, names),
   );
+}
+
+/** A rated game's end: the ratings moved; a signed-in page links to its player's page. */
+function ratedOverEl(ctx) {
+  const t = ctx.t();
+  const el = h("p", { id: "rated-over" }, t.acct.ratedOver);
+  call("GET", "/api/account").then((r) => {
+    if (r.ok && el.isConnected) el.append(" ", h("a", { href: `${ctx.base}/p/${encodeURIComponent(r.body.name)}` }, t.acct.yourPage));
+  });
+  return el;
 }
 
 /** Play again: the host's button (while the others answer, "Start now"); each person's answer;

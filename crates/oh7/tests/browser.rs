@@ -1133,6 +1133,9 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         b.goto(&invite).await.unwrap();
         wait_state(&b, "Bob back at the table", |s| s["you"] == 1).await;
         play_both(&a, &b, "the end of the rated game", 400, |s| s["table"]["state"] == "over").await;
+        // The end says the game was rated and links to the person's own page.
+        let href = wait_for(&b, "#rated-over a").await.attr("href").await.unwrap().unwrap_or_default();
+        assert!(href.ends_with("/p/Bob"), "{href}");
 
         eprintln!("scenario: both player pages show the game, the ratings and the leaderboard");
         for (c, name, shot_name) in [(&a, "Ann", "player-en-1280"), (&b, "Bob", "player-en-390")] {
