@@ -26,3 +26,27 @@ done
 "$OH7" stats "$work"/slurm/shard-*.jsonl --json > "$work/slurm.json"
 cmp "$work/slurm.json" "$work/one.json"
 echo "Slurm: the merge equals the one-process run"
+
+echo "-- Slurm: a lost shard run again alone (the documented retry)"
+mv "$work/slurm/shard-2.jsonl" "$work/shard-2.lost"
+OUT="$work/slurm" SHARDS=4 sbatch --wait --array=2 --output="$work/retry-%A_%a.log" scale-out/slurm-array.sh
+cmp "$work/slurm/shard-2.jsonl" "$work/shard-2.lost"
+"$OH7" stats "$work"/slurm/shard-*.jsonl --json > "$work/slurm-retry.json"
+cmp "$work/slurm-retry.json" "$work/one.json"
+echo "Slurm: shard 2 run again alone is the same file, and the merge equals the one-process run"
+if OUT="$work/slurm" sbatch --wait --array=2 --output="$work/guess-%A_%a.log" scale-out/slurm-array.sh; then
+  echo "a retry without SHARDS should be refused" >&2
+  exit 1
+fi
+grep -q "set SHARDS" "$work"/guess-*.log
+echo "Slurm: a retry without SHARDS is refused: $(cat "$work"/guess-*.log)"
+
+echo "-- Kubernetes: the manifests against the oldest and newest versions the docs claim"
+venv=target/k8s-venv
+if [ ! -x "$venv/bin/kubernetes-validate" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check kubernetes-validate
+fi
+for v in 1.25.0 1.37.0; do
+  "$venv/bin/kubernetes-validate" --strict -k "$v" scale-out/k8s-*.yaml
+done
