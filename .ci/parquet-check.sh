@@ -40,3 +40,25 @@ print(f"{sys.argv[3]} read by {sys.argv[4]}: {have['rows']} rows, score deltas {
 PY
   done
 done
+
+# The rounds table (docs/records.md, "Parquet rounds"): written by `simulate` and by `export`
+# alike, one row per scored round, and in DuckDB it agrees with the seat rows of the same run.
+"$OH7" simulate --preset bga --players 5 --games 200 --seed 4 --record "$work/b.jsonl" \
+  --parquet "$work/b.parquet" --rounds-parquet "$work/br.parquet" >/dev/null
+"$OH7" export "$work/b.jsonl" --rounds-parquet "$work/bx.parquet" >/dev/null
+cmp "$work/br.parquet" "$work/bx.parquet"
+"$venv/bin/python" - "$work" <<'PY'
+import sys
+import duckdb
+w = sys.argv[1]
+seat = duckdb.sql(f"""SELECT game_id, round, count(*) AS n, sum(score_delta) AS points, sum(bet) AS bets,
+                             sum(tricks) AS won, count(*) FILTER (WHERE bet = tricks) AS made
+                      FROM '{w}/b.parquet' GROUP BY ALL""")
+rounds = duckdb.sql(f"SELECT * FROM '{w}/br.parquet'")
+bad = duckdb.sql("""SELECT count(*) FROM rounds r FULL JOIN seat s USING (game_id, round)
+                    WHERE r.round IS NULL OR s.round IS NULL OR r.points_total <> s.points
+                       OR r.bet_total <> s.bets OR r.made <> s.made OR r.tricks <> s.won""").fetchall()[0][0]
+n = duckdb.sql("SELECT count(*), sum(bet_attempts), count(trump) FROM rounds").fetchall()[0]
+assert bad == 0, f"{bad} rounds disagree with their seat rows"
+print(f"rounds table: {n[0]} rounds, each as its seat rows say (points, bets, made, tricks); {n[1]} bet attempts, {n[2]} with a trump")
+PY

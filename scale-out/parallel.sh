@@ -10,9 +10,9 @@ set -eu
 SHARDS=${1:-8}
 JOBS=${2:-100%}
 OUT=${OUT:-./study}
-export OH7="${OH7:-oh7}" OUT STUDY THREADS="${THREADS:-1}"
+export OH7="${OH7:-oh7}" OUT STUDY THREADS="${THREADS:-1}" EXT="${EXT:-jsonl}"
 here=$(dirname "$0")
 seq 0 $((SHARDS - 1)) | parallel --will-cite --halt now,fail=1 -j "$JOBS" \
   "SHARD={} SHARDS=$SHARDS $here/study.sh"
-"$OH7" stats "$OUT"/shard-*.jsonl --json > "$OUT/stats.json"
+"$OH7" stats "$OUT"/shard-*."$EXT" --json > "$OUT/stats.json"
 echo "merged $SHARDS shards: $OUT/stats.json"

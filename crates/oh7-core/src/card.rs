@@ -247,19 +247,35 @@ impl FromStr for Card {
     type Err = CardParseError;
 
     fn from_str(text: &str) -> Result<Card, CardParseError> {
+        // What oh7 writes (`3S`, `3S'`, `*2`, `V`, `?`), read without the general path below.
+        if let [v @ b'0'..=b'7', s @ (b'S' | b'H' | b'C' | b'D' | b'F'), rest @ ..] = text.as_bytes()
+            && let (Some(suit), Some(copy)) = (Suit::from_char(*s as char), copy_mark(rest))
+        {
+            return Ok(Card::regular(suit, v - b'0', copy));
+        }
         let err = || CardParseError::new(text);
         let t = text.trim();
         let (body, copy) = match t.strip_suffix('\'').or_else(|| t.strip_suffix('’')) {
             Some(b) => (b, 1u8),
             None => (t, 0u8),
         };
-        let chars: Vec<char> = body.chars().collect();
+        // At most two characters make a card (three let an error be worded): no Vec per card.
+        let mut chars = ['\0'; 3];
+        let mut n = 0;
+        for c in body.chars() {
+            if n == 3 {
+                return Err(err());
+            }
+            chars[n] = c;
+            n += 1;
+        }
+        let chars = &chars[..n];
         let value_of = |c: char| match c.to_ascii_uppercase() {
             '0'..='7' => Some(c as u8 - b'0'),
             'Q' => Some(0),
             _ => None,
         };
-        match chars.as_slice() {
+        match chars {
             ['?' | '‽'] if copy == 0 => Ok(Card::INTERROBANG),
             ['V' | 'v' | 'Ø' | 'ø' | '∅'] => Ok(Card::void(copy)),
             ['*' | '★', v] | [v, '*' | '★'] => {
@@ -281,25 +297,105 @@ impl FromStr for Card {
     }
 }
 
+/// The copy of a card from what follows its name in oh7's own notation: nothing or `'`.
+fn copy_mark(rest: &[u8]) -> Option<u8> {
+    match rest {
+        [] => Some(0),
+        [b'\''] => Some(1),
+        _ => None,
+    }
+}
+
 /// Serde for types written as text: `Serialize` writes the notation (`Display`), `Deserialize`
 /// parses it (`FromStr`). For the suits and cards of both games.
 macro_rules! serde_as_text {
     ($($t:ty),*) => {$(
         impl serde::Serialize for $t {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(self)
+                // On the stack: a record writes thousands of cards (no `collect_str` String).
+                s.serialize_str($crate::card::Notation::notation(self).as_str())
             }
         }
 
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = <String as serde::Deserialize>::deserialize(d)?;
-                s.parse().map_err(serde::de::Error::custom)
+                struct Text;
+                impl serde::de::Visitor<'_> for Text {
+                    type Value = $t;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("a card or suit in oh7's notation")
+                    }
+                    // Borrowed or transient text: no String per card.
+                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$t, E> {
+                        v.parse().map_err(E::custom)
+                    }
+                }
+                d.deserialize_str(Text)
             }
         }
     )*};
 }
 pub(crate) use serde_as_text;
+
+/// The notation of a card or suit as a few bytes on the stack, for [`serde_as_text`]: by
+/// default through `Display`; Oh 7's cards write theirs directly (records hold thousands).
+pub(crate) trait Notation: fmt::Display {
+    fn notation(&self) -> ShortText {
+        let mut t = ShortText::default();
+        fmt::Write::write_fmt(&mut t, format_args!("{self}")).expect("a notation fits in 16 bytes");
+        t
+    }
+}
+
+impl Notation for Suit {}
+
+impl Notation for Card {
+    fn notation(&self) -> ShortText {
+        let mut t = ShortText::default();
+        let mut put = |b: u8| {
+            t.buf[t.len] = b;
+            t.len += 1;
+        };
+        match self.kind() {
+            Kind::Regular(s) => {
+                put(b'0' + self.value());
+                put(s.letter() as u8);
+            }
+            Kind::Star => {
+                put(b'*');
+                put(b'0' + self.value());
+            }
+            Kind::Void => put(b'V'),
+            Kind::Interrobang => return ShortText { buf: *b"?\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", len: 1 },
+        }
+        if self.copy() == 1 {
+            put(b'\'');
+        }
+        t
+    }
+}
+
+/// A card's or suit's notation written on the stack (a few bytes), for [`serde_as_text`].
+#[derive(Default)]
+pub(crate) struct ShortText {
+    buf: [u8; 16],
+    len: usize,
+}
+
+impl ShortText {
+    pub(crate) fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).expect("only whole str are written")
+    }
+}
+
+impl fmt::Write for ShortText {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        self.buf.get_mut(self.len..end).ok_or(fmt::Error)?.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
 
 serde_as_text!(Suit, Card);
 

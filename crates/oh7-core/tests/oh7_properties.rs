@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use oh7_core::card::{Card, CardSet};
 use oh7_core::game::{Game, SeatViewLike};
-use oh7_core::oh7::{Action, Oh7Game, SeatView, replay};
+use oh7_core::oh7::{Action, Oh7Game, Record, SeatView, replay, replay_written};
 use oh7_core::ruleset::{Preset, Ruleset};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -186,7 +186,13 @@ fn play_checked(rules: Ruleset, players: usize, seed: u64) -> Result<(), TestCas
     let rec = g.record();
     check_record(&rec)?;
     let again = replay(&rec).map_err(|e| TestCaseError::fail(format!("replay: {e}")))?;
-    prop_assert_eq!(again.record(), rec);
+    prop_assert_eq!(again.record(), rec.clone());
+    // The fast path of records files takes the line as oh7 writes it, and gives the same game.
+    let line = serde_json::to_string(&Record::from_game(&g)).unwrap();
+    let (fast, typed) = replay_written(line.as_bytes())
+        .ok_or_else(|| TestCaseError::fail("replay_written refused a written record"))?;
+    prop_assert_eq!(fast.record(), rec.clone());
+    prop_assert_eq!(serde_json::to_value(&typed).unwrap(), rec);
     Ok(())
 }
 
@@ -230,9 +236,21 @@ fn tampered_record_names_the_first_divergence() {
         g.legal_actions(seat, &mut legal);
         g.apply(seat, legal[rng.random_range(0..legal.len())]).unwrap();
     }
+    let line = serde_json::to_string(&Record::from_game(&g)).unwrap();
+    assert!(replay_written(line.as_bytes()).is_some());
+    // The same record written otherwise (the tree's key order, spaced) is not the fast path's,
+    // and `replay` still takes it.
+    let spaced = serde_json::to_string_pretty(&g.record()).unwrap();
+    assert!(replay_written(spaced.as_bytes()).is_none());
+    assert!(replay(&serde_json::from_str(&spaced).unwrap()).is_ok());
     let mut rec = g.record();
     let w = rec["rounds"][1]["tricks"][3]["winner"].as_u64().unwrap();
     rec["rounds"][1]["tricks"][3]["winner"] = Value::from((w + 1) % 3);
+    let typed: Record = serde_json::from_value(rec.clone()).unwrap();
+    assert!(
+        replay_written(serde_json::to_string(&typed).unwrap().as_bytes()).is_none(),
+        "a tampered line is not taken"
+    );
     let e = replay(&rec).unwrap_err().to_string();
     assert!(e.starts_with("first divergence at record.rounds[1].tricks[3].winner"), "{e}");
     let mut rec = g.record();

@@ -19,12 +19,12 @@
 //! starts only when fewer than 8 per thread are in flight or waiting, so memory does not grow
 //! with the number of games.
 
+pub mod files;
 pub mod parquet;
 pub mod tournament;
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
@@ -309,20 +309,20 @@ pub trait Sink: Send {
 /// Records as JSON Lines, one game per line in game order, after a [`RunHeader`] line for a
 /// shard.
 pub struct JsonLines {
-    path: PathBuf,
-    out: BufWriter<File>,
+    out: files::Writer,
 }
 
 impl JsonLines {
-    /// Create (or truncate) `path`; a shard's header goes first.
+    /// Create (or truncate) `path`, compressed if its name ends in `.gz` or `.zst` (before a
+    /// `.part`, if any); a shard's header goes first.
     pub fn create(path: &Path, header: Option<&RunHeader>) -> Result<JsonLines, SimError> {
-        let f = File::create(path).map_err(io(path))?;
-        let mut out = BufWriter::with_capacity(1 << 20, f);
+        let mut out = files::Writer::create(path)?;
         if let Some(h) = header {
-            serde_json::to_writer(&mut out, h).map_err(|e| SimError::Io { path: path.into(), source: e.into() })?;
-            out.write_all(b"\n").map_err(io(path))?;
+            let mut line = serde_json::to_vec(h).map_err(|e| SimError::Io { path: path.into(), source: e.into() })?;
+            line.push(b'\n');
+            out.write_all(&line)?;
         }
-        Ok(JsonLines { path: path.to_path_buf(), out })
+        Ok(JsonLines { out })
     }
 }
 
@@ -331,10 +331,10 @@ impl Sink for JsonLines {
         true
     }
     fn chunk(&mut self, c: &Chunk) -> Result<(), SimError> {
-        self.out.write_all(&c.json).map_err(io(&self.path))
+        self.out.write_all(&c.json)
     }
     fn finish(&mut self) -> Result<(), SimError> {
-        self.out.flush().map_err(io(&self.path))
+        self.out.finish()
     }
 }
 
@@ -516,11 +516,9 @@ pub struct Read {
 
 /// The header of a records file, if its first line is one.
 fn header_of(path: &Path) -> Result<Option<RunHeader>, SimError> {
-    let f = File::open(path).map_err(io(path))?;
     // Bytes, not text: a first line that is not UTF-8 is the record reader's to report (with its
     // line number), not a header.
-    let mut first = Vec::new();
-    std::io::BufReader::new(f).read_until(b'\n', &mut first).map_err(io(path))?;
+    let first = files::first_line(path)?;
     if !first.windows(11).any(|w| w == b"\"oh7_shard\"") {
         return Ok(None);
     }
@@ -669,44 +667,99 @@ fn check_shards(paths: &[PathBuf], headers: &[Option<RunHeader>]) -> Result<Opti
     Ok(Some(RunHeader { shard: 0, from: 0, to: h0.games, ..h0 }))
 }
 
-/// One records file's statistics and record count (after its header line, if `header`).
-fn stats_of_file(path: &Path, header: bool, progress: &(dyn Fn(u64) + Sync)) -> Result<(Stats, u64), SimError> {
-    let f = File::open(path).map_err(io(path))?;
-    let reader = std::io::BufReader::with_capacity(1 << 20, f);
-    let mut stats = Stats::new();
-    let mut count = 0u64;
-    // Parse in parallel batches of lines (line number, text); merging is order-independent.
-    let flush = |batch: &mut Vec<(usize, Vec<u8>)>, stats: &mut Stats| -> Result<(), SimError> {
-        let part = batch
-            .par_iter()
-            .try_fold(Stats::new, |mut s, (no, l)| {
-                let line_err = |why: String| SimError::Line { path: path.into(), line: *no, why };
-                let l = std::str::from_utf8(l).map_err(|_| line_err("not UTF-8 text".into()))?;
-                s.add_checked_line(l).map_err(|e| line_err(e.to_string()))?;
-                Ok::<_, SimError>(s)
-            })
-            .try_reduce(Stats::new, |mut a, b| {
-                a.merge(&b);
-                Ok(a)
-            })?;
-        stats.merge(&part);
-        batch.clear();
-        Ok(())
-    };
-    let mut batch = Vec::with_capacity(4096);
-    for (i, line) in reader.split(b'\n').enumerate() {
-        let line = line.map_err(io(path))?;
-        if (header && i == 0) || line.trim_ascii().is_empty() {
+/// Lines read together: a batch is parsed and replayed in parallel while the next is read.
+const BATCH: usize = 256;
+
+/// A batch of lines: their text end to end, where each ends, and the first one's number.
+#[derive(Default)]
+struct Lines {
+    text: Vec<u8>,
+    ends: Vec<usize>,
+    numbers: Vec<usize>,
+}
+
+/// Read `reader`'s non-blank lines (after its header line, if `header`) in batches into `tx`,
+/// on its own thread, so that reading and decompressing overlap the replay.
+fn read_batches(
+    path: &Path,
+    mut reader: Box<dyn BufRead + Send>,
+    header: bool,
+    tx: &std::sync::mpsc::SyncSender<Result<Lines, SimError>>,
+    recycled: &std::sync::mpsc::Receiver<Lines>,
+) {
+    let mut batch = Lines::default();
+    let mut line = Vec::new();
+    let mut no = 0usize;
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                let _ = tx.send(Err(io(path)(e)));
+                return;
+            }
+        }
+        no += 1;
+        if (header && no == 1) || line.trim_ascii().is_empty() {
             continue;
         }
-        batch.push((i + 1, line));
-        count += 1;
-        if batch.len() == 4096 {
-            flush(&mut batch, &mut stats)?;
-            progress(count);
+        batch.text.extend_from_slice(&line);
+        batch.ends.push(batch.text.len());
+        batch.numbers.push(no);
+        if batch.ends.len() == BATCH {
+            // The next batch is one the replay is done with (its memory already mapped and as
+            // large as needed), or a new one.
+            let next = recycled.try_recv().unwrap_or_default();
+            if tx.send(Ok(std::mem::replace(&mut batch, next))).is_err() {
+                return;
+            }
         }
     }
-    flush(&mut batch, &mut stats)?;
+    if !batch.ends.is_empty() {
+        let _ = tx.send(Ok(batch));
+    }
+}
+
+/// One records file's statistics and record count (after its header line, if `header`).
+fn stats_of_file(path: &Path, header: bool, progress: &(dyn Fn(u64) + Sync)) -> Result<(Stats, u64), SimError> {
+    let reader = files::open(path)?;
+    let mut stats = Stats::new();
+    let mut count = 0u64;
+    std::thread::scope(|scope| {
+        let (tx, rx) = sync_channel(2);
+        let (back, recycled) = channel::<Lines>();
+        scope.spawn(move || read_batches(path, reader, header, &tx, &recycled));
+        for batch in rx {
+            let mut batch = batch?;
+            // Parse and replay the batch's lines in parallel; merging is order-independent.
+            let part = (0..batch.ends.len())
+                .into_par_iter()
+                .try_fold(Stats::new, |mut s, i| {
+                    let start = if i == 0 { 0 } else { batch.ends[i - 1] };
+                    let l = &batch.text[start..batch.ends[i]];
+                    if s.add_written_line(l) {
+                        return Ok(s);
+                    }
+                    let line_err = |why: String| SimError::Line { path: path.into(), line: batch.numbers[i], why };
+                    let l = std::str::from_utf8(l).map_err(|_| line_err("not UTF-8 text".into()))?;
+                    s.add_checked_line(l).map_err(|e| line_err(e.to_string()))?;
+                    Ok::<_, SimError>(s)
+                })
+                .try_reduce(Stats::new, |mut a, b| {
+                    a.merge(&b);
+                    Ok(a)
+                })?;
+            stats.merge(&part);
+            count += batch.ends.len() as u64;
+            progress(count);
+            batch.text.clear();
+            batch.ends.clear();
+            batch.numbers.clear();
+            let _ = back.send(batch);
+        }
+        Ok::<_, SimError>(())
+    })?;
     progress(count);
     Ok((stats, count))
 }

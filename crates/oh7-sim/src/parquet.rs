@@ -33,8 +33,12 @@ use crate::{Chunk, Rec, SimError, Sink};
 /// large file for readers to work in parallel.
 pub const ROW_GROUP_ROWS: usize = 1 << 17;
 
-/// The schema's name, also written in the file's key-value metadata under `oh7.schema`.
+/// The seat-rounds table's schema name, written in the file's key-value metadata under
+/// `oh7.schema`.
 pub const SCHEMA: &str = "oh7-parquet-rows/1";
+
+/// The rounds table's schema name (`oh7.schema`).
+pub const ROUNDS_SCHEMA: &str = "oh7-parquet-rounds/1";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -44,10 +48,11 @@ enum Kind {
     Str,
 }
 
-/// The columns, in file order: name, type, nullable. The `rule_` columns come from the
-/// record's `ruleset` object (knob name without the prefix); a knob the game does not have is
-/// null.
-const COLUMNS: &[(&str, Kind, bool)] = &[
+/// A column: name, type, nullable.
+type Column = (&'static str, Kind, bool);
+
+/// The columns every table starts with: which game, which round.
+const GAME_COLUMNS: &[Column] = &[
     ("game", Kind::Str, false),
     ("game_id", Kind::I64, false),
     ("seed", Kind::Str, false),
@@ -55,6 +60,10 @@ const COLUMNS: &[(&str, Kind, bool)] = &[
     ("players", Kind::I32, false),
     ("dummy", Kind::Bool, false),
     ("round", Kind::I32, false),
+];
+
+/// The seat-rounds table's own columns, after [`GAME_COLUMNS`].
+const SEAT_COLUMNS: &[Column] = &[
     ("seat", Kind::I32, false),
     ("bot", Kind::Str, false),
     ("bet", Kind::I32, true),
@@ -63,6 +72,35 @@ const COLUMNS: &[(&str, Kind, bool)] = &[
     ("total", Kind::I64, false),
     ("winner", Kind::Bool, false),
     ("finished", Kind::Bool, false),
+];
+
+/// The rounds table's own columns, after [`GAME_COLUMNS`] (Oh 7 family rounds only).
+const ROUND_COLUMNS: &[Column] = &[
+    ("hand_size", Kind::I32, false),
+    ("redeals", Kind::I32, false),
+    ("bet_attempts", Kind::I32, false),
+    ("passing", Kind::Bool, false),
+    ("first_leader", Kind::I32, true),
+    ("trump", Kind::Str, true),
+    ("bet_total", Kind::I32, false),
+    ("tricks", Kind::I32, false),
+    ("bets_zero", Kind::I32, false),
+    ("bet_cards_regular", Kind::I32, false),
+    ("bet_cards_star", Kind::I32, false),
+    ("bet_cards_void", Kind::I32, false),
+    ("bet_cards_interrobang", Kind::I32, false),
+    ("made", Kind::I32, false),
+    ("trumps_dealt", Kind::I32, true),
+    ("trumps_max", Kind::I32, true),
+    ("decisions", Kind::I32, false),
+    ("lots", Kind::I32, false),
+    ("points_total", Kind::I64, false),
+    ("finished", Kind::Bool, false),
+];
+
+/// The knob columns every table ends with. They come from the record's `ruleset` object (knob
+/// name without the `rule_` prefix); a knob the game does not have is null.
+const KNOB_COLUMNS: &[Column] = &[
     // Oh 7 family knobs (null in Seven rows).
     ("rule_min_players", Kind::I32, true),
     ("rule_max_players", Kind::I32, true),
@@ -87,25 +125,66 @@ const COLUMNS: &[(&str, Kind, bool)] = &[
     ("rule_round_turn_limit", Kind::I32, true),
 ];
 
-/// Index of the first knob column.
-const FIRST_KNOB: usize = 15;
+/// Which table a Parquet file holds (`docs/records.md`, "Parquet rows" and "Parquet rounds").
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Table {
+    /// One row per seat per scored round, Oh 7 and Seven (`--parquet`).
+    SeatRounds,
+    /// One row per scored Oh 7 round with its context (`--rounds-parquet`).
+    Rounds,
+}
 
-/// The Parquet message type of [`COLUMNS`].
-fn schema_text() -> String {
-    let mut s = String::from("message oh7_round_seat {\n");
-    for &(name, kind, nullable) in COLUMNS {
-        let rep = if nullable { "optional" } else { "required" };
-        let ty = match kind {
-            Kind::I32 => "int32",
-            Kind::I64 => "int64",
-            Kind::Bool => "boolean",
-            Kind::Str => "binary",
-        };
-        let ann = if kind == Kind::Str { " (STRING)" } else { "" };
-        s.push_str(&format!("  {rep} {ty} {name}{ann};\n"));
+impl Table {
+    fn own(self) -> &'static [Column] {
+        match self {
+            Table::SeatRounds => SEAT_COLUMNS,
+            Table::Rounds => ROUND_COLUMNS,
+        }
     }
-    s.push('}');
-    s
+
+    /// The columns, in file order.
+    fn columns(self) -> impl Iterator<Item = Column> {
+        GAME_COLUMNS.iter().chain(self.own()).chain(KNOB_COLUMNS).copied()
+    }
+
+    fn column(self, i: usize) -> Column {
+        self.columns().nth(i).expect("a column of the table")
+    }
+
+    /// The schema's name (`oh7.schema` in the file's metadata).
+    pub fn schema(self) -> &'static str {
+        match self {
+            Table::SeatRounds => SCHEMA,
+            Table::Rounds => ROUNDS_SCHEMA,
+        }
+    }
+
+    /// The column names, in file order.
+    pub fn column_names(self) -> Vec<&'static str> {
+        self.columns().map(|c| c.0).collect()
+    }
+
+    /// The Parquet message type of the columns.
+    fn schema_text(self) -> String {
+        let name = match self {
+            Table::SeatRounds => "oh7_round_seat",
+            Table::Rounds => "oh7_round",
+        };
+        let mut s = format!("message {name} {{\n");
+        for (name, kind, nullable) in self.columns() {
+            let rep = if nullable { "optional" } else { "required" };
+            let ty = match kind {
+                Kind::I32 => "int32",
+                Kind::I64 => "int64",
+                Kind::Bool => "boolean",
+                Kind::Str => "binary",
+            };
+            let ann = if kind == Kind::Str { " (STRING)" } else { "" };
+            s.push_str(&format!("  {rep} {ty} {name}{ann};\n"));
+        }
+        s.push('}');
+        s
+    }
 }
 
 /// One cell.
@@ -141,6 +220,23 @@ impl Col {
 /// Why a record gives no rows.
 type Why = String;
 
+impl GameFields {
+    /// The [`GAME_COLUMNS`] of a row of round `round`.
+    fn head(&self, round: u32) -> Vec<Val> {
+        let mut row = Vec::with_capacity(64);
+        row.extend([
+            Val::Str(self.game.into()),
+            Val::I64(self.id),
+            Val::Str(self.seed.clone()),
+            Val::Str(self.preset.clone()),
+            Val::I32(self.players),
+            Val::Bool(self.dummy),
+            Val::I32(round as i32),
+        ]);
+        row
+    }
+}
+
 /// The fields every row of one game shares.
 struct GameFields {
     game: &'static str,
@@ -157,7 +253,7 @@ struct GameFields {
 
 /// The knob columns of a game from its `ruleset` object.
 fn knobs(ruleset: &Value) -> Result<Vec<Val>, Why> {
-    COLUMNS[FIRST_KNOB..]
+    KNOB_COLUMNS
         .iter()
         .map(|&(name, kind, _)| {
             let knob = name.strip_prefix("rule_").expect("knob columns start with rule_");
@@ -178,6 +274,7 @@ fn knobs(ruleset: &Value) -> Result<Vec<Val>, Why> {
 
 /// Rows being built, flushed to the file a row group at a time.
 pub struct Rows {
+    table: Table,
     cols: Vec<Col>,
     /// Rows buffered (not yet in a row group).
     len: usize,
@@ -185,16 +282,10 @@ pub struct Rows {
     total: u64,
 }
 
-impl Default for Rows {
-    fn default() -> Rows {
-        Rows::new()
-    }
-}
-
 impl Rows {
-    /// No rows yet.
-    pub fn new() -> Rows {
-        Rows { cols: COLUMNS.iter().map(|_| Col::default()).collect(), len: 0, total: 0 }
+    /// No rows of `table` yet.
+    pub fn new(table: Table) -> Rows {
+        Rows { table, cols: table.columns().map(|_| Col::default()).collect(), len: 0, total: 0 }
     }
 
     /// Rows added so far.
@@ -203,8 +294,8 @@ impl Rows {
     }
 
     fn push(&mut self, row: &[Val]) {
-        debug_assert_eq!(row.len(), COLUMNS.len());
-        for ((col, v), &(_, _, nullable)) in self.cols.iter_mut().zip(row).zip(COLUMNS) {
+        debug_assert_eq!(row.len(), self.cols.len());
+        for ((col, v), (_, _, nullable)) in self.cols.iter_mut().zip(row).zip(self.table.columns()) {
             match v {
                 Val::Null => {}
                 Val::I32(x) => col.i32s.push(*x),
@@ -233,15 +324,8 @@ impl Rows {
         total: i64,
     ) {
         let opt = |x: Option<i64>| x.map_or(Val::Null, |x| Val::I32(x as i32));
-        let mut row = Vec::with_capacity(COLUMNS.len());
+        let mut row = g.head(round);
         row.extend([
-            Val::Str(g.game.into()),
-            Val::I64(g.id),
-            Val::Str(g.seed.clone()),
-            Val::Str(g.preset.clone()),
-            Val::I32(g.players),
-            Val::Bool(g.dummy),
-            Val::I32(round as i32),
             Val::I32(seat as i32),
             Val::Str(g.seats.get(seat).cloned().unwrap_or_else(|| format!("p{seat}").as_str().into())),
             opt(bet),
@@ -274,6 +358,11 @@ impl Rows {
         };
         for round in &r.rounds {
             if round.points.len() < np || round.bets.len() < np || round.won.len() < np {
+                continue;
+            }
+            if self.table == Table::Rounds {
+                let row = round_row(&g, r, round);
+                self.push(&row);
                 continue;
             }
             for s in 0..np {
@@ -316,6 +405,10 @@ impl Rows {
             finished: bool,
         }
         let r = Seven::deserialize(v).map_err(|e| format!("not a Seven record: {e}"))?;
+        if self.table == Table::Rounds {
+            // The rounds table is the Oh 7 family's (bets, tricks, trumps).
+            return Ok(());
+        }
         let g = GameFields {
             game: GameId::Seven.name(),
             id: id as i64,
@@ -357,12 +450,51 @@ impl Rows {
     }
 }
 
+/// The rounds table's row of one scored round (`docs/records.md`, "Parquet rounds").
+fn round_row(g: &GameFields, r: &Record, round: &oh7_core::oh7::RoundRecord) -> Vec<Val> {
+    use oh7_core::card::Kind as CardKind;
+    let np = r.players;
+    let count = |n: usize| Val::I32(n as i32);
+    let deal = &round.deal;
+    let final_bets = deal.bet_attempts.last().map(Vec::as_slice).unwrap_or_default();
+    let of_kind = |k: fn(CardKind) -> bool| count(final_bets.iter().filter(|c| k(c.kind())).count());
+    let trumps: Option<Vec<usize>> = round
+        .trump
+        .map(|t| deal.hands.iter().take(np).map(|h| h.iter().filter(|c| c.suit() == Some(t)).count()).collect());
+    let mut row = g.head(round.number);
+    row.extend([
+        count(deal.hands.first().map_or(0, Vec::len)),
+        count(round.redeals.len()),
+        count(deal.bet_attempts.len()),
+        Val::Bool(deal.passes.iter().any(|p| !p.is_empty())),
+        round.first_leader.map_or(Val::Null, |s| count(s)),
+        round.trump.map_or(Val::Null, |t| Val::Str(t.letter().to_string().as_str().into())),
+        count(round.bets.iter().map(|&b| usize::from(b)).sum()),
+        count(round.tricks.len()),
+        count(round.bets.iter().take(np).filter(|&&b| b == 0).count()),
+        of_kind(|k| matches!(k, CardKind::Regular(_))),
+        of_kind(|k| k == CardKind::Star),
+        of_kind(|k| k == CardKind::Void),
+        of_kind(|k| k == CardKind::Interrobang),
+        count((0..np).filter(|&s| round.bets[s] == round.won[s]).count()),
+        trumps.as_ref().map_or(Val::Null, |t| count(t.iter().sum())),
+        trumps.as_ref().map_or(Val::Null, |t| count(t.iter().copied().max().unwrap_or(0))),
+        count(round.decisions.len()),
+        count(round.decisions.iter().filter(|d| d.kind == "lot").count()),
+        Val::I64(round.points.iter().take(np).map(|&p| i64::from(p)).sum()),
+        Val::Bool(r.finished),
+    ]);
+    row.extend(g.knobs.iter().cloned());
+    row
+}
+
 /// A Parquet file being written under a temporary name; [`ParquetFile::finish`] renames it.
 /// Dropped unfinished, it removes the temporary file.
 pub struct ParquetFile {
     path: PathBuf,
     tmp: PathBuf,
     writer: Option<SerializedFileWriter<BufWriter<File>>>,
+    table: Table,
     rows: Rows,
     /// Renamed into place.
     done: bool,
@@ -373,23 +505,24 @@ fn pq_err(path: &Path) -> impl FnOnce(parquet::errors::ParquetError) -> SimError
 }
 
 impl ParquetFile {
-    /// Start writing `path` (replaced only once the file is complete).
-    pub fn create(path: &Path) -> Result<ParquetFile, SimError> {
+    /// Start writing `table` to `path` (replaced only once the file is complete).
+    pub fn create(path: &Path, table: Table) -> Result<ParquetFile, SimError> {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if name.is_empty() {
             return Err(SimError::Plan(format!("{}: not a file name", path.display())));
         }
         let tmp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
         let f = File::create(&tmp).map_err(|source| SimError::Io { path: path.to_path_buf(), source })?;
-        let schema = Arc::new(parse_message_type(&schema_text()).expect("the schema parses"));
+        let schema = Arc::new(parse_message_type(&table.schema_text()).expect("the schema parses"));
         let props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
             .set_created_by(format!("oh7 {}", env!("CARGO_PKG_VERSION")))
-            .set_key_value_metadata(Some(vec![KeyValue::new("oh7.schema".to_string(), SCHEMA.to_string())]))
+            .set_key_value_metadata(Some(vec![KeyValue::new("oh7.schema".to_string(), table.schema().to_string())]))
             .build();
         let writer = SerializedFileWriter::new(BufWriter::with_capacity(1 << 20, f), schema, Arc::new(props));
-        let mut out = ParquetFile { path: path.to_path_buf(), tmp, writer: None, rows: Rows::new(), done: false };
+        let mut out =
+            ParquetFile { path: path.to_path_buf(), tmp, writer: None, table, rows: Rows::new(table), done: false };
         out.writer = Some(writer.map_err(pq_err(path))?);
         Ok(out)
     }
@@ -415,8 +548,9 @@ impl ParquetFile {
         let mut i = 0;
         while let Some(mut c) = rg.next_column().map_err(pq_err(&path))? {
             let col = &self.rows.cols[i];
-            let defs = COLUMNS[i].2.then_some(col.defs.as_slice());
-            let written = match COLUMNS[i].1 {
+            let (_, kind, nullable) = self.table.column(i);
+            let defs = nullable.then_some(col.defs.as_slice());
+            let written = match kind {
                 Kind::I32 => c.typed::<Int32Type>().write_batch(&col.i32s, defs, None),
                 Kind::I64 => c.typed::<Int64Type>().write_batch(&col.i64s, defs, None),
                 Kind::Bool => c.typed::<BoolType>().write_batch(&col.bools, defs, None),
@@ -456,15 +590,15 @@ impl Drop for ParquetFile {
     }
 }
 
-/// A run's games as Parquet rows; game id = the game's index in the run.
+/// A run's games as Parquet rows of one table; game id = the game's index in the run.
 pub struct ParquetSink {
     file: ParquetFile,
 }
 
 impl ParquetSink {
-    /// Start writing `path`.
-    pub fn create(path: &Path) -> Result<ParquetSink, SimError> {
-        Ok(ParquetSink { file: ParquetFile::create(path)? })
+    /// Start writing `table` to `path`.
+    pub fn create(path: &Path, table: Table) -> Result<ParquetSink, SimError> {
+        Ok(ParquetSink { file: ParquetFile::create(path, table)? })
     }
 }
 
@@ -490,30 +624,47 @@ impl Sink for ParquetSink {
 }
 
 /// What [`export_files`] wrote.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exported {
     /// Records read.
     pub records: u64,
-    /// Rows written.
-    pub rows: u64,
+    /// Rows written to each output, in the order given.
+    pub rows: Vec<u64>,
 }
 
 /// Write the Parquet rows of JSON Lines records files to `out`. Each record must replay
 /// through the engine (as for `oh7 stats`); a shard's header line is skipped, and its records
 /// get their game's index in the run as game id (`from` of the header onwards); records of
 /// other files are numbered in order across the files, from 0. An error names the file and
-/// line and leaves no output file. `progress` gets records read.
-pub fn export_files(paths: &[PathBuf], out: &Path, progress: &(dyn Fn(u64) + Sync)) -> Result<Exported, SimError> {
-    let mut file = ParquetFile::create(out)?;
+/// line and leaves no output file. Each output is a file and its table; one reading of the
+/// records fills them all. `progress` gets records read.
+pub fn export_files(
+    paths: &[PathBuf],
+    outs: &[(&Path, Table)],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Exported, SimError> {
+    let mut files = outs.iter().map(|&(p, t)| ParquetFile::create(p, t)).collect::<Result<Vec<_>, _>>()?;
     let mut records = 0u64;
     let mut next_id = 0u64;
     for path in paths {
-        let f = File::open(path).map_err(|source| SimError::Io { path: path.clone(), source })?;
-        let reader = std::io::BufReader::with_capacity(1 << 20, f);
+        let reader = crate::files::open(path)?;
         for (i, line) in reader.split(b'\n').enumerate() {
             let line = line.map_err(|source| SimError::Io { path: path.clone(), source })?;
             let line_err = |why: String| SimError::Line { path: path.clone(), line: i + 1, why };
             if line.trim_ascii().is_empty() {
+                continue;
+            }
+            // A record as oh7 writes it: the fast path of `oh7 stats` (no JSON tree).
+            if let Some((_, rec)) = oh7_core::oh7::replay_written(&line) {
+                for file in &mut files {
+                    file.rows().add_oh7(next_id, &rec).map_err(line_err)?;
+                    file.maybe_flush()?;
+                }
+                next_id += 1;
+                records += 1;
+                if records.is_multiple_of(1024) {
+                    progress(records);
+                }
                 continue;
             }
             let text = std::str::from_utf8(&line).map_err(|_| line_err("not UTF-8 text".into()))?;
@@ -525,8 +676,10 @@ pub fn export_files(paths: &[PathBuf], out: &Path, progress: &(dyn Fn(u64) + Syn
                 continue;
             }
             oh7_core::replay_record(&v).map_err(|e| line_err(format!("the record does not replay: {e}")))?;
-            file.rows().add_value(next_id, &v).map_err(line_err)?;
-            file.maybe_flush()?;
+            for file in &mut files {
+                file.rows().add_value(next_id, &v).map_err(line_err)?;
+                file.maybe_flush()?;
+            }
             next_id += 1;
             records += 1;
             if records.is_multiple_of(1024) {
@@ -535,7 +688,7 @@ pub fn export_files(paths: &[PathBuf], out: &Path, progress: &(dyn Fn(u64) + Syn
         }
     }
     progress(records);
-    let rows = file.finish()?;
+    let rows = files.iter_mut().map(ParquetFile::finish).collect::<Result<Vec<_>, _>>()?;
     Ok(Exported { records, rows })
 }
 
@@ -553,16 +706,23 @@ mod tests {
     fn read_back(path: &Path) -> (i64, i64) {
         let r = SerializedFileReader::new(File::open(path).unwrap()).unwrap();
         let rows = r.metadata().file_metadata().num_rows();
-        let at = COLUMNS.iter().position(|c| c.0 == "score_delta").unwrap();
+        let at = col(Table::SeatRounds, "score_delta");
         let sum = r.get_row_iter(None).unwrap().map(|row| row.unwrap().get_long(at).unwrap()).sum();
         (rows, sum)
     }
 
+    fn col(t: Table, name: &str) -> usize {
+        t.column_names().iter().position(|c| *c == name).unwrap()
+    }
+
     fn simulate(spec: GameSpec, players: usize, games: u64, dir: &Path) -> (PathBuf, PathBuf, crate::Outcome) {
         let plan = Plan::new(spec, players, games, 7, Some("random"), Some(2)).unwrap();
-        let (pq, jl) = (dir.join("run.parquet"), dir.join("run.jsonl"));
-        let mut sinks: Vec<Box<dyn Sink>> =
-            vec![Box::new(JsonLines::create(&jl, None).unwrap()), Box::new(ParquetSink::create(&pq).unwrap())];
+        let (pq, jl, rounds) = (dir.join("run.parquet"), dir.join("run.jsonl"), dir.join("rounds.parquet"));
+        let mut sinks: Vec<Box<dyn Sink>> = vec![
+            Box::new(JsonLines::create(&jl, None).unwrap()),
+            Box::new(ParquetSink::create(&pq, Table::SeatRounds).unwrap()),
+            Box::new(ParquetSink::create(&rounds, Table::Rounds).unwrap()),
+        ];
         let o = crate::run(&plan, &mut sinks, &|_| {}).unwrap();
         (pq, jl, o)
     }
@@ -577,12 +737,47 @@ mod tests {
         assert_eq!(rows as u64, s.rounds * 4);
         let points: i64 = s.by_seat.iter().map(|p| p.points.sum).sum();
         assert_eq!(sum, points);
-        let e = dir.path().join("export.parquet");
-        let x = export_files(&[jl], &e, &|_| {}).unwrap();
-        assert_eq!(x, Exported { records: 12, rows: rows as u64 });
+        let (e, er) = (dir.path().join("export.parquet"), dir.path().join("export-rounds.parquet"));
+        let x = export_files(&[jl], &[(&e, Table::SeatRounds), (&er, Table::Rounds)], &|_| {}).unwrap();
+        assert_eq!(x, Exported { records: 12, rows: vec![rows as u64, s.rounds] });
         assert_eq!(read_back(&e), (rows, sum));
-        // Only the two outputs: no temporary file left.
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+        // The rounds table: one row per scored round, its points the seat rows' points; the
+        // export's rows are the run's.
+        let rounds = dir.path().join("rounds.parquet");
+        let all = |p: &Path| -> Vec<String> {
+            let r = SerializedFileReader::new(File::open(p).unwrap()).unwrap();
+            r.get_row_iter(None).unwrap().map(|row| row.unwrap().to_string()).collect()
+        };
+        let (a, b) = (all(&rounds), all(&er));
+        assert_eq!(a.len() as u64, s.rounds);
+        assert_eq!(a, b, "the export's rounds are the run's");
+        let r = SerializedFileReader::new(File::open(&rounds).unwrap()).unwrap();
+        let meta = r.metadata().file_metadata().key_value_metadata().unwrap();
+        assert!(meta.iter().any(|kv| kv.key == "oh7.schema" && kv.value.as_deref() == Some(ROUNDS_SCHEMA)));
+        let t = Table::Rounds;
+        let (mut points, mut bets, mut tricks) = (0i64, 0i64, 0i64);
+        for row in r.get_row_iter(None).unwrap() {
+            let row = row.unwrap();
+            points += row.get_long(col(t, "points_total")).unwrap();
+            bets += i64::from(row.get_int(col(t, "bet_total")).unwrap());
+            tricks += i64::from(row.get_int(col(t, "tricks")).unwrap());
+            let kinds: i32 = ["regular", "star", "void", "interrobang"]
+                .iter()
+                .map(|k| row.get_int(col(t, &format!("bet_cards_{k}"))).unwrap())
+                .sum();
+            assert_eq!(kinds, 4, "one bet card per player: {row}");
+            let hand = row.get_int(col(t, "hand_size")).unwrap();
+            let (dealt, max) =
+                (row.get_int(col(t, "trumps_dealt")).unwrap(), row.get_int(col(t, "trumps_max")).unwrap());
+            assert!(max <= hand && dealt >= max && dealt <= 4 * hand, "{row}");
+            assert!(row.get_int(col(t, "made")).unwrap() <= 4);
+        }
+        assert_eq!(points, sum, "the rounds' points are the seat rows' points");
+        let mean_bet: f64 = s.by_seat.iter().map(|p| p.bet.sum as f64).sum::<f64>();
+        assert_eq!(bets as f64, mean_bet, "the rounds' bets are the seats' bets");
+        assert!(tricks > 0);
+        // Only the outputs: no temporary file left.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 5);
     }
 
     #[test]
@@ -593,7 +788,7 @@ mod tests {
         assert_eq!(rows as u64, o.stats.seven.points_hist.0.values().sum::<u64>());
         assert_eq!(sum, o.stats.seven.points_hist.0.iter().map(|(k, c)| k * *c as i64).sum::<i64>());
         let r = SerializedFileReader::new(File::open(&pq).unwrap()).unwrap();
-        let bet = COLUMNS.iter().position(|c| c.0 == "bet").unwrap();
+        let bet = col(Table::SeatRounds, "bet");
         let row = r.get_row_iter(None).unwrap().next().unwrap().unwrap();
         assert!(row.get_int(bet).is_err(), "bet is null in Seven rows");
     }
@@ -608,9 +803,12 @@ mod tests {
         let bad = dir.path().join("bad.jsonl");
         std::fs::write(&bad, text).unwrap();
         let out = dir.path().join("out.parquet");
-        let err = export_files(&[bad], &out, &|_| {}).unwrap_err().to_string();
+        let rounds = dir.path().join("out-rounds.parquet");
+        let err = export_files(&[bad], &[(&out, Table::SeatRounds), (&rounds, Table::Rounds)], &|_| {})
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("bad.jsonl:3:"), "{err}");
-        assert!(!out.exists());
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3, "no temporary file left");
+        assert!(!out.exists() && !rounds.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4, "no temporary file left");
     }
 }

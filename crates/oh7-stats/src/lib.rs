@@ -83,9 +83,26 @@ impl Stats {
     /// (which checks every size before anything is allocated from it), so a record `oh7 replay`
     /// rejects is never summarised.
     pub fn add_checked_line(&mut self, line: &str) -> Result<(), StatsError> {
+        if self.add_written_line(line.as_bytes()) {
+            return Ok(());
+        }
         let v: Value = serde_json::from_str(line)?;
         oh7_core::replay_record(&v)?;
         self.add_value(&v)
+    }
+
+    /// Add an Oh 7 record given as a line exactly as oh7 writes it, and say so; `false` (nothing
+    /// added) for any other line, which [`Stats::add_checked_line`] takes or words an error for.
+    /// Read typed, replayed, compared as text (`replay_written`): several times faster than the
+    /// tree path, and the line need not be checked as UTF-8 first.
+    pub fn add_written_line(&mut self, line: &[u8]) -> bool {
+        match oh7_core::oh7::replay_written(line) {
+            Some((_, r)) => {
+                self.oh7.add(&r);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Add another accumulator's counts.

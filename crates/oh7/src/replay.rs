@@ -1,8 +1,7 @@
 //! `oh7 replay`: every record of a file through the engine, and one game shown readably.
 
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::BufRead;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -16,10 +15,10 @@ pub(crate) fn replay_value(v: &Value) -> Result<()> {
 
 /// Run `oh7 replay FILE [--show K]`.
 pub(crate) fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
-    let f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let f = oh7_sim::files::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let (mut ok, mut bad, mut n) = (0usize, 0usize, 0usize);
     let mut shown = false;
-    for (i, line) in BufReader::new(f).split(b'\n').enumerate() {
+    for (i, line) in f.split(b'\n').enumerate() {
         let line = line.with_context(|| format!("cannot read {}", path.display()))?;
         if line.trim_ascii().is_empty() {
             continue;

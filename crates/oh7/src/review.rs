@@ -39,10 +39,12 @@ pub(crate) struct ReviewArgs {
     pub json: bool,
 }
 
-/// The `k`-th record (from 1) of `path`: the whole file if it is one JSON document, else the
-/// `k`-th non-empty line.
+/// The `k`-th record (from 1) of `path` (plain, gzip or Zstandard): the whole file if it is one
+/// JSON document, else the `k`-th non-empty line.
 pub(crate) fn read_record(path: &Path, k: usize) -> Result<Value> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut oh7_sim::files::open(path)?, &mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let text = String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", path.display()))?;
     if let Ok(v) = serde_json::from_str::<Value>(&text) {
         if k != 1 {

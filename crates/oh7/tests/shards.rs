@@ -22,9 +22,14 @@ fn fails(out: Output) -> String {
 
 /// Four shard processes at once, each `args` plus `--shard i/4` and its output file (`flag`).
 fn shards(dir: &Path, args: &[&str], flag: &str, name: &str) -> Vec<PathBuf> {
+    shards_as(dir, args, flag, name, &["jsonl"; 4])
+}
+
+/// [`shards`], shard `i` written to a file ending in `ext[i]` (`jsonl`, `jsonl.gz`, `jsonl.zst`).
+fn shards_as(dir: &Path, args: &[&str], flag: &str, name: &str, ext: &[&str; 4]) -> Vec<PathBuf> {
     let children: Vec<_> = (0..4)
         .map(|i| {
-            let file = dir.join(format!("{name}-{i}.jsonl"));
+            let file = dir.join(format!("{name}-{i}.{}", ext[i]));
             let mut c = Command::new(env!("CARGO_BIN_EXE_oh7"));
             c.args(args).args(["--shard", &format!("{i}/4"), flag]).arg(&file).current_dir(dir);
             (c.output_spawned(), file)
@@ -74,6 +79,58 @@ fn four_simulate_shards_merge_to_the_one_process_statistics() {
         rev.extend(strs(&files).into_iter().rev());
         assert_eq!(ok(oh7(&rev, dir.path())), whole);
     }
+}
+
+/// Records compressed as their names say (gzip, Zstandard) read as plain ones everywhere: the
+/// merge of mixed shards, `replay`, `export`, `review`; a cut compressed file is refused, naming
+/// it; a compressed file is known by its content, whatever its name.
+#[test]
+fn compressed_records_read_as_plain_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["simulate", "--preset", "kod7", "--players", "4", "--games", "120", "--seed", "3"];
+    let mut one = args.to_vec();
+    one.push("--json");
+    let whole = ok(oh7(&one, dir.path()));
+    let files = shards_as(dir.path(), &args, "--record", "z", &["jsonl", "jsonl.gz", "jsonl.zst", "jsonl.zst"]);
+    let plain = std::fs::metadata(&files[0]).unwrap().len();
+    for f in &files[1..] {
+        let bytes = std::fs::read(f).unwrap();
+        let magic: &[u8] = if f.extension().unwrap() == "gz" { &[0x1f, 0x8b] } else { &[0x28, 0xb5, 0x2f, 0xfd] };
+        assert!(bytes.starts_with(magic), "{} is compressed", f.display());
+        assert!((bytes.len() as u64) * 5 < plain, "{}: {} bytes against {plain} plain", f.display(), bytes.len());
+    }
+    let mut stats = vec!["stats", "--json"];
+    stats.extend(strs(&files));
+    assert_eq!(ok(oh7(&stats, dir.path())), whole, "mixed plain and compressed shards merge exactly");
+    // Known by content: a Zstandard file named .jsonl reads too.
+    let renamed = dir.path().join("renamed.jsonl");
+    std::fs::copy(&files[2], &renamed).unwrap();
+    let out = ok(oh7(&["replay", renamed.to_str().unwrap()], dir.path()));
+    assert!(out.contains("30 record(s) read") && out.contains("30 replay exactly"), "{out}");
+    let out = ok(oh7(&["export", files[1].to_str().unwrap(), "--parquet", "z.parquet"], dir.path()));
+    assert!(out.contains("from 30 records"), "{out}");
+    let out = ok(oh7(
+        &[
+            "review",
+            files[3].to_str().unwrap(),
+            "--game",
+            "2",
+            "--seat",
+            "1",
+            "--level",
+            "easy",
+            "--no-hindsight",
+            "--json",
+        ],
+        dir.path(),
+    ));
+    assert!(out.contains("\"decisions\""), "{out}");
+    // A cut compressed file: an error that names it, no statistics.
+    let bytes = std::fs::read(&files[2]).unwrap();
+    let cut = dir.path().join("cut.jsonl.zst");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let e = fails(oh7(&["stats", cut.to_str().unwrap()], dir.path()));
+    assert!(e.contains("cut.jsonl.zst"), "{e}");
 }
 
 #[test]

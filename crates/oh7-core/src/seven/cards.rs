@@ -299,6 +299,8 @@ impl FromStr for Card {
     }
 }
 
+impl crate::card::Notation for Suit {}
+impl crate::card::Notation for Card {}
 crate::card::serde_as_text!(Suit, Card);
 
 /// A set of cards as a bitset over the ids (in id order: suit by suit, ranks ascending).
