@@ -4,7 +4,10 @@ card games and RLCard's UNO, in one run on one machine, with the same loop as
 choice among the masked actions, ``step``), and the same loop over a no-op environment (the
 cost of Python, PettingZoo's wrappers and the agent themselves).
 
+    pip install "pettingzoo[classic]" rlcard    # the peers (pygame comes with the classic games)
     python bench/bench_aec.py [--seconds 5] [--json out.json]
+
+It also measures the batched environment (``oh7.vector.BatchEnv``) in the same run.
 """
 
 import argparse
@@ -140,6 +143,29 @@ def core_loop(seconds):
     return steps / dt, games / dt
 
 
+def batch_loop(seconds, n, policy):
+    """oh7.vector.BatchEnv: n kod7 games stepped by one call, observations and masks as numpy
+    arrays. `policy` "random": a uniform legal id per game, drawn with numpy (the largest random
+    key among the legal ids); "first": the first legal id (what the environment alone costs)."""
+    from oh7.vector import BatchEnv
+
+    b = BatchEnv(n, preset="kod7", players=4, seed=0)
+    obs, masks, to_act, rewards, dones = b.reset()
+    rng = np.random.default_rng(0)
+    steps = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        if policy == "random":
+            a = np.argmax(rng.random(masks.shape, dtype=np.float32) * masks, axis=1)
+        else:
+            a = masks.argmax(axis=1)
+        obs, masks, to_act, rewards, dones = b.step(a)
+        steps += n
+        games += int(dones.sum())
+    dt = time.perf_counter() - t0
+    return steps / dt, games / dt
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=5.0)
@@ -164,6 +190,11 @@ def main():
     s, g = core_loop(args.seconds)
     table.append({"env": "oh7 kod7 4p, oh7.Core loop (RLCard's shape)", "steps_per_s": s, "games_per_s": g})
     print(f"{'oh7 kod7 4p, oh7.Core loop (RLCard shape)':40s} {s:>10,.0f} steps/s {g:>9,.1f} games/s")
+    for n, policy in [(256, "random"), (256, "first"), (64, "first"), (1024, "first")]:
+        name = f"oh7 kod7 4p, oh7.vector.BatchEnv N={n}, {policy}"
+        s, g = batch_loop(args.seconds, n, policy)
+        table.append({"env": name, "steps_per_s": s, "games_per_s": g})
+        print(f"{name:40s} {s:>10,.0f} steps/s {g:>9,.1f} games/s", flush=True)
     s, g = rlcard_uno(args.seconds)
     table.append({"env": "rlcard uno (env.run, its own loop)", "steps_per_s": s, "games_per_s": g})
     print(f"{'rlcard uno (env.run, its own loop)':40s} {s:>10,.0f} steps/s {g:>9,.1f} games/s")

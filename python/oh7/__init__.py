@@ -1,12 +1,15 @@
 """oh7: the Oh 7 family of trick-taking games and Seven, over oh7's exact Rust engine, for
-learning agents: a PettingZoo AEC environment (:func:`env`), the built-in bots as opponents
-(:class:`Bot`) and an OpenSpiel game (``import oh7.spiel``)."""
+learning agents: a PettingZoo AEC environment (:func:`env`) and ParallelEnv
+(:func:`parallel_env`), batched environments (``oh7.vector``), a Gymnasium environment against
+the bots (``oh7.gym``), the built-in bots as opponents (:class:`Bot`) and an OpenSpiel game
+(``import oh7.spiel``)."""
 
 from typing import Any as _Any
 
 from . import _core
 from ._core import Core, bot_levels, num_actions, player_range, presets
 from .env import Oh7Env, env, raw_env
+from .parallel import Oh7ParallelEnv, parallel_env
 from .rating import MatchResult, duplicate_match
 
 __version__ = _core.__version__
@@ -18,11 +21,13 @@ __all__ = [
     "MatchResult",
     "duplicate_match",
     "Oh7Env",
+    "Oh7ParallelEnv",
     "OH7_ACTIONS",
     "bot_levels",
     "env",
     "num_actions",
     "observation_layout",
+    "parallel_env",
     "player_range",
     "presets",
     "raw_env",

@@ -6,6 +6,7 @@
 //! which numpy reads without a copy; one Rust call per step and per observation.
 
 mod spiel;
+mod vector;
 
 use oh7_bots::{DynBot, GameBots, GameSpec};
 use oh7_core::card::{Card, CardSet};
@@ -218,7 +219,8 @@ impl Core {
         self.env.game().is_over()
     }
 
-    /// Apply `id` for `seat` (which must be the seat asked). Returns the rewards of every seat
+    /// Apply `id` for `seat` (the seat asked, or another that owes a simultaneous decision).
+    /// Returns the rewards of every seat
     /// for this step when any is not zero (a round scored, the game won), else `None`.
     fn step(&mut self, seat: Seat, id: i64) -> PyResult<Option<Vec<f64>>> {
         self.check_seat(seat)?;
@@ -229,8 +231,10 @@ impl Core {
                 self.env.actions() - 1
             ))
         })?;
-        if self.env.to_act() != Some(seat) {
-            return Err(value_error(format!("seat {seat} is not the seat to act now")));
+        // The seat asked, or any seat owing a simultaneous decision (the parallel environment
+        // gives them in any order; the engine keeps each secret until the rules reveal it).
+        if !self.env.game().to_move().contains(seat) {
+            return Err(value_error(format!("seat {seat} owes no decision now")));
         }
         self.env.step(seat, id).map_err(value_error)?;
         if let Some(steps) = &mut self.steps {
@@ -584,6 +588,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
     m.add_class::<Bot>()?;
     m.add_class::<spiel::SpielCore>()?;
+    m.add_class::<vector::VecCore>()?;
     m.add_function(wrap_pyfunction!(num_actions, m)?)?;
     m.add_function(wrap_pyfunction!(bot_levels, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;

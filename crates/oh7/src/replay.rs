@@ -13,6 +13,11 @@ pub(crate) fn replay_value(v: &Value) -> Result<()> {
     oh7_core::replay_record(v).map(|_| ()).map_err(Into::into)
 }
 
+/// Whether a records file's first line is a shard's header (`{"oh7_shard": ...}`).
+pub(crate) fn is_shard_header(line: &[u8]) -> bool {
+    line.trim_ascii_start().starts_with(b"{\"oh7_shard\"")
+}
+
 /// Run `oh7 replay FILE [--show K]`.
 pub(crate) fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
     let f = oh7_sim::files::open(path).with_context(|| format!("cannot open {}", path.display()))?;
@@ -20,7 +25,8 @@ pub(crate) fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
     let mut shown = false;
     for (i, line) in f.split(b'\n').enumerate() {
         let line = line.with_context(|| format!("cannot read {}", path.display()))?;
-        if line.trim_ascii().is_empty() {
+        // A shard's header line (`oh7 simulate --shard`) names its run: not a record.
+        if line.trim_ascii().is_empty() || (i == 0 && is_shard_header(&line)) {
             continue;
         }
         n += 1;

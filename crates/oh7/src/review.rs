@@ -52,7 +52,11 @@ pub(crate) fn read_record(path: &Path, k: usize) -> Result<Value> {
         }
         return Ok(v);
     }
-    let lines: Vec<(usize, &str)> = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).collect();
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| !l.trim().is_empty() && !(*i == 0 && crate::replay::is_shard_header(l.as_bytes())))
+        .collect();
     if lines.is_empty() {
         bail!("{} holds no record", path.display());
     }
