@@ -26,6 +26,25 @@ def _ruleset_text(ruleset: str | os.PathLike[str] | None) -> str | None:
     return text
 
 
+def _make_core(game, preset, players, ruleset, limit, hand_size, win_reward) -> _core.Core:
+    """The engine of an environment, its arguments checked (the AEC and parallel envs')."""
+    for name, value, kinds in [("game", game, str), ("preset", preset, (str, type(None))), ("players", players, int)]:
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            raise TypeError(f"{name} {value!r}: see help(oh7.env) (e.g. game=\"oh7\", preset=\"kod7\", players=4)")
+    if game == "oh7" and preset is None and ruleset is None:
+        preset = "kod7"
+    return _core.Core(
+        game=game,
+        preset=preset,
+        players=players,
+        seed=0,
+        ruleset=_ruleset_text(ruleset),
+        limit=limit,
+        hand_size=hand_size,
+        win_reward=win_reward,
+    )
+
+
 class Oh7Env(AECEnv):
     """An Oh 7 family game or a game of Seven as a PettingZoo AEC environment.
 
@@ -56,23 +75,9 @@ class Oh7Env(AECEnv):
         render_mode: str | None = None,
     ):
         super().__init__()
-        for name, value, kinds in [("game", game, str), ("preset", preset, (str, type(None))), ("players", players, int)]:
-            if isinstance(value, bool) or not isinstance(value, kinds):
-                raise TypeError(f"{name} {value!r}: see help(oh7.env) (e.g. game=\"oh7\", preset=\"kod7\", players=4)")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: choose one of {self.metadata['render_modes']} or None")
-        if game == "oh7" and preset is None and ruleset is None:
-            preset = "kod7"
-        self.core = _core.Core(
-            game=game,
-            preset=preset,
-            players=players,
-            seed=0,
-            ruleset=_ruleset_text(ruleset),
-            limit=limit,
-            hand_size=hand_size,
-            win_reward=win_reward,
-        )
+        self.core = _make_core(game, preset, players, ruleset, limit, hand_size, win_reward)
         self.game = game
         self.render_mode = render_mode
         self.max_steps = max_steps

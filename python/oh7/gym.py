@@ -10,7 +10,10 @@ libraries: SB3-contrib's ``MaskablePPO`` (through :meth:`Oh7GymEnv.action_masks`
     obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].nonzero()[0][0]))
 
 An episode is a whole game; the reward of a step is the change of your total it brought
-(bots' moves after yours included) and ± ``win_reward`` at the end. docs/python.md, "Gymnasium".
+(bots' moves after yours included) and ± ``win_reward`` at the end. The step that ends the game
+returns ``terminated=True``, an observation of zeros (a terminal state has no decision) and an
+empty mask; ``record()`` then gives the finished game until ``reset()``. docs/python.md,
+"Gymnasium".
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ class Oh7GymEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self._batch.num_actions)
         self._mask = np.zeros(self._batch.num_actions, np.bool_)
         self._done = True
+        self._ended = False
 
     def _view(self, arrays):
         obs, masks, _, rewards, dones = arrays
@@ -75,11 +79,15 @@ class Oh7GymEnv(gymnasium.Env):
         game_seed = int(self.np_random.integers(0, 2**63))
         obs, _, _ = self._view(self._batch.reset(game_seed))
         self._done = False
+        self._ended = False
         return obs, {"action_mask": self._mask.copy()}
 
     def step(self, action):
         if self._done:
             raise RuntimeError("the game is over: call reset()")
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            if not (isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
+                raise TypeError(f"an action is an int id, not {type(action).__name__} {action!r}")
         a = int(action)
         if not (0 <= a < len(self._mask)) or not self._mask[a]:
             raise ValueError(f"action {a} is not legal now (legal: {np.flatnonzero(self._mask).tolist()})")
@@ -89,6 +97,7 @@ class Oh7GymEnv(gymnasium.Env):
             # episode ends, nothing is legal until reset(), and the observation returned is
             # zeros (a terminal state has no next decision).
             self._done = True
+            self._ended = True
             self._mask[:] = False
             obs = np.zeros_like(obs)
         return obs, reward, done, False, {"action_mask": self._mask.copy()}
@@ -98,8 +107,9 @@ class Oh7GymEnv(gymnasium.Env):
         return self._mask.copy()
 
     def record(self) -> dict:
-        """The game being played, as its record (``oh7-record/1``)."""
-        return self._batch.record(0)
+        """The episode's game as its record (``oh7-record/1``): the one being played, or once
+        it ended, the finished one (until ``reset()``)."""
+        return self._batch.record(0, finished=self._done and self._ended)
 
 
 gymnasium.register(id="oh7/Oh7-v0", entry_point="oh7.gym:Oh7GymEnv")

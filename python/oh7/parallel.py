@@ -13,8 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from . import _core
-from .env import _ruleset_text
+from .env import _make_core
 
 __all__ = ["Oh7ParallelEnv", "parallel_env"]
 
@@ -43,18 +42,7 @@ class Oh7ParallelEnv(ParallelEnv):
         hand_size: int | None = None,
         win_reward: float = 1.0,
     ):
-        if game == "oh7" and preset is None and ruleset is None:
-            preset = "kod7"
-        self.core = _core.Core(
-            game=game,
-            preset=preset,
-            players=players,
-            seed=0,
-            ruleset=_ruleset_text(ruleset),
-            limit=limit,
-            hand_size=hand_size,
-            win_reward=win_reward,
-        )
+        self.core = _make_core(game, preset, players, ruleset, limit, hand_size, win_reward)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents: list[str] = []
         self._n_obs, self._n_act = self.core.obs_len, self.core.num_actions

@@ -17,6 +17,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from . import _core
+from .env import _ruleset_text
 
 __all__ = ["BatchEnv", "Oh7VectorEnv"]
 
@@ -55,13 +56,17 @@ class BatchEnv:
         learner: int | None = None,
         bots: str = "heuristic",
     ):
+        if learner is not None and (isinstance(learner, bool) or not isinstance(learner, (int, np.integer)) or learner < 0):
+            raise ValueError(f"learner {learner!r}: a seat number from 0, or None")
+        if (game is None or game == "oh7") and preset is None and ruleset is None:
+            preset = "kod7"  # oh7.env's default
         self.core = _core.VecCore(
             num_envs,
             game=game,
             preset=preset,
             players=players,
             seed=seed,
-            ruleset=ruleset,
+            ruleset=_ruleset_text(ruleset),
             limit=limit,
             hand_size=hand_size,
             win_reward=win_reward,
@@ -73,6 +78,7 @@ class BatchEnv:
         self.num_actions = self.core.num_actions
         self.obs_len = self.core.obs_len
         self.learner = learner
+        self._rng = np.random.default_rng(seed)
         self._bind()
 
     def _bind(self) -> None:
@@ -93,13 +99,21 @@ class BatchEnv:
         return self._views
 
     def reset(self, seed: int | None = None):
-        """Start every game anew (from ``seed``, default the batch's)."""
+        """Start every game anew: from ``seed``, or without one from the next seed of a generator
+        seeded by the last seed given (as :func:`oh7.env` does), so each reset deals new games."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        else:
+            seed = int(self._rng.integers(0, 2**63))
         self.core.reset(seed)
         return self._arrays()
 
     def step(self, actions):
         """One action id per game for its seat to act."""
-        a = np.ascontiguousarray(actions, dtype=np.int64)
+        a = np.asarray(actions)
+        if not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions of dtype {a.dtype}: give integer ids")
+        a = np.ascontiguousarray(a, dtype=np.int64)
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions of shape {a.shape}: give ({self.num_envs},), one id per game")
         self.core.step(a.tobytes())
@@ -109,11 +123,13 @@ class BatchEnv:
         """The seed of the game each slot is playing."""
         return self.core.seeds()
 
-    def record(self, i: int) -> dict[str, Any]:
-        """Game ``i``'s record as it stands (``oh7-record/1``)."""
+    def record(self, i: int, finished: bool = False) -> dict[str, Any] | None:
+        """The record (``oh7-record/1``) of the game slot ``i`` is playing, or with ``finished``
+        of the last game it finished (the one whose end ``dones[i]`` reported; ``None`` before)."""
         import json
 
-        return json.loads(self.core.record_json(i))
+        text = self.core.record_json(i, finished)
+        return None if text is None else json.loads(text)
 
 
 class Oh7VectorEnv(VectorEnv):
@@ -121,7 +137,9 @@ class Oh7VectorEnv(VectorEnv):
     stepped in Rust by one call. Observations ``(N, obs_len)`` float32; actions ``(N,)`` ids;
     rewards ``(N,)`` your seat's; ``infos["action_mask"]`` ``(N, num_actions)`` bool, also
     :meth:`action_masks`. Autoreset in the same step (``metadata["autoreset_mode"]``): where a
-    game ended, the observation is the next game's first. Games are never truncated.
+    game ended, the observation is the next game's first, and, as Gymnasium's SAME_STEP mode
+    has it, ``infos["final_obs"]`` and ``infos["final_info"]`` hold the ended game's (a terminal
+    state: zeros, ``{}``) with ``infos["_final_obs"]`` saying where. Games are never truncated.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
@@ -165,16 +183,30 @@ class Oh7VectorEnv(VectorEnv):
     def _out(self, arrays, step: bool):
         obs, masks, _, rewards, dones = arrays
         self._masks = masks.astype(np.bool_)
-        infos = {"action_mask": self._masks}
+        infos: dict[str, Any] = {"action_mask": self._masks}
         if not step:
             return obs.copy(), infos
+        done = dones.copy()
+        if done.any():
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            final_info = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(done):
+                final_obs[i] = np.zeros(self.batch.obs_len, np.float32)
+                final_info[i] = {}
+            infos.update(final_obs=final_obs, _final_obs=done, final_info=final_info, _final_info=done)
         r = rewards[:, self.seat].astype(np.float32)
-        return obs.copy(), r, dones.copy(), np.zeros(self.num_envs, np.bool_), infos
+        return obs.copy(), r, done, np.zeros(self.num_envs, np.bool_), infos
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Deal every game anew: from ``seed``, or new games from the last seed's generator.
+        Returns the observations of your seat and ``{"action_mask": ...}``."""
         return self._out(self.batch.reset(seed), step=False)
 
     def step(self, actions):
+        """One id per game for your seat; the bots then play to your next turn. Returns
+        observations, your rewards, which games ended (already dealt anew: same-step autoreset),
+        no truncations, and the infos above. An id outside its mask raises ``ValueError`` and no
+        game moves."""
         return self._out(self.batch.step(actions), step=True)
 
     def action_masks(self) -> np.ndarray:

@@ -33,6 +33,8 @@ struct Slot {
     /// One bot per seat other than the learner's (empty without a learner).
     bots: Vec<Option<SeatBot>>,
     mask: Vec<bool>,
+    /// The game this slot finished last (its record stays readable after the autoreset).
+    last: Option<Box<dyn RlEnv>>,
 }
 
 /// N games of the same rules, stepped together. Used from the Python thread that made it (its
@@ -114,7 +116,7 @@ impl Slot {
         }
         let totals = env.game().totals();
         let mask = vec![false; env.actions()];
-        Ok(Slot { env, seed, games: 1, totals, bots, mask })
+        Ok(Slot { env, seed, games: 1, totals, bots, mask, last: None })
     }
 
     /// The rewards since the last call, into `out` (one per seat): the change of every seat's
@@ -252,7 +254,7 @@ impl VecCore {
         if let Some(l) = learner
             && l >= players
         {
-            return Err(value_error(format!("learner seat {l}: this game has seats 0..{players}")));
+            return Err(value_error(format!("learner seat {l}: this game has seats 0 to {}", players - 1)));
         }
         let spec = game_spec(game, preset, ruleset, limit, hand_size)?;
         let mut slots = Vec::with_capacity(num_envs);
@@ -401,8 +403,13 @@ impl VecCore {
         let o = self.outs();
         for (i, &id) in ids.iter().enumerate() {
             let row = &o.mask[i * na..(i + 1) * na];
-            let legal = usize::try_from(id).ok().filter(|&id| id < na).is_some_and(|id| row[id] == 1);
-            if !legal {
+            let Some(known) = usize::try_from(id).ok().filter(|&id| id < na) else {
+                return Err(PyValueError::new_err(format!(
+                    "game {i}: {id} is not an action id (ids are 0 to {}); no game was stepped",
+                    na - 1
+                )));
+            };
+            if row[known] != 1 {
                 return Err(PyValueError::new_err(format!(
                     "game {i}: action {id} is not legal for seat {} (its mask has {} legal ids); no game was stepped",
                     o.to_act[i],
@@ -442,7 +449,9 @@ impl VecCore {
                         if *done == 1 {
                             let s = slot_seed(seed, i, slot.games);
                             let games = slot.games + 1;
-                            *slot = Slot::new(spec, players, s, learner, level).map_err(|e| e.to_string())?;
+                            let new = Slot::new(spec, players, s, learner, level).map_err(|e| e.to_string())?;
+                            let old = std::mem::replace(slot, new);
+                            slot.last = Some(old.env);
                             slot.games = games;
                             slot.play_bots()?;
                             slot.totals = slot.env.game().totals();
@@ -503,10 +512,16 @@ impl VecCore {
         )
     }
 
-    /// The record of game `i` as it stands (JSON).
-    fn record_json(&self, i: usize) -> PyResult<String> {
-        let slot =
-            self.slots.get(i).ok_or_else(|| value_error(format!("game {i}: the batch has {}", self.slots.len())))?;
-        Ok(slot.env.game().record().to_string())
+    /// The record of the game slot `i` is playing (JSON), or with `finished` the last game it
+    /// finished (`None` before the first ends).
+    #[pyo3(signature = (i, finished=false))]
+    fn record_json(&self, i: usize, finished: bool) -> PyResult<Option<String>> {
+        let n = self.slots.len();
+        let slot = self.slots.get(i).ok_or_else(|| value_error(format!("game {i}: the batch has {n}")))?;
+        Ok(if finished {
+            slot.last.as_ref().map(|e| e.game().record().to_string())
+        } else {
+            Some(slot.env.game().record().to_string())
+        })
     }
 }

@@ -151,3 +151,62 @@ def test_batch_record_is_a_record():
     rec = b.record(1)
     assert rec["game"] == "oh7" and rec["players"] == 4
     json.dumps(rec)
+
+
+def test_resets_rules_and_bad_arguments():
+    from conftest import CUSTOM_RULES
+
+    b = BatchEnv(3, seed=5)
+    first = b.seeds()
+    assert b.record(0)["preset"] == "kod7", "oh7.env's default preset"
+    b.reset()
+    second = b.seeds()
+    b.reset()
+    assert len({tuple(first), tuple(second), tuple(b.seeds())}) == 3, "each unseeded reset deals new games"
+    b.reset(seed=5)
+    assert b.seeds() == first
+    # A ruleset file's path, as oh7.env takes it.
+    env = oh7.env(ruleset=str(CUSTOM_RULES))
+    env.reset(seed=0)
+    assert BatchEnv(2, ruleset=str(CUSTOM_RULES)).record(0)["ruleset"] == env.record()["ruleset"]
+    with pytest.raises(TypeError, match="integer"):
+        b.step(np.array([1.5, 2.5, 3.5]))
+    with pytest.raises(ValueError, match="learner"):
+        BatchEnv(2, learner=-1)
+    with pytest.raises(ValueError, match="seats 0 to 3"):
+        BatchEnv(2, players=4, learner=4)
+    with pytest.raises(ValueError, match="not an action id"):
+        b.step(np.array([999, 0, 0]))
+
+
+def test_the_finished_game_stays_readable_and_gymnasium_gets_final_obs():
+    b = BatchEnv(2, preset="en", players=3, seed=1)
+    assert b.record(0, finished=True) is None
+    rng = np.random.default_rng(5)
+    obs, masks, *_ = b.reset()
+    while True:
+        obs, masks, to_act, rewards, dones = b.step(random_ids(rng, masks))
+        if dones.any():
+            i = int(np.flatnonzero(dones)[0])
+            done_game = b.record(i, finished=True)
+            assert done_game["finished"] and not b.record(i)["finished"]
+            break
+    v = Oh7VectorEnv(3, preset="en", players=3, seed=2)
+    obs, info = v.reset()
+    while True:
+        obs, r, term, trunc, info = v.step(random_ids(rng, v.action_masks()))
+        if term.any():
+            assert np.array_equal(info["_final_obs"], term)
+            for i in np.flatnonzero(term):
+                assert not info["final_obs"][i].any() and info["final_info"][i] == {}
+            break
+        assert "final_obs" not in info
+    g = Oh7GymEnv(preset="en", players=3, bots="random")
+    obs, info = g.reset(seed=3)
+    done = False
+    while not done:
+        obs, r, done, _, info = g.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert g.record()["finished"] and not obs.any()
+    with pytest.raises(TypeError):
+        g.reset(seed=3)
+        g.step(1.5)

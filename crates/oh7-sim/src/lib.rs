@@ -696,7 +696,9 @@ fn read_batches(
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => {
-                let _ = tx.send(Err(io(path)(e)));
+                // Mid-file: a cut or corrupt file (a compressed one ends without its trailer).
+                let why = format!("cannot read on after {} lines: {e} (a cut or corrupt file?)", no);
+                let _ = tx.send(Err(SimError::Line { path: path.into(), line: no + 1, why }));
                 return;
             }
         }

@@ -245,7 +245,11 @@ fn main() -> ExitCode {
         Err(e) => {
             let mut msg = e.to_string();
             for cause in e.chain().skip(1) {
-                msg = format!("{msg}: {cause}");
+                // A cause its error already words (`FILE: No such file...`) is not said twice.
+                let cause = cause.to_string();
+                if !msg.contains(&cause) {
+                    msg = format!("{msg}: {cause}");
+                }
             }
             eprintln!("error: {msg}");
             ExitCode::from(2)

@@ -20,7 +20,8 @@ pub(crate) fn is_shard_header(line: &[u8]) -> bool {
 
 /// Run `oh7 replay FILE [--show K]`.
 pub(crate) fn replay_file(path: &Path, show: Option<usize>) -> Result<()> {
-    let f = oh7_sim::files::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    // The error names the file.
+    let f = oh7_sim::files::open(path)?;
     let (mut ok, mut bad, mut n) = (0usize, 0usize, 0usize);
     let mut shown = false;
     for (i, line) in f.split(b'\n').enumerate() {

@@ -179,6 +179,24 @@ impl Progress {
     }
 }
 
+/// Refuse outputs that are one another or one of the inputs (an export over its own records, a
+/// record and a Parquet table to the same name), before anything is written.
+fn check_outputs(inputs: &[PathBuf], outputs: &[(&str, &Path)]) -> Result<()> {
+    let same =
+        |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p)).unwrap_or_else(|_| p.to_path_buf());
+    let ins: Vec<PathBuf> = inputs.iter().map(|p| same(p)).collect();
+    for (i, (flag, out)) in outputs.iter().enumerate() {
+        let o = same(out);
+        if let Some(k) = ins.iter().position(|x| *x == o) {
+            bail!("{flag} {} is the input file {}: give another output name", out.display(), inputs[k].display());
+        }
+        if let Some((other, _)) = outputs[..i].iter().find(|(_, p)| same(p) == o) {
+            bail!("{flag} and {other} are the same file ({}): give each its own name", out.display());
+        }
+    }
+    Ok(())
+}
+
 /// Where a run's games go: records, and Parquet tables.
 #[derive(Default)]
 struct Outputs<'a> {
@@ -214,6 +232,17 @@ pub(crate) fn simulate(a: &SimulateArgs) -> Result<()> {
         parquet: a.parquet.as_deref(),
         rounds_parquet: a.rounds_parquet.as_deref(),
     };
+    let named: Vec<(&str, &Path)> =
+        [("--record", out.record), ("--parquet", out.parquet), ("--rounds-parquet", out.rounds_parquet)]
+            .into_iter()
+            .filter_map(|(f, p)| p.map(|p| (f, p)))
+            .collect();
+    check_outputs(&[], &named)?;
+    if out.rounds_parquet.is_some() && plan.spec.ruleset().is_none() {
+        bail!(
+            "--rounds-parquet: the rounds table is the Oh 7 family's (bets, tricks, trumps); Seven's rounds are in --parquet"
+        );
+    }
     let o = play(&plan, &out, "")?;
     let secs = o.elapsed.as_secs_f64();
     let (from, to) = plan.range();
@@ -313,6 +342,9 @@ pub(crate) fn export_command(files: &[PathBuf], parquet: Option<&Path>, rounds: 
     if outs.is_empty() {
         bail!("nothing to write: give --parquet OUT (seat rows), --rounds-parquet OUT (rounds), or both");
     }
+    let named: Vec<(&str, &Path)> =
+        outs.iter().map(|&(p, t)| (if t == Table::Rounds { "--rounds-parquet" } else { "--parquet" }, p)).collect();
+    check_outputs(files, &named)?;
     let progress = Progress::new(oh7_sim::files::count_records(files)?.max(1), "records", "");
     let done = oh7_sim::parquet::export_files(files, &outs, &|n| progress.set(n));
     progress.finish();
