@@ -125,12 +125,25 @@ fn compressed_records_read_as_plain_ones() {
         dir.path(),
     ));
     assert!(out.contains("\"decisions\""), "{out}");
+    // Outputs over the input, or over each other, are refused before anything is written.
+    let before = std::fs::read(&files[0]).unwrap();
+    let e = fails(oh7(&["export", files[0].to_str().unwrap(), "--parquet", files[0].to_str().unwrap()], dir.path()));
+    assert!(e.contains("is the input file"), "{e}");
+    assert_eq!(std::fs::read(&files[0]).unwrap(), before);
+    let e = fails(oh7(
+        &["export", files[0].to_str().unwrap(), "--parquet", "s.parquet", "--rounds-parquet", "./s.parquet"],
+        dir.path(),
+    ));
+    assert!(e.contains("are the same file"), "{e}");
+    assert!(!dir.path().join("s.parquet").exists());
+    let e = fails(oh7(&["simulate", "--games", "2", "--record", "same.jsonl", "--parquet", "same.jsonl"], dir.path()));
+    assert!(e.contains("are the same file") && !dir.path().join("same.jsonl").exists(), "{e}");
     // A cut compressed file: an error that names it, no statistics.
     let bytes = std::fs::read(&files[2]).unwrap();
     let cut = dir.path().join("cut.jsonl.zst");
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
     let e = fails(oh7(&["stats", cut.to_str().unwrap()], dir.path()));
-    assert!(e.contains("cut.jsonl.zst"), "{e}");
+    assert!(e.contains("cut.jsonl.zst:") && e.contains("a cut or corrupt file"), "{e}");
 }
 
 #[test]
