@@ -48,7 +48,8 @@ impl Compression {
 
 /// Open a records file for reading, decompressed if it is gzip or Zstandard (whatever its name).
 pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, SimError> {
-    let mut f = BufReader::with_capacity(1 << 20, File::open(path).map_err(io(path))?);
+    let file = File::open(path).map_err(|source| SimError::Open { path: path.into(), source })?;
+    let mut f = BufReader::with_capacity(1 << 20, file);
     let kind = Compression::of_bytes(f.fill_buf().map_err(io(path))?);
     Ok(match kind {
         Compression::None => Box::new(f),
@@ -144,10 +145,12 @@ fn count_lines(path: &Path) -> Result<u64, SimError> {
             break;
         }
         let b = &buf[..k];
-        // Line ends that close a non-empty line (SIMD searches: a 100 MB file in milliseconds).
-        n += memchr::memchr_iter(b'\n', b).count() as u64;
-        n -= u64::from(b[0] == b'\n' && last == b'\n');
-        n -= memchr::memmem::find_iter(b, b"\n\n").count() as u64;
+        // Line ends that close a non-empty line: each `\n` found (a SIMD search) whose
+        // previous byte is not one too.
+        for at in memchr::memchr_iter(b'\n', b) {
+            let prev = if at == 0 { last } else { b[at - 1] };
+            n += u64::from(prev != b'\n');
+        }
         last = b[k - 1];
     }
     Ok(n + u64::from(last != b'\n'))
@@ -174,7 +177,7 @@ mod tests {
     #[test]
     fn compressed_by_name_read_by_content() {
         let dir = tempfile::tempdir().unwrap();
-        let text = b"{\"a\":1}\n\n{\"b\":2}\n  \n{\"c\":3}".repeat(50);
+        let text = b"{\"a\":1}\n\n{\"b\":2}\n  \n{\"c\":3}\n".repeat(50);
         for (name, magic) in
             [("r.jsonl", &b"{"[..]), ("r.jsonl.gz", &[0x1f, 0x8b]), ("r.jsonl.zst.part", &[0x28, 0xb5])]
         {

@@ -48,6 +48,14 @@ pub enum SimError {
     /// The plan does not make sense (players, bots, games, threads, shard).
     #[error("{0}")]
     Plan(String),
+    /// A file could not be opened.
+    #[error("cannot open {path}: {source}")]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io {

@@ -42,6 +42,7 @@ pub(crate) struct ReviewArgs {
 /// The `k`-th record (from 1) of `path` (plain, gzip or Zstandard): the whole file if it is one
 /// JSON document, else the `k`-th non-empty line.
 pub(crate) fn read_record(path: &Path, k: usize) -> Result<Value> {
+    std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut oh7_sim::files::open(path)?, &mut bytes)
         .with_context(|| format!("cannot read {}", path.display()))?;
