@@ -467,7 +467,7 @@ fn round_row(g: &GameFields, r: &Record, round: &oh7_core::oh7::RoundRecord) -> 
         count(round.redeals.len()),
         count(deal.bet_attempts.len()),
         Val::Bool(deal.passes.iter().any(|p| !p.is_empty())),
-        round.first_leader.map_or(Val::Null, |s| count(s)),
+        round.first_leader.map_or(Val::Null, &count),
         round.trump.map_or(Val::Null, |t| Val::Str(t.letter().to_string().as_str().into())),
         count(round.bets.iter().map(|&b| usize::from(b)).sum()),
         count(round.tricks.len()),

@@ -56,7 +56,10 @@ pub(crate) fn read_record(path: &Path, k: usize) -> Result<Value> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
-        .filter(|(i, l)| !l.trim().is_empty() && !(*i == 0 && crate::replay::is_shard_header(l.as_bytes())))
+        .filter(|(i, l)| {
+            let header = *i == 0 && crate::replay::is_shard_header(l.as_bytes());
+            !l.trim().is_empty() && !header
+        })
         .collect();
     if lines.is_empty() {
         bail!("{} holds no record", path.display());

@@ -156,7 +156,8 @@ impl Progress {
             let mut t = m.lock().unwrap_or_else(|e| e.into_inner());
             let end = done == self.total && self.total > 0;
             // The last line once, however often the end is reported.
-            if (t.1.elapsed() >= Duration::from_secs(10) && !(end && t.2)) || (end && !t.2) {
+            let print = if end { !t.2 } else { t.1.elapsed() >= Duration::from_secs(10) };
+            if print {
                 t.2 |= end;
                 t.1 = Instant::now();
                 let secs = t.0.elapsed().as_secs_f64();

@@ -342,7 +342,7 @@ fn replay_steps(rec: &Record) -> Result<Oh7Game, ReplayError> {
     }
     let seed = u64::from_str_radix(&rec.seed, 16)
         .map_err(|_| ReplayError::Format(format!("seed `{}` is not hexadecimal", rec.seed)))?;
-    let mut g = Oh7Game::new(rec.ruleset.clone(), rec.players, seed)?;
+    let mut g = Oh7Game::new(rec.ruleset, rec.players, seed)?;
     if rec.seats.len() == rec.players {
         g.set_seat_names(rec.seats.clone());
     }
