@@ -291,10 +291,12 @@ impl SpielCore {
             return Err(value_error("resample a state where a player is to act"));
         }
         let g = &self.env.game;
-        if g.rules().passing || g.table_seats() > self.players {
-            return Err(PyNotImplementedError::new_err(
-                "resampling is implemented for rules without passing, at three players or more",
-            ));
+        // A deal of this game is the first round's, where no rules pass cards (the passing
+        // cycle starts with a round without passes); a deal with passes would need the
+        // other seats' passes chosen anew, which is not built.
+        let passed_any = (0..self.players).any(|s| !g.view(s).my_passes().0.is_empty());
+        if passed_any {
+            return Err(PyNotImplementedError::new_err("resampling a deal where cards were passed is not built"));
         }
         let start = self.start.as_ref().ok_or_else(|| value_error("no deal yet"))?;
         let view = g.view(seat);
@@ -315,14 +317,28 @@ impl SpielCore {
             .collect();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut mask = vec![false; OH7_ACTIONS];
-        'attempt: for _ in 0..200 {
-            let (hands, _) = know.sample(&mut rng);
-            let deal: Vec<CardSet> = (0..self.players).map(|s| hands[s].or(played[s])).collect();
-            let mut all = CardSet::EMPTY;
-            for h in &deal {
-                all = all.or(*h);
+        // With the Dummy, the cards of its pile turned so far were all seen, in the pile's order:
+        // they stay; the face-down rest is what is sampled.
+        let turned: Vec<Card> = match g.dummy() {
+            Some(_) => {
+                // The whole pile as dealt (the game at the deal has turned none).
+                let pile = start.game.dummy_pile();
+                pile[..pile.len() - view.dummy_pile_left()].to_vec()
             }
-            let rest: Vec<Card> = self.deck.iter().copied().filter(|c| !all.contains(*c)).collect();
+            None => Vec::new(),
+        };
+        'attempt: for _ in 0..200 {
+            let (hands, face_down) = know.sample(&mut rng);
+            let deal: Vec<CardSet> = (0..self.players).map(|s| hands[s].or(played[s])).collect();
+            let rest: Vec<Card> = if g.dummy().is_some() {
+                turned.iter().copied().chain(face_down).collect()
+            } else {
+                let mut all = CardSet::EMPTY;
+                for h in &deal {
+                    all = all.or(*h);
+                }
+                self.deck.iter().copied().filter(|c| !all.contains(*c)).collect()
+            };
             let mut env = start.clone();
             if env.game.set_deal(&deal, &rest).is_err() {
                 continue;
