@@ -11,7 +11,9 @@ consistently with it, so OpenSpiel's ``ISMCTSBot`` runs unchanged.
 
 Parameters: ``preset`` (default ``kod7``), ``ruleset`` (a ruleset file's path or its TOML text,
 replaces the preset),
-``players`` (default 4), ``scale`` (default 1.0).
+``players`` (default 4), ``scale`` (default 1.0), ``whole_game`` (default false: one deal; true:
+every round of the game, each dealt by chance nodes, until the game ends; returns are then the
+game's points times ``scale``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import pyspiel
 from . import _core
 from .env import _ruleset_text
 
-_DEFAULTS = {"preset": "kod7", "ruleset": "", "players": 4, "scale": 1.0}
+_DEFAULTS = {"preset": "kod7", "ruleset": "", "players": 4, "scale": 1.0, "whole_game": False}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_oh7",
@@ -50,23 +52,25 @@ class Oh7SpielGame(pyspiel.Game):
         # A Python exception before pyspiel.Game.__init__ leaves a half-built C++ object that
         # can crash the interpreter when it is collected: check everything, build the base
         # object in any case (with harmless figures when the parameters are bad), then raise.
-        error, self.n_players, self.obs_len = None, 2, 0
+        error, self.n_players, self.obs_len, self.whole = None, 2, 0, False
         try:
             self.rules_text = self._rules(p)
             self.n_players = int(p["players"])
             self.scale = float(p["scale"])
-            probe = _core.SpielCore(self.rules_text, self.n_players, 0, self.scale)
+            self.whole = bool(p["whole_game"])
+            probe = _core.SpielCore(self.rules_text, self.n_players, 0, self.scale, self.whole)
             self.obs_len = len(probe.observe(0)) // 4
         except (ValueError, TypeError, OSError) as e:
             error, self.n_players, self.scale = e, 2, 1.0
-        bound = 100.0 * self.scale  # a bound on one deal's points, not the exact extremes
+        # A bound on one deal's points (on a whole game's), not the exact extremes.
+        bound = (10_000.0 if self.whole else 100.0) * self.scale
         info = pyspiel.GameInfo(
             num_distinct_actions=_core.OH7_ACTIONS,
             max_chance_outcomes=99,
             num_players=self.n_players,
             min_utility=-bound,
             max_utility=bound,
-            max_game_length=1000,
+            max_game_length=100_000 if self.whole else 1000,
         )
         super().__init__(_GAME_TYPE, info, p)
         if error is not None:
@@ -96,7 +100,7 @@ class Oh7SpielState(pyspiel.State):
 
     def __init__(self, game, core=None):
         super().__init__(game)
-        self.core = core or _core.SpielCore(game.rules_text, game.n_players, 0, game.scale)
+        self.core = core or _core.SpielCore(game.rules_text, game.n_players, 0, game.scale, game.whole)
 
     def current_player(self):
         p = self.core.current_player()

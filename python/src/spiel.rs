@@ -51,6 +51,8 @@ pub struct SpielCore {
     base_totals: Vec<i64>,
     done: bool,
     scale: f64,
+    /// The whole game (every round, each dealt by chance nodes), not one deal.
+    whole: bool,
     mask: Vec<bool>,
     obs: Vec<f32>,
 }
@@ -65,10 +67,11 @@ impl SpielCore {
     fn after_step(&mut self, seat: Seat, id: usize, lot: Option<usize>, redeals: usize) {
         self.history.push((seat, id, lot));
         let g = &self.env.game;
-        if Game::is_over(g) || g.round_number() != self.round {
+        if Game::is_over(g) || (!self.whole && g.round_number() != self.round) {
             self.done = true;
-        } else if g.redeals() != redeals {
-            // The engine dealt again (failed bets): the new deal is made by chance nodes too.
+        } else if g.round_number() != self.round || g.redeals() != redeals {
+            // The engine dealt again (failed bets, or the next round of a whole game): the new
+            // deal is made by chance nodes too.
             self.dealt.clear();
             self.deal_start = self.actions.len();
             self.start = None;
@@ -85,7 +88,10 @@ impl SpielCore {
         self.env.game.set_deal(&hands, &rest).map_err(value_error)?;
         self.start = Some(self.env.clone());
         self.round = self.env.game.round_number();
-        self.base_totals = Game::totals(&self.env.game);
+        if !self.whole {
+            // One deal's returns are its own points; a whole game's, the game's.
+            self.base_totals = Game::totals(&self.env.game);
+        }
         Ok(())
     }
 }
@@ -96,8 +102,8 @@ impl SpielCore {
     /// event is a chance node (the deal card by card, a new deal after failed bets, a lot), so
     /// `seed` changes nothing in play; it is the seed the game's record shows.
     #[new]
-    #[pyo3(signature = (ruleset, players, seed=0, scale=1.0))]
-    fn new(ruleset: &str, players: usize, seed: u64, scale: f64) -> PyResult<SpielCore> {
+    #[pyo3(signature = (ruleset, players, seed=0, scale=1.0, whole=false))]
+    fn new(ruleset: &str, players: usize, seed: u64, scale: f64, whole: bool) -> PyResult<SpielCore> {
         // A preset's name, or the TOML text of a ruleset (which has at least one `key = value`).
         let rules = if ruleset.contains('=') {
             Ruleset::from_toml(ruleset).map_err(value_error)?
@@ -123,6 +129,7 @@ impl SpielCore {
             base_totals: totals,
             done: false,
             scale,
+            whole,
             mask: vec![false; OH7_ACTIONS],
             obs: vec![0.0; OH7_OBS],
         })
@@ -169,7 +176,7 @@ impl SpielCore {
     /// Apply a chance outcome (a card id) or the acting seat's action id.
     fn apply(&mut self, action: usize) -> PyResult<()> {
         if self.done {
-            return Err(value_error("the deal is over"));
+            return Err(value_error(if self.whole { "the game is over" } else { "the deal is over" }));
         }
         if self.dealing() {
             let card = u8::try_from(action).ok().and_then(Card::from_id).ok_or_else(|| value_error("not a card"))?;
@@ -212,7 +219,7 @@ impl SpielCore {
         Ok(())
     }
 
-    /// Points of the deal per seat, times `scale` (zeros until it is scored).
+    /// Points of the deal (or of the whole game) per seat, times `scale` (zeros until it ends).
     fn returns(&self) -> Vec<f64> {
         if !self.done {
             return vec![0.0; self.players];
@@ -389,16 +396,20 @@ impl SpielCore {
     /// Pickle support (and OpenSpiel's `serialize`): the rules and every outcome and decision,
     /// replayed on load.
     #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, usize, f64, Vec<usize>))> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, usize, f64, Vec<usize>, bool))> {
         let rules = self.env.game.rules().to_toml();
         let restore = py.get_type::<SpielCore>().getattr("_restore")?;
-        Ok((restore, (rules, self.players, self.scale, self.actions.clone())))
+        Ok((restore, (rules, self.players, self.scale, self.actions.clone(), self.whole)))
     }
 
     /// Rebuild a pickled state.
     #[staticmethod]
-    fn _restore(ruleset: &str, players: usize, scale: f64, actions: Vec<usize>) -> PyResult<SpielCore> {
-        let mut core = SpielCore::new(ruleset, players, 0, scale)?;
+    #[pyo3(signature = (ruleset, players, scale, actions, whole=false))]
+    fn _restore(ruleset: &str, players: usize, scale: f64, actions: Vec<usize>, whole: bool) -> PyResult<SpielCore> {
+        let mut core = SpielCore::new(ruleset, players, 0, scale, whole)?;
         for a in actions {
             core.apply(a)?;
         }

@@ -1,6 +1,8 @@
 """The OpenSpiel game: random playouts, resampling keeps the information state, and
 OpenSpiel's own ISMCTS plays a deal against oh7's bot."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -207,3 +209,49 @@ def test_openspiel_ismcts_plays_a_deal_against_the_expert(preset, players):
         deal(state, np.random.default_rng(moves))
         moves += 1
     assert moves >= players * 7 and len(state.returns()) == players
+
+
+PASSING = 'preset = "bga"\npassing = true\n'
+
+
+@pytest.mark.parametrize("preset,players", [("kod7", 4), ("en", 2), ("bga", 5), ("passing", 4)])
+def test_the_whole_game(preset, players, tmp_path):
+    """`whole_game`: every round dealt by chance nodes, to the game's end; returns are its points
+    (the totals of the game played), and OpenSpiel's own random simulation test passes."""
+    if preset == "passing":
+        (tmp_path / "passing.toml").write_text(PASSING)
+        rules = {"ruleset": str(tmp_path / "passing.toml")}
+    else:
+        rules = {"preset": preset}
+    game = pyspiel.load_game("python_oh7", {**rules, "players": players, "whole_game": True})
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+    rounds = set()
+    while not state.is_terminal():
+        deal(state, rng)
+        if state.is_terminal():
+            break
+        rounds.add(state.core.core().round_number())
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    core = state.core.core()
+    assert core.is_over() and len(rounds) > 1
+    assert state.returns() == [float(t) for t in core.totals()]
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    # The first deal of a game with passing passes nothing; later deals do, and resampling a
+    # deal once cards were passed is not built: said plainly.
+    if preset == "passing":
+        state = game.new_initial_state()
+        refused = False
+        while not state.is_terminal() and not refused:
+            deal(state, rng)
+            p = state.current_player()
+            passed = any(state.core.core().picks(s) for s in range(players)) or any(
+                r["passes"] and any(r["passes"]) for r in json.loads(state.core.core().record_json())["rounds"][-1:]
+            )
+            if passed and state.core.core().round_number() > 1:
+                try:
+                    state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+                except NotImplementedError:
+                    refused = True
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        assert refused
