@@ -9,11 +9,12 @@
 
 use oh7_bots::sample::Knowledge;
 use oh7_core::card::{Card, CardSet};
+use oh7_core::oh7::PhaseView;
 use oh7_core::oh7::{HAND, Oh7Game};
-use oh7_core::rl::{OH7_ACTIONS, OH7_OBS, Oh7Env, PLAY, RlEnv};
+use oh7_core::rl::{OH7_ACTIONS, OH7_OBS, Oh7Env, PASS_PICK, PLAY, RlEnv};
 use oh7_core::ruleset::Ruleset;
 use oh7_core::{DynGame, Game, Seat};
-use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rand::{Rng, SeedableRng};
@@ -298,13 +299,6 @@ impl SpielCore {
             return Err(value_error("resample a state where a player is to act"));
         }
         let g = &self.env.game;
-        // A deal of this game is the first round's, where no rules pass cards (the passing
-        // cycle starts with a round without passes); a deal with passes would need the
-        // other seats' passes chosen anew, which is not built.
-        let passed_any = (0..self.players).any(|s| !g.view(s).my_passes().0.is_empty());
-        if passed_any {
-            return Err(PyNotImplementedError::new_err("resampling a deal where cards were passed is not built"));
-        }
         let start = self.start.as_ref().ok_or_else(|| value_error("no deal yet"))?;
         let view = g.view(seat);
         let know = Knowledge::from_view(&view);
@@ -322,6 +316,14 @@ impl SpielCore {
             .filter(|&s| s != seat && decided.contains(s))
             .filter_map(|s| self.history.iter().rposition(|&(h, _, _)| h == s))
             .collect();
+        // Passing: the other seats' picks are secret. While the passes are being chosen, they
+        // are chosen anew; once made, each seat's passed cards are chosen anew among the cards
+        // its receiver holds or played (those `seat` gave or got are known).
+        let is_pick = |id: usize| (PASS_PICK..PASS_PICK + oh7_core::card::CARD_IDS).contains(&id);
+        let passing_now = matches!(view.phase(), PhaseView::Passing { .. });
+        let (my_passed, my_received) = view.my_passes();
+        let pass_to = g.rules().pass_to(g.round_number(), self.players);
+        let passed_done = !passing_now && !my_passed.is_empty();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut mask = vec![false; OH7_ACTIONS];
         // With the Dummy, the cards of its pile turned so far were all seen, in the pile's order:
@@ -336,7 +338,39 @@ impl SpielCore {
         };
         'attempt: for _ in 0..200 {
             let (hands, face_down) = know.sample(&mut rng);
-            let deal: Vec<CardSet> = (0..self.players).map(|s| hands[s].or(played[s])).collect();
+            let mut deal: Vec<CardSet> = (0..self.players).map(|s| hands[s].or(played[s])).collect();
+            // The cards each seat passed, when the passes are made: back to their givers.
+            let mut passed = vec![CardSet::EMPTY; self.players];
+            if passed_done {
+                for s in 0..self.players {
+                    let t = pass_to[s];
+                    passed[s] = if s == seat {
+                        my_passed
+                    } else if t == seat {
+                        my_received
+                    } else {
+                        let k = my_passed.len() as usize;
+                        let held: Vec<Card> = deal[t].iter().collect();
+                        if held.len() < k {
+                            continue 'attempt;
+                        }
+                        let mut pick = CardSet::EMPTY;
+                        while (pick.len() as usize) < k {
+                            pick.insert(held[rng.random_range(0..held.len())]);
+                        }
+                        pick
+                    };
+                }
+                let now = deal.clone();
+                for s in 0..self.players {
+                    let from = pass_to.iter().position(|&t| t == s).expect("every seat receives");
+                    deal[s] = now[s].minus(passed[from]).or(passed[s]);
+                    if deal[s].len() as usize != HAND {
+                        continue 'attempt;
+                    }
+                }
+            }
+            let mut picks_left: Vec<Vec<Card>> = passed.iter().map(|p| p.iter().collect()).collect();
             let rest: Vec<Card> = if g.dummy().is_some() {
                 turned.iter().copied().chain(face_down).collect()
             } else {
@@ -352,7 +386,12 @@ impl SpielCore {
             }
             let mut history = Vec::with_capacity(self.history.len());
             for (i, &(s, id, lot)) in self.history.iter().enumerate() {
-                let id = if pending.contains(&i) {
+                let id = if s != seat && is_pick(id) && passed_done {
+                    match picks_left[s].pop() {
+                        Some(c) => PASS_PICK + c.id() as usize,
+                        None => continue 'attempt,
+                    }
+                } else if pending.contains(&i) || (s != seat && is_pick(id)) {
                     env.mask(s, &mut mask);
                     let legal: Vec<usize> = (0..OH7_ACTIONS).filter(|&j| mask[j]).collect();
                     if legal.is_empty() {

@@ -237,21 +237,30 @@ def test_the_whole_game(preset, players, tmp_path):
     assert core.is_over() and len(rounds) > 1
     assert state.returns() == [float(t) for t in core.totals()]
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
-    # The first deal of a game with passing passes nothing; later deals do, and resampling a
-    # deal once cards were passed is not built: said plainly.
+    # The first deal of a game with passing passes nothing; later deals pass cards: resampling
+    # keeps the information state while the passes are chosen and after they are made (the
+    # others' passes chosen anew, not copied).
     if preset == "passing":
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
         state = game.new_initial_state()
-        refused = False
-        while not state.is_terminal() and not refused:
+        during = after = differ = 0
+        while not state.is_terminal():
             deal(state, rng)
+            if state.is_terminal():
+                break
             p = state.current_player()
-            passed = any(state.core.core().picks(s) for s in range(players)) or any(
-                r["passes"] and any(r["passes"]) for r in json.loads(state.core.core().record_json())["rounds"][-1:]
-            )
-            if passed and state.core.core().round_number() > 1:
-                try:
-                    state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-                except NotImplementedError:
-                    refused = True
+            core = state.core.core()
+            last = json.loads(core.record_json())["rounds"][-1]
+            passes_made = any(last["passes"])
+            picking = "pick" in state.action_to_string(p, state.legal_actions()[0])
+            if picking or passes_made:
+                other = state.resample_from_infostate(p, sampler)
+                assert other.information_state_string(p) == state.information_state_string(p)
+                assert other.legal_actions() == state.legal_actions()
+                during += picking
+                after += passes_made and not picking
+                if passes_made and not picking:
+                    theirs = json.loads(other.core.core().record_json())["rounds"][-1]["passes"]
+                    differ += theirs != last["passes"]
             state.apply_action(int(rng.choice(state.legal_actions())))
-        assert refused
+        assert during > 20 and after > 100 and differ > after // 2, (during, after, differ)
