@@ -1,8 +1,8 @@
 """oh7: the Oh 7 family of trick-taking games and Seven, over oh7's exact Rust engine, for
 learning agents: a PettingZoo AEC environment (:func:`env`) and ParallelEnv
 (:func:`parallel_env`), batched environments (``oh7.vector``), a Gymnasium environment against
-the bots (``oh7.gym``), the built-in bots as opponents (:class:`Bot`) and an OpenSpiel game
-(``import oh7.spiel``)."""
+the bots (``oh7.gym``), the built-in bots as opponents (:class:`Bot`) and OpenSpiel games
+(``import oh7.spiel`` for Oh 7, ``import oh7.spiel_seven`` for Seven)."""
 
 from typing import Any as _Any
 

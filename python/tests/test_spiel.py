@@ -264,3 +264,31 @@ def test_the_whole_game(preset, players, tmp_path):
                     differ += theirs != last["passes"]
             state.apply_action(int(rng.choice(state.legal_actions())))
         assert during > 20 and after > 100 and differ > after // 2, (during, after, differ)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_seven_as_an_openspiel_game(players):
+    """`python_seven`: a whole game of Seven, chance sampled inside the engine; OpenSpiel's
+    random simulation test (with serialization) passes, returns are minus the penalty points."""
+    import oh7.spiel_seven  # noqa: F401  (registers python_seven)
+
+    game = pyspiel.load_game("python_seven", {"players": players, "limit": 30, "rng_seed": 3})
+    assert game.num_players() == players and game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    # OpenSpiel serializes a sampled-stochastic game with its C++ RNG state, which a Python game
+    # cannot give: the random test runs without serialization (states clone; they do not pickle).
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    rng = np.random.default_rng(players)
+    state = game.new_initial_state()
+    first = state.information_state_string(state.current_player())
+    assert game.new_initial_state().information_state_string(0) != first or players == 2
+    while not state.is_terminal():
+        p = state.current_player()
+        assert not state.is_chance_node()
+        copy = state.clone()
+        assert copy.information_state_string(p) == state.information_state_string(p)
+        assert len(state.observation_tensor(p)) == game.observation_tensor_size()
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    core = state.core
+    assert state.returns() == [-float(t) for t in core.totals()]
+    with pytest.raises(NotImplementedError):
+        game.new_initial_state().resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
