@@ -23,6 +23,7 @@ import numpy as np
 import pyspiel
 
 from . import _core
+from .spiel import Oh7Observer
 
 _DEFAULTS = {"players": 4, "limit": -1, "hand_size": -1, "scale": 1.0, "rng_seed": 0}
 
@@ -123,17 +124,11 @@ class SevenSpielState(pyspiel.State):
         return self.core.render()
 
 
-class SevenObserver:
+class SevenObserver(Oh7Observer):
     """Observation tensor: ``oh7.env(game="seven")``'s observation; strings: the seat's view."""
 
     def __init__(self, game, params):
-        if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
-        self.tensor = np.zeros(game.obs_len, np.float32)
-        self.dict = {"observation": self.tensor}
-
-    def set_from(self, state, player):
-        self.tensor[:] = np.frombuffer(state.core.observe(player), dtype=np.float32)
+        super().__init__(game, None, params)
 
     def string_from(self, state, player):
         return state.core.view_json(player)
