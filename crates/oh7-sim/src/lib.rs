@@ -678,7 +678,7 @@ fn check_shards(paths: &[PathBuf], headers: &[Option<RunHeader>]) -> Result<Opti
 /// Lines read together: a batch is parsed and replayed in parallel while the next is read.
 const BATCH: usize = 256;
 
-/// A batch of lines: their text end to end, where each ends, and the first one's number.
+/// A batch of lines: their text end to end, where each ends, and each one's line number.
 #[derive(Default)]
 struct Lines {
     text: Vec<u8>,
