@@ -523,7 +523,7 @@ pub struct Read {
 }
 
 /// The header of a records file, if its first line is one.
-fn header_of(path: &Path) -> Result<Option<RunHeader>, SimError> {
+pub(crate) fn header_of(path: &Path) -> Result<Option<RunHeader>, SimError> {
     // Bytes, not text: a first line that is not UTF-8 is the record reader's to report (with its
     // line number), not a header.
     let first = files::first_line(path)?;
@@ -546,7 +546,7 @@ pub fn stats_of_files(paths: &[PathBuf], progress: &(dyn Fn(u64) + Sync)) -> Res
     for p in paths {
         headers.push(header_of(p)?);
     }
-    let run = check_shards(paths, &headers)?;
+    let run = check_shards(paths, &headers, true)?;
     let mut stats = Stats::new();
     let mut records = 0;
     for (p, h) in paths.iter().zip(&headers) {
@@ -585,6 +585,23 @@ pub struct Part<'a> {
 
 /// Parts make one whole run: the same run, every shard once. Errors name the files.
 pub fn check_parts(parts: &[Part<'_>]) -> Result<(), SimError> {
+    check_some_parts(parts)?;
+    let p0 = &parts[0];
+    let missing: Vec<String> =
+        (0..p0.count).filter(|i| !parts.iter().any(|p| p.index == *i)).map(|i| i.to_string()).collect();
+    if !missing.is_empty() {
+        return Err(SimError::Shards(format!(
+            "shard(s) {} of {} missing (given: {})",
+            missing.join(", "),
+            p0.count,
+            parts.iter().map(|p| p.path.display().to_string()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// Parts of one run, each shard at most once (some may be missing). Errors name the files.
+fn check_some_parts(parts: &[Part<'_>]) -> Result<(), SimError> {
     let Some(p0) = parts.first() else { return Err(SimError::Shards("no shard given".into())) };
     let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
     for p in parts {
@@ -614,15 +631,6 @@ pub fn check_parts(parts: &[Part<'_>]) -> Result<(), SimError> {
             )));
         }
     }
-    let missing: Vec<String> = (0..p0.count).filter(|i| !seen.contains_key(i)).map(|i| i.to_string()).collect();
-    if !missing.is_empty() {
-        return Err(SimError::Shards(format!(
-            "shard(s) {} of {} missing (given: {})",
-            missing.join(", "),
-            p0.count,
-            parts.iter().map(|p| p.path.display().to_string()).collect::<Vec<_>>().join(", ")
-        )));
-    }
     Ok(())
 }
 
@@ -640,8 +648,13 @@ fn differences(a: &Value, b: &Value) -> String {
     d.join("; ")
 }
 
-/// Shard files make one whole run (or none has a header).
-fn check_shards(paths: &[PathBuf], headers: &[Option<RunHeader>]) -> Result<Option<RunHeader>, SimError> {
+/// Shard files make one whole run (or none has a header); with `whole` false, some of the run's
+/// shards, each once (an export of part of a run).
+pub(crate) fn check_shards(
+    paths: &[PathBuf],
+    headers: &[Option<RunHeader>],
+    whole: bool,
+) -> Result<Option<RunHeader>, SimError> {
     let Some(first) = headers.iter().position(Option::is_some) else { return Ok(None) };
     let h0 = headers[first].clone().expect("a header");
     let mut parts = Vec::new();
@@ -671,7 +684,11 @@ fn check_shards(paths: &[PathBuf], headers: &[Option<RunHeader>]) -> Result<Opti
         }
         parts.push(Part { path: p, run, index: h.shard, count: h.of });
     }
-    check_parts(&parts)?;
+    if whole {
+        check_parts(&parts)?
+    } else {
+        check_some_parts(&parts)?
+    };
     Ok(Some(RunHeader { shard: 0, from: 0, to: h0.games, ..h0 }))
 }
 

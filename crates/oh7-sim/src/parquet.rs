@@ -643,10 +643,17 @@ pub fn export_files(
     outs: &[(&Path, Table)],
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Exported, SimError> {
+    // Shards: of one run, each once (some may be left out), in the run's order, so the rows are
+    // in game order whatever the order given; other files in the order given.
+    let headers = paths.iter().map(|p| crate::header_of(p)).collect::<Result<Vec<_>, _>>()?;
+    crate::check_shards(paths, &headers, false)?;
+    let mut order: Vec<usize> = (0..paths.len()).collect();
+    order.sort_by_key(|&i| headers[i].as_ref().map_or(0, |h| h.shard));
+    let paths: Vec<PathBuf> = order.into_iter().map(|i| paths[i].clone()).collect();
     let mut files = outs.iter().map(|&(p, t)| ParquetFile::create(p, t)).collect::<Result<Vec<_>, _>>()?;
     let mut records = 0u64;
     let mut next_id = 0u64;
-    for path in paths {
+    for path in &paths {
         let reader = crate::files::open(path)?;
         for (i, line) in reader.split(b'\n').enumerate() {
             let line = line.map_err(|source| SimError::Io { path: path.clone(), source })?;

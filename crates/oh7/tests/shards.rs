@@ -125,6 +125,25 @@ fn compressed_records_read_as_plain_ones() {
         dir.path(),
     ));
     assert!(out.contains("\"decisions\""), "{out}");
+    // Export: shards in any order give the rows in game order (the same file); a shard given
+    // twice or one of another run is refused; some shards alone are fine.
+    let mut fwd = vec!["export"];
+    fwd.extend(strs(&files));
+    fwd.extend(["--parquet", "fwd.parquet"]);
+    ok(oh7(&fwd, dir.path()));
+    let mut rev = vec!["export"];
+    rev.extend(strs(&files).into_iter().rev());
+    rev.extend(["--parquet", "rev.parquet"]);
+    ok(oh7(&rev, dir.path()));
+    assert_eq!(
+        std::fs::read(dir.path().join("fwd.parquet")).unwrap(),
+        std::fs::read(dir.path().join("rev.parquet")).unwrap()
+    );
+    let (a, b) = (files[2].to_str().unwrap(), files[2].to_str().unwrap());
+    let e = fails(oh7(&["export", a, b, "--parquet", "dup.parquet"], dir.path()));
+    assert!(e.contains("given twice"), "{e}");
+    let out = ok(oh7(&["export", files[1].to_str().unwrap(), "--parquet", "one.parquet"], dir.path()));
+    assert!(out.contains("from 30 records"), "{out}");
     // Outputs over the input, or over each other, are refused before anything is written.
     let before = std::fs::read(&files[0]).unwrap();
     let e = fails(oh7(&["export", files[0].to_str().unwrap(), "--parquet", files[0].to_str().unwrap()], dir.path()));
