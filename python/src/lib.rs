@@ -241,21 +241,10 @@ impl Core {
             steps.push((seat, id));
         }
         let totals = self.env.game().totals();
-        let over = self.env.game().is_over();
-        if totals == self.totals && !over {
+        if totals == self.totals && !self.env.game().is_over() {
             return Ok(None);
         }
-        // Oh 7 totals are points won; Seven's are penalty points.
-        let sign = if spec_id(self.env.game()) == GameId::Seven { -1.0 } else { 1.0 };
-        let mut r: Vec<f64> = totals.iter().zip(&self.totals).map(|(a, b)| sign * (a - b) as f64).collect();
-        if over {
-            let winners = self.env.game().winners();
-            for (s, x) in r.iter_mut().enumerate() {
-                *x += if winners.contains(&s) { self.win_reward } else { -self.win_reward };
-            }
-        }
-        self.totals = totals;
-        Ok(Some(r))
+        Ok(Some(rewards_since(self.env.game(), &mut self.totals, self.win_reward)))
     }
 
     /// `seat`'s observation: `obs_len` native-endian float32 as bytes.
@@ -530,27 +519,11 @@ impl Bot {
             None => return Err(value_error("the game is over")),
         };
         core.check_seat(seat)?;
-        core.env.mask(seat, &mut core.mask);
-        if self.queue_seat == Some(seat) {
-            while let Some(id) = self.queue.first().copied() {
-                self.queue.remove(0);
-                if core.mask[id] {
-                    return Ok(id);
-                }
-            }
+        if self.queue_seat != Some(seat) {
+            self.queue.clear();
         }
-        let text = self
-            .bot
-            .decide(core.env.game(), seat)
-            .ok_or_else(|| value_error(format!("seat {seat} has no decision to make now")))?;
-        let mut ids = core.env.ids_for(seat, &text).map_err(value_error)?;
-        if ids.is_empty() {
-            return Err(value_error(format!("the bot chose `{text}`, which maps to no action id")));
-        }
-        let first = ids.remove(0);
-        self.queue = ids;
         self.queue_seat = Some(seat);
-        Ok(first)
+        bot_id(self.bot.as_mut(), &mut self.queue, core.env.as_mut(), seat, &mut core.mask).map_err(value_error)
     }
 }
 
@@ -596,6 +569,49 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OH7_ACTIONS", oh7_core::rl::OH7_ACTIONS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+/// Every seat's reward since `totals` (then set to the game's): the change of its total (Oh 7's
+/// totals are points won, Seven's penalty points, negated) and, once the game is over,
+/// `+win_reward` to each winner, `-win_reward` to the others.
+pub(crate) fn rewards_since(game: &dyn oh7_core::DynGame, totals: &mut Vec<i64>, win_reward: f64) -> Vec<f64> {
+    let now = game.totals();
+    let sign = if spec_id(game) == GameId::Seven { -1.0 } else { 1.0 };
+    let mut r: Vec<f64> = now.iter().zip(totals.iter()).map(|(a, b)| sign * (a - b) as f64).collect();
+    if game.is_over() {
+        let winners = game.winners();
+        for (s, x) in r.iter_mut().enumerate() {
+            *x += if winners.contains(&s) { win_reward } else { -win_reward };
+        }
+    }
+    *totals = now;
+    r
+}
+
+/// The id a bot plays for `seat`: the next of the ids it chose for a multi-id decision (a pass)
+/// that is still legal, else a new decision's first id (the rest kept in `queue`).
+pub(crate) fn bot_id(
+    bot: &mut dyn DynBot,
+    queue: &mut Vec<usize>,
+    env: &mut dyn RlEnv,
+    seat: Seat,
+    mask: &mut [bool],
+) -> Result<usize, String> {
+    env.mask(seat, mask);
+    while !queue.is_empty() {
+        let id = queue.remove(0);
+        if mask[id] {
+            return Ok(id);
+        }
+    }
+    let text = bot.decide(env.game(), seat).ok_or_else(|| format!("seat {seat} has no decision to make now"))?;
+    let mut ids = env.ids_for(seat, &text).map_err(|e| e.to_string())?;
+    if ids.is_empty() {
+        return Err(format!("the bot chose `{text}`, which maps to no action id"));
+    }
+    let first = ids.remove(0);
+    *queue = ids;
+    Ok(first)
 }
 
 /// The registry's key of a running game.

@@ -7,14 +7,14 @@
 //! uint8). The ids, masks and observations are exactly `Core`'s (`oh7_core::rl`).
 
 use oh7_bots::{DynBot, GameBots, GameSpec};
+use oh7_core::Seat;
 use oh7_core::rl::RlEnv;
-use oh7_core::{GameId, Seat};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::prelude::*;
 
-use crate::{game_spec, spec_id, value_error};
+use crate::{bot_id, game_spec, rewards_since, value_error};
 
 /// A bot playing one seat of one game, with the ids left of a multi-id decision (a pass).
 struct SeatBot {
@@ -119,21 +119,11 @@ impl Slot {
         Ok(Slot { env, seed, games: 1, totals, bots, mask, last: None })
     }
 
-    /// The rewards since the last call, into `out` (one per seat): the change of every seat's
-    /// total (Seven's penalties negated) and, at the end, ± `win_reward`.
+    /// The rewards since the last call, into `out` (one per seat; `rewards_since`).
     fn rewards(&mut self, win_reward: f64, out: &mut [f32]) {
-        let over = self.env.game().is_over();
-        let sign = if spec_id(self.env.game()) == GameId::Seven { -1.0 } else { 1.0 };
-        let totals = self.env.game().totals();
-        let winners = if over { self.env.game().winners() } else { Vec::new() };
-        for (s, (x, (a, b))) in out.iter_mut().zip(totals.iter().zip(&self.totals)).enumerate() {
-            let mut r = sign * (a - b) as f64;
-            if over {
-                r += if winners.contains(&s) { win_reward } else { -win_reward };
-            }
+        for (x, r) in out.iter_mut().zip(rewards_since(self.env.game(), &mut self.totals, win_reward)) {
             *x = r as f32;
         }
-        self.totals = totals;
     }
 
     /// The seat to act's observation and mask into `obs` and `mask` (zeros and -1 when none).
@@ -159,28 +149,7 @@ impl Slot {
     fn play_bots(&mut self) -> Result<(), String> {
         while let Some(seat) = self.env.to_act() {
             let Some(Some(b)) = self.bots.get_mut(seat) else { return Ok(()) };
-            self.env.mask(seat, &mut self.mask);
-            let mut id = None;
-            while let Some(q) = b.queue.first().copied() {
-                b.queue.remove(0);
-                if self.mask[q] {
-                    id = Some(q);
-                    break;
-                }
-            }
-            let id = match id {
-                Some(id) => id,
-                None => {
-                    let text = b.bot.decide(self.env.game(), seat).ok_or("a bot's seat owes nothing")?;
-                    let mut ids = self.env.ids_for(seat, &text).map_err(|e| e.to_string())?;
-                    if ids.is_empty() {
-                        return Err(format!("the bot chose `{text}`, which maps to no id"));
-                    }
-                    let first = ids.remove(0);
-                    b.queue = ids;
-                    first
-                }
-            };
+            let id = bot_id(b.bot.as_mut(), &mut b.queue, self.env.as_mut(), seat, &mut self.mask)?;
             self.env.step(seat, id).map_err(|e| e.to_string())?;
         }
         Ok(())
