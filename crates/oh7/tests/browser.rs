@@ -93,6 +93,34 @@ async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
     }
 }
 
+/// An attribute of the first element matching `css`, read in the page in one step once it is
+/// there: an element the view replaces between a find and a read is never stale.
+async fn attr_of(c: &Client, css: &str, name: &str) -> String {
+    let until = Instant::now() + Duration::from_secs(20);
+    let script =
+        format!("const e = document.querySelector({}); return e ? e.getAttribute({}) : null", json!(css), json!(name));
+    loop {
+        if let Some(v) = js(c, &script).await.as_str() {
+            return v.to_string();
+        }
+        assert!(Instant::now() < until, "`{css}` with `{name}` never appeared; page: {}", text(c).await);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The text of the first element matching `css`, read as `attr_of` reads.
+async fn text_of(c: &Client, css: &str) -> String {
+    let until = Instant::now() + Duration::from_secs(20);
+    let script = format!("const e = document.querySelector({}); return e ? e.innerText : null", json!(css));
+    loop {
+        if let Some(v) = js(c, &script).await.as_str() {
+            return v.to_string();
+        }
+        assert!(Instant::now() < until, "`{css}` never appeared; page: {}", text(c).await);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 async fn wait_state(c: &Client, what: &str, f: impl Fn(&Value) -> bool) -> Value {
     let until = Instant::now() + Duration::from_secs(30);
     loop {
@@ -841,14 +869,14 @@ fn the_browser_table() {
         wait_for(&r, "#review-btn").await.click().await.unwrap();
         let s = wait_state(&r, "the review done", |s| s["review"]["state"] == "done" || s["review"]["state"] == "failed").await;
         assert_eq!(s["review"]["state"], "done", "the review was made: {s}");
-        let open = wait_for(&r, "#review-open").await;
+        wait_for(&r, "#review-open").await;
         let body = text(&r).await;
         assert!(body.contains("Open the review") && body.contains("Copy share link"), "{body}");
         js(&r, "document.getElementById('review-open').scrollIntoView({block: 'center'}); return true").await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         std::fs::write(shots().join("end-review-1280x800-en.png"), r.screenshot().await.unwrap()).unwrap();
         axe(&r, "game-over with the review ready").await;
-        let href = open.attr("href").await.unwrap().unwrap();
+        let href = attr_of(&r, "#review-open", "href").await;
         assert!(href.starts_with("/review/"), "{href}");
         // Someone watching the table sees the person leave for the review (same tab, with the
         // back/forward cache on) within seconds, and come back.
@@ -856,13 +884,12 @@ fn the_browser_table() {
         obs.goto(&watch).await.unwrap();
         wait_state(&obs, "the watcher sees the player here", |s| s["table"]["seats"][0]["status"] == "here").await;
         let table_path = js(&r, "return location.pathname").await;
-        open.click().await.unwrap();
+        wait_for(&r, "#review-open").await.click().await.unwrap();
         let left = Instant::now();
         wait_state(&obs, "the player away once on the review", |s| s["table"]["seats"][0]["status"] == "away").await;
         assert!(left.elapsed() < Duration::from_secs(5), "away only after {:?}", left.elapsed());
         wait_for(&r, ".step-body .step-title").await;
-        let back = wait_for(&r, "#review-table").await;
-        assert_eq!(Value::from(back.attr("href").await.unwrap().unwrap()), table_path, "the review links back to its table");
+        assert_eq!(Value::from(attr_of(&r, "#review-table", "href").await), table_path, "the review links back to its table");
         r.back().await.unwrap();
         wait_state(&obs, "the player here again after Back", |s| s["table"]["seats"][0]["status"] == "here").await;
         let s = wait_state(&r, "the table again, its review remembered", |s| s["connected"] == true).await;
@@ -926,12 +953,12 @@ fn the_browser_table() {
         eprintln!("scenario: a spectator opens the replay from the game-over panel and steps through the game, every hand shown");
         w.goto(&watch).await.unwrap();
         wait_for(&w, "#end").await;
-        let link = wait_for(&w, "#replay-link").await;
+        wait_for(&w, "#replay-link").await;
         assert!(text(&w).await.contains("Replay the game"));
-        let href = link.attr("href").await.unwrap().unwrap();
+        let href = attr_of(&w, "#replay-link", "href").await;
         assert!(href.starts_with("/replay/") && watch.ends_with(&href["/replay/".len()..]), "the replay of the code the page was opened with: {href}");
         js(&w, "document.getElementById('replay-link').scrollIntoView({block: 'center'}); return true").await;
-        link.click().await.unwrap();
+        wait_for(&w, "#replay-link").await.click().await.unwrap();
         wait_for(&w, ".step-body .step-title").await;
         let first = js(&w, "return document.querySelector('.step-status').textContent").await;
         assert!(first.as_str().unwrap().starts_with("Step 1 of "), "{first}");
@@ -990,7 +1017,7 @@ fn the_browser_table() {
             assert!(Instant::now() < until, "the title never said it was my turn: {}", js(&tc, "return document.title").await);
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let clock = wait_for(&tc, ".turn.you .clock").await.text().await.unwrap();
+        let clock = text_of(&tc, ".turn.you .clock").await;
         assert!(clock.contains(":") && clock.ends_with("left"), "the clock runs: {clock}");
         let notes = js(&tc, "return window.__notes").await;
         assert_eq!(notes[0], json!(["Your turn at oh7", "Oh 7 ? (English): it is your turn."]), "one notification on the hidden tab: {notes}");
@@ -1118,7 +1145,7 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         let owes = if owing(&sa) { &a } else { &b };
         wait_for(owes, "#account-turns li a").await;
         // And above the form, where a phone shows it first.
-        let banner = wait_for(owes, "#turn-banner:not([hidden]) a").await.text().await.unwrap();
+        let banner = text_of(owes, "#turn-banner:not([hidden]) a").await;
         assert_eq!(banner, "Your turn at 1 table");
         shot(owes, "account-turns-en").await;
 
@@ -1134,7 +1161,7 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         wait_state(&b, "Bob back at the table", |s| s["you"] == 1).await;
         play_both(&a, &b, "the end of the rated game", 400, |s| s["table"]["state"] == "over").await;
         // The end says the game was rated and links to the person's own page.
-        let href = wait_for(&b, "#rated-over a").await.attr("href").await.unwrap().unwrap_or_default();
+        let href = attr_of(&b, "#rated-over a", "href").await;
         assert!(href.ends_with("/p/Bob"), "{href}");
 
         eprintln!("scenario: both player pages show the game, the ratings and the leaderboard");
