@@ -6,6 +6,8 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
+pub(crate) mod tables;
+
 /// Kills the child process (server, driver) if the test ends before it does.
 pub(crate) struct Guard(pub Child);
 
