@@ -79,7 +79,16 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .layer(CompressionLayer::new())
         .route("/ws", get(ws))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(request_span))
         .with_state(app)
+}
+
+/// Every request's log lines carry its id (span `req`); never its path, where codes are.
+async fn request_span(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let span = tracing::info_span!("req", id, method = %req.method());
+    tracing::Instrument::instrument(next.run(req), span).await
 }
 
 fn refusal_response(status: StatusCode, r: &Refusal) -> Response {

@@ -21,6 +21,7 @@ pub(crate) mod http;
 pub(crate) mod listen;
 pub(crate) mod lobby;
 pub mod mail;
+pub mod metrics;
 pub(crate) mod migrations;
 pub mod patch;
 pub(crate) mod pg;
@@ -42,6 +43,26 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
+
+/// Spawn `fut` in the current span (its table, its connection), so that its log lines say whose
+/// they are.
+pub(crate) fn spawn_here<F>(fut: F) -> tokio::task::JoinHandle<F::Output>
+where
+    F: Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    use tracing::Instrument;
+    tokio::spawn(fut.in_current_span())
+}
+
+/// Spawn the background task `name` in its own span.
+fn spawn_in<F>(name: &'static str, fut: F) -> tokio::task::JoinHandle<()>
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    use tracing::Instrument;
+    tokio::spawn(fut.instrument(tracing::info_span!("task", name)))
+}
 
 /// Limits and timings of a server.
 #[derive(Clone, Debug)]
@@ -99,6 +120,9 @@ pub struct Settings {
     pub mail_from: String,
     /// How long a turn waits before its notice is mailed.
     pub notice_after: Duration,
+    /// Where the Prometheus metrics page (`/metrics`) is served, apart from the public port
+    /// (`None`: no page, and nothing is recorded).
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 /// The heartbeat deadline: the browser pings every 15 s, so three pings may be lost.
@@ -130,6 +154,7 @@ impl Default for Settings {
             smtp: None,
             mail_from: "oh7 <oh7@localhost>".to_string(),
             notice_after: Duration::from_secs(15 * 60),
+            metrics_addr: None,
         }
     }
 }
@@ -154,12 +179,17 @@ pub enum ServeError {
     /// The mail settings.
     #[error("{0}")]
     Mail(#[from] mail::MailSettingError),
+    /// Another metrics recorder is installed in this process.
+    #[error("cannot record metrics: another recorder is installed in this process")]
+    Metrics,
 }
 
 /// A running server.
 pub struct Running {
     /// Where it listens.
     pub addr: SocketAddr,
+    /// Where its metrics page is served (`--metrics-addr`).
+    pub metrics_addr: Option<SocketAddr>,
     /// Tables restored from the log at start.
     pub restored: usize,
     stop: Option<oneshot::Sender<()>>,
@@ -250,9 +280,19 @@ pub async fn start(
     // On a shared database, say where this instance is before it holds any table, so the
     // others can send the tables' clients here from the first lease on.
     lobby.heartbeat(&url).await;
-    let restored = lobby.restore().await.map_err(ServeError::Restore)?;
+    let restored = tracing::Instrument::instrument(lobby.restore(), tracing::info_span!("task", name = "start"))
+        .await
+        .map_err(ServeError::Restore)?;
     let listener = listen::HeaderTimeoutListener::new(listener, header_timeout);
     let (stopping_tx, stopping_rx) = watch::channel(false);
+    let mut metrics_addr = None;
+    if let Some(maddr) = settings.metrics_addr {
+        let bind = |source| ServeError::Bind { addr: maddr, source };
+        let listener = TcpListener::bind(maddr).await.map_err(bind)?;
+        metrics_addr = Some(listener.local_addr().map_err(bind)?);
+        let handle = metrics::recorder().ok_or(ServeError::Metrics)?;
+        metrics::serve(listener, handle, store.clone(), stopping_rx.clone());
+    }
     let every = settings.lease / 3;
     let app = Arc::new(http::App::new(lobby, settings, stopping_rx));
     let handle_app = app.clone();
@@ -261,7 +301,7 @@ pub async fn start(
         // instances that died claimed.
         let app = app.clone();
         let url = url.clone();
-        tokio::spawn(async move {
+        spawn_in("heartbeat", async move {
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             while !app.lobby.is_closing() {
@@ -276,7 +316,7 @@ pub async fn start(
         let app = app.clone();
         let every = app.settings.deadline_sweep;
         let url = url.clone();
-        tokio::spawn(async move {
+        spawn_in("deadlines", async move {
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             while !app.lobby.is_closing() {
@@ -292,7 +332,7 @@ pub async fn start(
     }
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
     let routes = http::router(app.clone()).into_make_service_with_connect_info::<http::Peer>();
-    let done = tokio::spawn(async move {
+    let done = spawn_in("serve", async move {
         let signal = async move {
             tokio::select! {
                 _ = stop_rx => {},
@@ -309,13 +349,15 @@ pub async fn start(
             }
             let _ = stopping_tx.send(true);
         };
+        // axum runs the signal in a task of its own: the span goes with it.
+        let signal = tracing::Instrument::instrument(signal, tracing::info_span!("task", name = "stop"));
         if let Err(e) = axum::serve(listener, routes).with_graceful_shutdown(signal).await {
             tracing::error!(error = %e, "server error");
         }
         store.close().await;
         tracing::info!("stopped; the database is closed");
     });
-    Ok(Running { addr, restored, stop: Some(stop_tx), done, app: handle_app })
+    Ok(Running { addr, metrics_addr, restored, stop: Some(stop_tx), done, app: handle_app })
 }
 
 #[cfg(test)]

@@ -39,6 +39,7 @@ const SLOW_APPEND: Duration = Duration::from_millis(100);
 /// Log a commit of `appends` appends slower than [`SLOW_APPEND`], with where the time went:
 /// waiting for a connection (`began`), the statements (to `written`), the commit (to `total`).
 fn log_if_slow(appends: usize, began: Duration, written: Duration, total: Duration) {
+    metrics::histogram!(crate::metrics::POOL_WAIT).record(began);
     if total > SLOW_APPEND {
         tracing::warn!(
             ms = total.as_millis() as u64,
@@ -106,7 +107,8 @@ impl PgStore {
         let (tx, rx) = mpsc::channel::<Batch>(MAX_GROUP * WRITERS);
         let rx = Arc::new(tokio::sync::Mutex::new(rx));
         for _ in 0..WRITERS {
-            tokio::spawn(writer(own.clone(), rx.clone()));
+            let span = tracing::info_span!("task", name = "db-writer");
+            tokio::spawn(tracing::Instrument::instrument(writer(own.clone(), rx.clone()), span));
         }
         Ok(PgStore { queue: Some(tx), ..own })
     }
@@ -458,6 +460,9 @@ impl Store for PgStore {
     }
     fn cluster(&self) -> Option<&dyn Cluster> {
         Some(self)
+    }
+    fn pool_state(&self) -> Option<(u32, usize)> {
+        Some((self.pool.size(), self.pool.num_idle()))
     }
 }
 

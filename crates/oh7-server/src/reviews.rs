@@ -116,7 +116,7 @@ impl Reviews {
     /// Answer a request: at once if the review is stored, else join or start its job.
     pub(crate) fn request(self: &Arc<Self>, job: Job) {
         let me = self.clone();
-        tokio::spawn(async move { me.run(job).await });
+        crate::spawn_here(async move { me.run(job).await });
     }
 
     async fn run(self: Arc<Self>, job: Job) {
@@ -143,6 +143,7 @@ impl Reviews {
             }
             active.insert(key.clone(), vec![tx]);
         }
+        let queued = crate::metrics::Held::new(crate::metrics::REVIEWS_QUEUED);
         let ahead = self.waiting.fetch_add(1, Ordering::SeqCst);
         self.tell(
             &key,
@@ -160,7 +161,9 @@ impl Reviews {
         let _mine = person.lock().await;
         let permit = self.jobs.clone().acquire_owned().await;
         self.waiting.fetch_sub(1, Ordering::SeqCst);
+        drop(queued);
         let Ok(_permit) = permit else { return };
+        let _running = crate::metrics::Held::new(crate::metrics::REVIEWS_RUNNING);
         self.tell(
             &key,
             &ServerMsg::Review(ReviewStatus {

@@ -203,6 +203,10 @@ pub trait Store: Send + Sync {
     fn cluster(&self) -> Option<&dyn Cluster> {
         None
     }
+    /// The connection pool: its size and its idle connections (the metrics page).
+    fn pool_state(&self) -> Option<(u32, usize)> {
+        None
+    }
 }
 
 /// What one heartbeat of an instance on a shared store learnt.
@@ -255,6 +259,76 @@ pub trait Cluster: Send + Sync {
     fn counts(&self) -> BoxFuture<'_, Result<LobbyCounts, StoreError>>;
 }
 
+/// Why a backup was not made (nothing is left under the backup's name).
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    /// The database to back up is not there.
+    #[error("no database at {0}")]
+    NoDatabase(String),
+    /// The backup's name is taken.
+    #[error("{0} exists: give a new file for the backup")]
+    Exists(String),
+    /// SQLite refused.
+    #[error("backing up {db}: {source}")]
+    Db {
+        /// The database.
+        db: String,
+        /// Why.
+        source: sqlx::Error,
+    },
+    /// The file system refused.
+    #[error("writing the backup {out}: {source}")]
+    Io {
+        /// The backup.
+        out: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// An online backup of the SQLite database at `db` into the new file `out`, while a server
+/// runs on it: one read transaction (`VACUUM INTO`), so the copy is the database as it was at
+/// one instant, every committed change up to then and none after; written under `OUT.part`,
+/// flushed, then renamed, so `out` is whole or absent. Restore: stop the server, and start it
+/// on the backup (`oh7 serve --db OUT`) or copy it over the database (removing its `-wal` and
+/// `-shm` files).
+pub async fn backup_sqlite(db: &Path, out: &Path) -> Result<(), BackupError> {
+    let shown = |p: &Path| p.display().to_string();
+    if !db.is_file() {
+        return Err(BackupError::NoDatabase(shown(db)));
+    }
+    if out.exists() {
+        return Err(BackupError::Exists(shown(out)));
+    }
+    let mut part = out.as_os_str().to_owned();
+    part.push(".part");
+    let part = std::path::PathBuf::from(part);
+    let io = |source| BackupError::Io { out: shown(out), source };
+    // A `.part` left by a backup that was stopped half-way is this one's to replace.
+    if part.exists() {
+        std::fs::remove_file(&part).map_err(io)?;
+    }
+    let sql = |source| BackupError::Db { db: shown(db), source };
+    let opts = SqliteConnectOptions::from_str(&format!("sqlite://{}", db.display()))
+        .map_err(sql)?
+        .read_only(true)
+        .busy_timeout(Duration::from_secs(30));
+    let mut conn = SqliteConnection::connect_with(&opts).await.map_err(sql)?;
+    let made = sqlx::query("VACUUM INTO ?1").bind(part.to_string_lossy().into_owned()).execute(&mut conn).await;
+    let _ = conn.close().await;
+    if let Err(e) = made {
+        let _ = std::fs::remove_file(&part);
+        return Err(sql(e));
+    }
+    std::fs::File::open(&part).and_then(|f| f.sync_all()).map_err(io)?;
+    std::fs::rename(&part, out).map_err(io)?;
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        // The rename itself made durable.
+        std::fs::File::open(dir).and_then(|f| f.sync_all()).map_err(io)?;
+    }
+    Ok(())
+}
+
 /// The SQLite store: a read pool and the one writer.
 #[derive(Clone)]
 pub struct SqliteStore {
@@ -288,8 +362,11 @@ impl SqliteStore {
         let (tx, rx) = mpsc::channel(MAX_GROUP);
         let finish = Arc::new(AtomicBool::new(false));
         let (stopped, stop) = oneshot::channel();
-        tokio::spawn(writer(conn, rx, wal_path(path), finish.clone(), stopped));
-        tokio::spawn(checkpointer(ckpt, finish, stop, checkpoint_every));
+        use tracing::Instrument;
+        let writer = writer(conn, rx, wal_path(path), finish.clone(), stopped);
+        tokio::spawn(writer.instrument(tracing::info_span!("task", name = "db-writer")));
+        let checkpointer = checkpointer(ckpt, finish, stop, checkpoint_every);
+        tokio::spawn(checkpointer.instrument(tracing::info_span!("task", name = "db-checkpointer")));
         Ok(SqliteStore { pool, tx })
     }
 
@@ -433,6 +510,9 @@ pub(crate) fn stored_table(
 }
 
 impl Store for SqliteStore {
+    fn pool_state(&self) -> Option<(u32, usize)> {
+        Some((self.pool.size(), self.pool.num_idle()))
+    }
     fn append(&self, rows: Vec<Row>) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(self.append_rows(rows))
     }

@@ -105,12 +105,18 @@ pub(crate) struct Session {
 impl Session {
     /// Serve `socket` until it closes, the table it joined goes, or the server stops.
     pub(crate) async fn run(socket: WebSocket, app: Arc<App>, account: Option<String>) {
+        let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
+        let span = tracing::info_span!("conn", id = conn);
+        tracing::Instrument::instrument(Session::serve(socket, app, account, conn), span).await
+    }
+
+    async fn serve(socket: WebSocket, app: Arc<App>, account: Option<String>, conn: ConnId) {
+        let _open = crate::metrics::Held::new(crate::metrics::CONNECTIONS);
         let (sink, mut stream) = socket.split();
         let (tx, rx) = mpsc::channel::<Frame>(app.settings.outbox);
-        let writer = tokio::spawn(write(sink, rx));
+        let writer = crate::spawn_here(write(sink, rx));
         let s = &app.settings;
         let bucket = Bucket { level: s.burst, at: Instant::now(), rate: s.commands_per_s, burst: s.burst };
-        let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
         let mut session =
             Session { conn, app: app.clone(), tx, bucket, table: None, heard_by: None, close: None, account };
         session.read_all(&mut stream).await;

@@ -35,6 +35,22 @@ enum Command {
     Play(play::PlayArgs),
     /// Serve online tables (browser and WebSocket) on an embedded SQLite database, or on PostgreSQL (several instances).
     Serve(serve::ServeArgs),
+    /// Check that a server answers its health check (for a container's HEALTHCHECK).
+    Health {
+        /// The health check's address.
+        #[arg(default_value = "http://127.0.0.1:7777/healthz")]
+        url: String,
+    },
+    /// Back up a server's SQLite database while it runs (a consistent copy of one instant; for
+    /// PostgreSQL use pg_dump, docs/server.md).
+    Backup {
+        /// The database a server runs on (or not); also read from OH7_DB.
+        #[arg(long, env = "OH7_DB", hide_env_values = true, default_value = "oh7.db")]
+        db: oh7_server::Database,
+        /// The backup: a new file (restore by starting `oh7 serve --db` on it).
+        #[arg(value_name = "OUT")]
+        out: PathBuf,
+    },
     /// Print a readable summary of a preset's rules (deck, bets, leader, scoring, end).
     Rules {
         /// en, fr, fr-advanced, kod7, bga or seven (all the Oh 7 presets if left out).
@@ -211,6 +227,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Play(args) => play::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Backup { db, out } => serve::backup(&db, &out),
+        Command::Health { url } => serve::health(&url),
         Command::Simulate(args) => sim::simulate(&args),
         Command::Stats { files, json, csv, plot } => sim::stats_command(&files, json, csv, plot.as_deref()),
         Command::Export { files, parquet, rounds_parquet } => {

@@ -14,8 +14,9 @@ pub(crate) struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:7777")]
     pub addr: SocketAddr,
     /// The SQLite database file (created if absent; every table and game is kept there), or a
-    /// PostgreSQL URL (`postgres://user:password@host/db`; migrated at start).
-    #[arg(long, default_value = "oh7.db")]
+    /// PostgreSQL URL (`postgres://user:password@host/db`; migrated at start). Also read from
+    /// the environment variable OH7_DB, so a password need not be on the command line.
+    #[arg(long, env = "OH7_DB", hide_env_values = true, default_value = "oh7.db")]
     pub db: oh7_server::Database,
     /// Pause before each bot decision when a person sits at the table, in milliseconds.
     #[arg(long, default_value_t = 700)]
@@ -70,6 +71,24 @@ pub(crate) struct ServeArgs {
     /// Tests only: how often deadlines are looked for, in milliseconds (30,000 otherwise).
     #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub deadline_sweep_ms: Option<u64>,
+    /// Serve Prometheus metrics at http://ADDR/metrics, apart from the public port (keep it
+    /// private: e.g. 127.0.0.1:9777). Without it nothing is recorded. The metrics are listed in
+    /// docs/server.md.
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
+    /// How log lines are written on stderr: `text` (for a person) or `json` (one object per
+    /// line, with the connection, request or table it is about, for a log collector).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// `--log-format`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LogFormat {
+    /// Lines for a person.
+    Text,
+    /// One JSON object per line.
+    Json,
 }
 
 /// A `--public-url`: `http://` or `https://`, a host, no path.
@@ -101,6 +120,7 @@ impl ServeArgs {
             smtp: self.smtp.clone(),
             mail_from: self.mail_from.clone(),
             notice_after: Duration::from_secs(self.notice_after_min * 60),
+            metrics_addr: self.metrics_addr,
             ..oh7_server::Settings::default()
         };
         if let Some(f) = &self.test_clock_file {
@@ -134,14 +154,64 @@ async fn stop_signal() {
     }
 }
 
+/// `oh7 health URL`: succeed when the server answers its health check (a container's
+/// HEALTHCHECK: the image has no curl). Plain HTTP/1.1 on loopback, three seconds at most.
+pub(crate) fn health(url: &str) -> Result<()> {
+    use std::io::{Read, Write};
+    use std::net::{TcpStream, ToSocketAddrs};
+    let rest = url.strip_prefix("http://").context("give the health check's address as http://host:port/path")?;
+    let (host, path) = rest.split_once('/').map_or((rest, "/".to_string()), |(h, p)| (h, format!("/{p}")));
+    let addr = host
+        .to_socket_addrs()
+        .with_context(|| format!("cannot resolve {host}"))?
+        .next()
+        .with_context(|| format!("no address for {host}"))?;
+    let wait = Duration::from_secs(3);
+    let mut s = TcpStream::connect_timeout(&addr, wait).with_context(|| format!("nothing answers at {host}"))?;
+    s.set_read_timeout(Some(wait))?;
+    s.set_write_timeout(Some(wait))?;
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")?;
+    let mut answer = Vec::new();
+    s.take(4096).read_to_end(&mut answer).with_context(|| format!("{host} did not answer in time"))?;
+    let answer = String::from_utf8_lossy(&answer);
+    let status = answer.lines().next().unwrap_or("");
+    anyhow::ensure!(status.split(' ').nth(1) == Some("200"), "{url} answered: {status}");
+    println!("ok");
+    Ok(())
+}
+
+/// `oh7 backup`: an online backup of an SQLite database.
+pub(crate) fn backup(db: &oh7_server::Database, out: &std::path::Path) -> Result<()> {
+    let oh7_server::Database::Sqlite(path) = db else {
+        anyhow::bail!(
+            "{db} is a PostgreSQL database: back it up with pg_dump -Fc (and restore with pg_restore), see docs/server.md"
+        );
+    };
+    let rt =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
+    let began = std::time::Instant::now();
+    rt.block_on(oh7_server::store::backup_sqlite(path, out))?;
+    let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "backed up {} to {} ({:.1} MB, {:.2} s); restore: stop the server, then oh7 serve --db {}",
+        path.display(),
+        out.display(),
+        size as f64 / 1e6,
+        began.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(())
+}
+
 /// Run `oh7 serve` until Ctrl-C or SIGTERM.
 pub(crate) fn run(args: &ServeArgs) -> Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    let filter = || tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into());
+    let logs = tracing_subscriber::fmt().with_env_filter(filter()).with_writer(std::io::stderr);
+    match args.log_format {
+        LogFormat::Text => logs.init(),
+        // The spans (conn, req, table, task) with their ids on every line, the event's fields flat.
+        LogFormat::Json => logs.json().flatten_event(true).with_current_span(false).with_span_list(true).init(),
+    }
     let rt = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     rt.block_on(async {
         let running = oh7_server::start(args.addr, args.db.clone(), args.settings(), stop_signal())
@@ -153,7 +223,11 @@ pub(crate) fn run(args: &ServeArgs) -> Result<()> {
             0 => String::new(),
             n => format!("\nrestored {n} unfinished table(s) from the database"),
         };
-        println!("oh7 is serving at http://{}/  (database {}; Ctrl-C stops){restored}", running.addr, args.db);
+        let metrics = match running.metrics_addr {
+            Some(m) => format!("\nmetrics at http://{m}/metrics"),
+            None => String::new(),
+        };
+        println!("oh7 is serving at http://{}/  (database {}; Ctrl-C stops){restored}{metrics}", running.addr, args.db);
         use std::io::Write;
         let _ = std::io::stdout().flush();
         running.wait().await;

@@ -27,6 +27,7 @@ impl Lobby {
             }
         };
         self.per_address.lock().expect("per-address lock").elsewhere = beat.conns_elsewhere;
+        metrics::gauge!(crate::metrics::LEASES_HELD).set(beat.held.len() as f64);
         let lost: Vec<(String, TableHandle)> = self
             .by_id
             .lock()
@@ -37,6 +38,7 @@ impl Lobby {
             .collect();
         for (id, h) in lost {
             tracing::warn!(table = %id, "lost the table's lease: stopping it here");
+            metrics::counter!(crate::metrics::LEASES_LOST).increment(1);
             let _ = h.tx.send(TableMsg::Lost).await;
         }
         for id in beat.orphans {

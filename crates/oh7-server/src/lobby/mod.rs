@@ -209,7 +209,10 @@ impl Lobby {
         }
         match self.store.load(id).await {
             Ok(stored) => match self.register(stored).await {
-                Ok(_) => tracing::info!(table = %id, "claimed the table of an instance that stopped"),
+                Ok(_) => {
+                    metrics::counter!(crate::metrics::LEASES_CLAIMED).increment(1);
+                    tracing::info!(table = %id, "claimed the table of an instance that stopped")
+                }
                 Err(NotLoaded::Leased) => {}
                 Err(NotLoaded::Failed(e)) => tracing::error!(table = %id, error = %e, "could not claim the table"),
             },

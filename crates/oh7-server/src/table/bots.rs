@@ -47,7 +47,7 @@ impl Table {
             let game = g.clone();
             let asked = (self.core.game_number, self.core.version);
             let me = self.me.clone();
-            tokio::spawn(async move {
+            crate::spawn_here(async move {
                 if !pause.is_zero() {
                     tokio::time::sleep(pause).await;
                 }

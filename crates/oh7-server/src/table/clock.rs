@@ -18,7 +18,7 @@ impl Table {
             if st.owed_since == Some(self.core.version) && st.bot.is_none() {
                 let me = self.me.clone();
                 let since = self.core.version;
-                tokio::spawn(async move {
+                crate::spawn_here(async move {
                     tokio::time::sleep(Duration::from_secs(secs as u64)).await;
                     let _ = me.send(TableMsg::Clock { seat: s, since }).await;
                 });

@@ -101,7 +101,10 @@ impl Table {
             rows.push(Row::Finished { table_id: self.id.clone(), finished: false });
         }
         rows.extend(also);
-        if let Err(e) = self.store.append(rows).await {
+        let asked = std::time::Instant::now();
+        let written = self.store.append(rows).await;
+        metrics::histogram!(crate::metrics::COMMIT).record(asked.elapsed());
+        if let Err(e) = written {
             if matches!(e, StoreError::Leased { .. } | StoreError::Conflict { .. }) {
                 // Another instance holds the table now: this one stops and its clients go there.
                 tracing::warn!(table = %self.id, error = %e, "the table is held elsewhere; the change is dropped");
@@ -124,6 +127,9 @@ impl Table {
             }
         };
         self.core.version = version;
+        if let Event::Act { by_bot, .. } = &ev {
+            metrics::counter!(crate::metrics::MOVES, "by" => if *by_bot { "bot" } else { "person" }).increment(1);
+        }
         tracing::debug!(table = %self.id, version, "committed");
         if matches!(happened, Happened::Act { .. }) && self.core.state() == TableState::Over {
             // Finished tables are not restored at start. Written after the game's last event:
@@ -326,7 +332,7 @@ impl Table {
         let wait = self.settings.rematch_wait;
         self.rematch_deadline = Some(std::time::SystemTime::now() + wait);
         let (me, asked) = (self.me.clone(), p.asked);
-        tokio::spawn(async move {
+        crate::spawn_here(async move {
             tokio::time::sleep(wait).await;
             let _ = me.send(super::TableMsg::RematchDeadline { asked }).await;
         });
@@ -439,7 +445,7 @@ impl Table {
             .map_err(|e| Refusal::new(ErrorCode::BadRequest, e.to_string()))?;
         let tx = self.conns.get(&conn).map(|c| c.tx.clone());
         let version = self.core.version;
-        tokio::spawn(async move {
+        crate::spawn_here(async move {
             let action = tokio::task::spawn_blocking(move || bot.decide(&*g, seat)).await.ok().flatten();
             if let Some(tx) = tx {
                 let ack = Ack { id, version, hint: Some(action), level: Some(level), ..Ack::default() };

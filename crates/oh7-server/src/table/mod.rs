@@ -24,6 +24,7 @@ use oh7_core::glossary::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
+use tracing::Instrument;
 
 use crate::Settings;
 use crate::event;
@@ -314,7 +315,7 @@ impl Table {
         let rated: Vec<Row> = t.core.finished.iter().filter_map(|g| t.rated(g)).map(Row::Rated).collect();
         if !rated.is_empty() {
             let (store, id) = (t.store.clone(), t.id.clone());
-            tokio::spawn(async move {
+            crate::spawn_here(async move {
                 if let Err(e) = store.append(rated).await {
                     tracing::warn!(table = %id, error = %e, "could not rate the finished games");
                 }
@@ -323,7 +324,8 @@ impl Table {
         // A rematch being asked when the server stopped: the people get the whole wait again.
         t.arm_rematch();
         t.schedule();
-        tokio::spawn(t.run(rx));
+        let span = tracing::info_span!("table", id = %t.id);
+        tokio::spawn(tracing::Instrument::instrument(t.run(rx), span));
         Ok(TableHandle { tx })
     }
 
@@ -331,6 +333,7 @@ impl Table {
         let idle = self.settings.idle_unload;
         let mut tick = tokio::time::interval((idle / 4).max(std::time::Duration::from_millis(20)));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut gauge = crate::metrics::TableGauge::new(self.core.state());
         loop {
             let msg = tokio::select! {
                 m = rx.recv() => match m {
@@ -349,7 +352,9 @@ impl Table {
                 }
             };
             self.last_busy = Instant::now();
-            if !self.handle(msg).await {
+            let go_on = self.handle(msg).await;
+            gauge.set(self.core.state());
+            if !go_on {
                 break;
             }
             if self.deadlines_dirty {
@@ -445,11 +450,11 @@ impl Table {
         let Some(msg) = self.answer(msg) else { return true };
         match msg {
             TableMsg::Attach { conn, tx, access, token, account, reply } => {
-                let r = self.attach(conn, tx, access, token, account).await;
+                let r = self.attach(conn, tx, access, token, account).instrument(conn_span(conn)).await;
                 let _ = reply.send(r);
             }
-            TableMsg::Detach { conn } => self.detach(conn),
-            TableMsg::Command { conn, msg } => self.command(conn, msg).await,
+            TableMsg::Detach { conn } => conn_span(conn).in_scope(|| self.detach(conn)),
+            TableMsg::Command { conn, msg } => self.command(conn, msg).instrument(conn_span(conn)).await,
             TableMsg::BotDone { seat, asked, action, bot } => self.bot_done(seat, asked, action, bot).await,
             TableMsg::Grace { seat, epoch } => self.grace_over(seat, epoch),
             TableMsg::Clock { seat, since } => self.clock_ran_out(seat, since),
@@ -466,6 +471,11 @@ impl Table {
         }
         true
     }
+}
+
+/// The span of what a table does for connection `conn` (its log lines carry the connection id).
+fn conn_span(conn: ConnId) -> tracing::Span {
+    tracing::info_span!("conn", id = conn)
 }
 
 /// A display name: trimmed, 1 to 24 characters, no control characters.

@@ -123,6 +123,7 @@ impl Table {
     }
 
     fn tell(&mut self, happened: Option<&Happened>) {
+        let began = std::time::Instant::now();
         let version = self.core.version;
         let chat_only = matches!(happened, Some(Happened::Chat { .. }));
         // The table information is the same for every viewer: its patch is made once.
@@ -179,6 +180,7 @@ impl Table {
         for id in dead {
             self.detach(id);
         }
+        metrics::histogram!(crate::metrics::BROADCAST).record(began.elapsed());
     }
 
     /// Tell every connection the server is stopping.

@@ -104,7 +104,7 @@ impl Table {
         let epoch = self.core.seats[s].away_epoch;
         let me = self.me.clone();
         let grace = self.settings.grace;
-        tokio::spawn(async move {
+        crate::spawn_here(async move {
             tokio::time::sleep(grace).await;
             let _ = me.send(TableMsg::Grace { seat: s, epoch }).await;
         });

@@ -1,0 +1,208 @@
+//! What an operator watches: every metric the server records, named in one place, and the
+//! Prometheus page that shows them (`oh7 serve --metrics-addr`, off the public port).
+//!
+//! The server records through the `metrics` facade where things happen; without a recorder
+//! (no `--metrics-addr`, the tests) a record costs next to nothing. The names, kinds and labels
+//! are those of docs/server.md ("Metrics") and of the Grafana dashboard in
+//! `deploy/grafana-oh7.json`.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+use crate::protocol::TableState;
+
+/// Gauge: WebSocket connections open.
+pub const CONNECTIONS: &str = "oh7_connections";
+/// Gauge, label `state` (`lobby`, `playing`, `over`): tables loaded in memory.
+pub const TABLES: &str = "oh7_tables";
+/// Counter, label `by` (`person`, `bot`): game actions committed (its rate: moves per second).
+pub const MOVES: &str = "oh7_moves_total";
+/// Histogram, seconds: a change's write to the database, from asking to durable.
+pub const COMMIT: &str = "oh7_commit_seconds";
+/// Histogram, seconds: telling every connection of a table what changed (projection, patches).
+pub const BROADCAST: &str = "oh7_broadcast_seconds";
+/// Gauge: reviews waiting for a free job.
+pub const REVIEWS_QUEUED: &str = "oh7_reviews_queued";
+/// Gauge: reviews being computed.
+pub const REVIEWS_RUNNING: &str = "oh7_reviews_running";
+/// Counter, label `code` (the protocol's error code): commands refused.
+pub const REFUSALS: &str = "oh7_refusals_total";
+/// Gauge: tables this instance holds a lease on (PostgreSQL, several instances).
+pub const LEASES_HELD: &str = "oh7_leases_held";
+/// Counter: tables this instance lost to another (its lease ran out).
+pub const LEASES_LOST: &str = "oh7_leases_lost_total";
+/// Counter: tables of a dead or stopped instance this one claimed.
+pub const LEASES_CLAIMED: &str = "oh7_leases_claimed_total";
+/// Histogram, seconds: waiting for a database connection from the pool (PostgreSQL writes).
+pub const POOL_WAIT: &str = "oh7_db_pool_wait_seconds";
+/// Gauge, label `state` (`idle`, `busy`): the database pool's connections, at each scrape.
+pub const POOL_CONNECTIONS: &str = "oh7_db_pool_connections";
+
+/// Every metric: name, kind, what it counts (for docs and the test that checks the page).
+pub const ALL: &[(&str, &str)] = &[
+    (CONNECTIONS, "gauge"),
+    (TABLES, "gauge"),
+    (MOVES, "counter"),
+    (COMMIT, "histogram"),
+    (BROADCAST, "histogram"),
+    (REVIEWS_QUEUED, "gauge"),
+    (REVIEWS_RUNNING, "gauge"),
+    (REFUSALS, "counter"),
+    (LEASES_HELD, "gauge"),
+    (LEASES_LOST, "counter"),
+    (LEASES_CLAIMED, "counter"),
+    (POOL_WAIT, "histogram"),
+    (POOL_CONNECTIONS, "gauge"),
+];
+
+/// The latency buckets, in seconds: from a tenth of a millisecond to ten seconds.
+const BUCKETS: &[f64] =
+    &[0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+
+/// The process's recorder (one per process, whatever number of servers a test starts).
+static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+
+/// Install the Prometheus recorder (once per process) and return its handle; `None` if another
+/// recorder was installed first.
+pub(crate) fn recorder() -> Option<PrometheusHandle> {
+    HANDLE
+        .get_or_init(|| {
+            let handle = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), BUCKETS)
+                .ok()?
+                .install_recorder()
+                .ok()?;
+            describe();
+            // Every gauge and counter on the page from the start, at zero (a dashboard shows 0,
+            // not "no data").
+            for g in [CONNECTIONS, REVIEWS_QUEUED, REVIEWS_RUNNING, LEASES_HELD] {
+                metrics::gauge!(g).increment(0.0);
+            }
+            for s in ["lobby", "playing", "over"] {
+                metrics::gauge!(TABLES, "state" => s).increment(0.0);
+            }
+            for by in ["person", "bot"] {
+                metrics::counter!(MOVES, "by" => by).increment(0);
+            }
+            metrics::counter!(LEASES_LOST).increment(0);
+            metrics::counter!(LEASES_CLAIMED).increment(0);
+            // Histograms are drained into their buckets by the upkeep.
+            let h = handle.clone();
+            std::thread::Builder::new()
+                .name("oh7-metrics-upkeep".into())
+                .spawn(move || {
+                    loop {
+                        std::thread::sleep(Duration::from_secs(5));
+                        h.run_upkeep();
+                    }
+                })
+                .ok()?;
+            Some(handle)
+        })
+        .clone()
+}
+
+fn describe() {
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_gauge!(CONNECTIONS, "WebSocket connections open.");
+    describe_gauge!(TABLES, "Tables loaded in memory, by state.");
+    describe_counter!(MOVES, "Game actions committed, by who made them.");
+    describe_histogram!(COMMIT, Unit::Seconds, "A change's write to the database, from asking to durable.");
+    describe_histogram!(BROADCAST, Unit::Seconds, "Telling every connection of a table what changed.");
+    describe_gauge!(REVIEWS_QUEUED, "Reviews waiting for a free job.");
+    describe_gauge!(REVIEWS_RUNNING, "Reviews being computed.");
+    describe_counter!(REFUSALS, "Commands refused, by error code.");
+    describe_gauge!(LEASES_HELD, "Tables this instance holds a lease on (several instances).");
+    describe_counter!(LEASES_LOST, "Tables lost to another instance.");
+    describe_counter!(LEASES_CLAIMED, "Tables of a dead or stopped instance claimed.");
+    describe_histogram!(POOL_WAIT, Unit::Seconds, "Waiting for a database connection from the pool.");
+    describe_gauge!(POOL_CONNECTIONS, "The database pool's connections, idle or busy.");
+}
+
+/// The metrics page, with the pool's gauges read now.
+pub(crate) fn render(handle: &PrometheusHandle, pool: Option<(u32, usize)>) -> String {
+    if let Some((size, idle)) = pool {
+        metrics::gauge!(POOL_CONNECTIONS, "state" => "idle").set(idle as f64);
+        metrics::gauge!(POOL_CONNECTIONS, "state" => "busy").set(size.saturating_sub(idle as u32) as f64);
+    }
+    handle.render()
+}
+
+fn state_label(s: TableState) -> &'static str {
+    match s {
+        TableState::Lobby => "lobby",
+        TableState::Playing => "playing",
+        TableState::Over => "over",
+    }
+}
+
+/// A table task's place in [`TABLES`]: counted in its state while the task runs.
+pub(crate) struct TableGauge(TableState);
+
+impl TableGauge {
+    pub(crate) fn new(s: TableState) -> TableGauge {
+        metrics::gauge!(TABLES, "state" => state_label(s)).increment(1.0);
+        TableGauge(s)
+    }
+
+    /// The table is now in state `s`.
+    pub(crate) fn set(&mut self, s: TableState) {
+        if s != self.0 {
+            metrics::gauge!(TABLES, "state" => state_label(self.0)).decrement(1.0);
+            metrics::gauge!(TABLES, "state" => state_label(s)).increment(1.0);
+            self.0 = s;
+        }
+    }
+}
+
+impl Drop for TableGauge {
+    fn drop(&mut self) {
+        metrics::gauge!(TABLES, "state" => state_label(self.0)).decrement(1.0);
+    }
+}
+
+/// Counted in a gauge while alive (a connection, a queued or running review).
+pub(crate) struct Held(&'static str);
+
+impl Held {
+    pub(crate) fn new(name: &'static str) -> Held {
+        metrics::gauge!(name).increment(1.0);
+        Held(name)
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        metrics::gauge!(self.0).decrement(1.0);
+    }
+}
+
+/// Serve the metrics page on `listener` until the server stops.
+pub(crate) fn serve(
+    listener: tokio::net::TcpListener,
+    handle: PrometheusHandle,
+    store: Arc<dyn crate::store::Store>,
+    mut stopping: tokio::sync::watch::Receiver<bool>,
+) {
+    use axum::routing::get;
+    let page = move || {
+        let (handle, store) = (handle.clone(), store.clone());
+        async move {
+            (
+                [(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+                render(&handle, store.pool_state()),
+            )
+        }
+    };
+    let app = axum::Router::new().route("/metrics", get(page));
+    tokio::spawn(async move {
+        let stop = async move {
+            let _ = stopping.wait_for(|s| *s).await;
+        };
+        if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stop).await {
+            tracing::error!(error = %e, "the metrics page stopped");
+        }
+    });
+}

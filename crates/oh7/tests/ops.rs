@@ -1,0 +1,139 @@
+//! What an operator sees of the real `oh7 serve` (issue 41): the Prometheus page on
+//! `--metrics-addr` counts what happened, and `--log-format json` writes one object per line, each
+//! in the span of what it is about, with no token, password, seed or action in it.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::tables::{check_record, new_table, play};
+use oh7_server::client::{Client, http};
+use serde_json::{Value, json};
+
+/// `oh7 serve` with metrics and JSON logs (stderr to `log`): the guard, the game's address and
+/// the metrics page's.
+fn serve(db: &std::path::Path, log: &std::path::Path) -> (common::Guard, SocketAddr, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--log-format", "json"])
+        .args(["--bot-pause-ms", "0", "--commands-per-s", "10000", "--max-conns-per-ip", "1000"])
+        .arg("--db")
+        .arg(db)
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut game, mut metrics) = (None, None);
+    let mut line = String::new();
+    while metrics.is_none() {
+        line.clear();
+        assert!(out.read_line(&mut line).unwrap() > 0, "the server said where its metrics are");
+        let addr = |l: &str| l.split("http://").nth(1).and_then(|r| r.split('/').next()).map(|a| a.parse().unwrap());
+        if line.starts_with("oh7 is serving at") {
+            game = addr(&line);
+        } else if line.starts_with("metrics at") {
+            metrics = addr(&line);
+        }
+    }
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    (common::Guard(child), game.unwrap(), metrics.unwrap())
+}
+
+/// The value of the sample `name{labels}` on a metrics page (0 when absent).
+fn sample(page: &str, series: &str) -> f64 {
+    page.lines()
+        .find_map(|l| l.strip_prefix(series).and_then(|r| r.strip_prefix(' ')))
+        .map_or(0.0, |v| v.trim().parse().unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_what_happened_and_json_logs_say_whose_line_it_is_and_nothing_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("serve.log");
+    let (mut server, addr, maddr) = serve(&dir.path().join("oh7.db"), &log);
+    let cookie = common::sign_up(addr, "Operator").await;
+    // Two games played to their end by clients.
+    let live = Arc::new(Mutex::new(vec![addr]));
+    let (t1, t2) = (new_table(addr, "en").await, new_table(addr, "kod7").await);
+    let tokens: Vec<String> = t1.tokens.iter().chain(&t2.tokens).cloned().collect();
+    let (t1, t2) = tokio::join!(play(t1, live.clone(), Duration::ZERO), play(t2, live, Duration::ZERO));
+    let acts = check_record(&t1).await + check_record(&t2).await;
+    // Refusals: an act that is not legal, twice, and a command before hello.
+    let c = &mut t1.clients.into_iter().next().unwrap();
+    for _ in 0..2 {
+        let r = c.command(json!({"type": "act", "action": "bet 99"})).await.unwrap();
+        assert_eq!(r["type"], "error", "{r}");
+    }
+    let mut stranger = Client::connect(addr).await.unwrap();
+    let r = stranger.command(json!({"type": "start"})).await.unwrap();
+    assert_eq!(r["code"], "no_hello", "{r}");
+
+    // Open: three seats of the second table, one of the first (its other two closed), the
+    // stranger.
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    let page = loop {
+        let (status, page) = http(maddr, "GET", "/metrics", None).await.unwrap();
+        assert_eq!(status, 200);
+        if sample(&page, "oh7_connections") == 5.0 {
+            break page;
+        }
+        assert!(std::time::Instant::now() < until, "5 connections open: {page}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    for (name, kind) in oh7_server::metrics::ALL {
+        // Pool waits are timed on PostgreSQL only.
+        if *name != oh7_server::metrics::POOL_WAIT {
+            assert!(page.contains(&format!("# TYPE {name} {kind}")), "{name} is a {kind}:\n{page}");
+        }
+    }
+    assert_eq!(sample(&page, "oh7_moves_total{by=\"person\"}"), acts as f64, "{page}");
+    let refused: f64 = page
+        .lines()
+        .filter(|l| l.starts_with("oh7_refusals_total{"))
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(refused, 3.0, "the two bad acts and the command before hello: {page}");
+    assert_eq!(sample(&page, "oh7_refusals_total{code=\"no_hello\"}"), 1.0, "{page}");
+    assert_eq!(sample(&page, "oh7_tables{state=\"over\"}"), 2.0, "{page}");
+    // Every commit was timed (plus the tables' creations, seats and starts).
+    assert!(sample(&page, "oh7_commit_seconds_count") >= acts as f64, "{page}");
+    assert!(sample(&page, "oh7_broadcast_seconds_count") >= acts as f64, "{page}");
+    assert!(page.contains("oh7_commit_seconds_bucket{le=\"0.001\"}"), "histograms have buckets: {page}");
+    assert!(sample(&page, "oh7_db_pool_connections{state=\"idle\"}") >= 1.0, "{page}");
+    // The page is not on the public port.
+    let (status, _) = http(addr, "GET", "/metrics", None).await.unwrap();
+    assert_eq!(status, 404, "no metrics on the public port");
+
+    unsafe { libc::kill(server.0.id() as i32, libc::SIGTERM) };
+    assert!(server.0.wait().unwrap().success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut spans = std::collections::BTreeMap::<String, usize>::new();
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert!(v["timestamp"].is_string() && v["level"].is_string() && v["message"].is_string(), "{line}");
+        let list = v["spans"].as_array().unwrap_or_else(|| panic!("every line is in a span: {line}"));
+        let top = list.last().unwrap_or_else(|| panic!("every line is in a span: {line}"));
+        let name = top["name"].as_str().unwrap();
+        let id = if name == "task" { top["name"].clone() } else { top["id"].clone() };
+        assert!(["conn", "req", "table", "task"].contains(&name) && !id.is_null(), "{line}");
+        *spans.entry(name.to_string()).or_default() += 1;
+    }
+    assert!(["conn", "req", "task"].iter().all(|s| spans.contains_key(*s)), "{spans:?}\n{text}");
+    let session = cookie.split_once('=').unwrap().1.to_string();
+    for secret in tokens.iter().chain([&session, &"long enough".to_string()]) {
+        assert!(!text.contains(secret.as_str()), "a secret in the log: {secret}");
+    }
+    for (_, _, action) in t1.acked.iter().chain(&t2.acked) {
+        if action.contains(' ') {
+            assert!(!text.contains(&format!("\"{action}\"")), "an action in the log: {action}");
+        }
+    }
+    let record = http(addr, "GET", "/", None).await;
+    assert!(record.is_err(), "the server stopped");
+    eprintln!("{} log lines by span: {spans:?}", text.lines().count());
+}
