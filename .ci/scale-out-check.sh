@@ -41,12 +41,14 @@ fi
 grep -q "set SHARDS" "$work"/guess-*.log
 echo "Slurm: a retry without SHARDS is refused: $(cat "$work"/guess-*.log)"
 
-echo "-- Kubernetes: the manifests against the oldest and newest versions the docs claim"
+echo "-- Kubernetes: the manifests (simulations and the server) against the oldest and newest versions the docs claim"
 venv=target/k8s-venv
-if [ ! -x "$venv/bin/kubernetes-validate" ]; then
+if [ ! -x "$venv/bin/check-jsonschema" ]; then
   python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check kubernetes-validate
+  "$venv/bin/pip" install -q --disable-pip-version-check kubernetes-validate check-jsonschema
 fi
 for v in 1.25.0 1.37.0; do
-  "$venv/bin/kubernetes-validate" --strict -k "$v" scale-out/k8s-*.yaml
+  "$venv/bin/kubernetes-validate" --strict -k "$v" scale-out/k8s-*.yaml deploy/k8s/*.yaml
 done
+echo "-- Compose: the server's compose file against the Compose Specification's schema"
+"$venv/bin/check-jsonschema" --builtin-schema vendor.compose-spec deploy/compose.yaml
