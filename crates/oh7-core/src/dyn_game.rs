@@ -63,6 +63,8 @@ pub trait DynGame: Send + Sync {
     fn apply_checked(&mut self, checked: Checked) -> Result<(), Refused>;
     /// What `seat` may know as JSON (`None`: a spectator).
     fn view_json(&self, seat: Option<Seat>) -> Value;
+    /// The same view as [`DynGame::view_json`], as the text of each field (`out` is cleared).
+    fn view_text(&self, seat: Option<Seat>, out: &mut crate::view_text::ViewText);
     /// Running totals, one per seat.
     fn totals(&self) -> Vec<i64>;
     /// The winners (empty until the game is over).
@@ -148,6 +150,13 @@ impl<G: Game + Sync + 'static> DynGame for G {
         match seat {
             Some(s) => Game::view(self, s).to_json(),
             None => Game::spectator_view(self).to_json(),
+        }
+    }
+
+    fn view_text(&self, seat: Option<Seat>, out: &mut crate::view_text::ViewText) {
+        match seat {
+            Some(s) => Game::view(self, s).write_fields(out),
+            None => Game::spectator_view(self).write_fields(out),
         }
     }
 

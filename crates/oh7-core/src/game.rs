@@ -130,4 +130,9 @@ pub trait SeatViewLike {
     fn seat(&self) -> Option<Seat>;
     /// The view as JSON: exactly what this seat may know.
     fn to_json(&self) -> serde_json::Value;
+    /// The same fields as [`SeatViewLike::to_json`], written as text into `out` (cleared first)
+    /// without a tree; by default from the tree.
+    fn write_fields(&self, out: &mut crate::view_text::ViewText) {
+        *out = crate::view_text::ViewText::from_json(&self.to_json());
+    }
 }

@@ -23,6 +23,7 @@ pub mod rl_seven;
 pub mod rules_summary;
 pub mod ruleset;
 pub mod seven;
+pub mod view_text;
 pub mod wording;
 
 pub use card::{Card, CardSet, Suit};

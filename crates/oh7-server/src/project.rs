@@ -10,8 +10,10 @@
 //! at hand here at all.
 
 use oh7_core::game::Seat;
+use oh7_core::moves::Move;
+use oh7_core::view_text::ViewText;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::protocol::{ChatLine, TableState, Told};
 use oh7_core::DynGame;
@@ -129,33 +131,73 @@ pub struct TableInfo {
 }
 
 /// What one viewer's document holds besides the table information (which is the same for every
-/// viewer): its seat view and its legal actions.
+/// viewer): its seat view, as the text of each field (`None` before the first game), and its
+/// legal actions. Kept as text and typed moves, not trees: after a change only the fields whose
+/// text changed are read back and compared ([`Sight::diff_into`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sight {
+    /// The seat view's fields.
+    pub text: Option<ViewText>,
+    /// The legal actions ([`oh7_core::moves::Move`]: notation, kind, card, …).
+    pub moves: Vec<Move>,
+}
+
+impl Sight {
     /// The seat view (`null` before the first game).
-    pub view: Value,
-    /// The legal actions, structured ([`oh7_core::moves::Move`]: notation, kind, card, …).
-    pub legal: Value,
+    pub fn view(&self) -> Value {
+        self.text.as_ref().map_or(Value::Null, ViewText::to_json)
+    }
+
+    /// The legal actions, structured.
+    pub fn legal(&self) -> Value {
+        serde_json::to_value(&self.moves).expect("moves always serialize")
+    }
+
+    /// Add to `out` the patch from this viewer's document to `new`'s (view under `v`, legal
+    /// actions under `l`): the same patch as a diff of the whole trees, but only the fields
+    /// whose text changed are read back and walked.
+    pub fn diff_into(&self, new: &Sight, out: &mut Map<String, Value>) {
+        match (&self.text, &new.text) {
+            (Some(a), Some(b)) if a.same_keys(b) => {
+                let mut path = String::with_capacity(64);
+                for ((key, x), (_, y)) in a.fields().zip(b.fields()) {
+                    if x != y {
+                        path.clear();
+                        path.push_str("v/");
+                        path.push_str(key);
+                        crate::patch::diff_into(&path, &ViewText::parse(x), &ViewText::parse(y), out);
+                    }
+                }
+            }
+            (a, b) if a == b => {}
+            _ => crate::patch::diff_into("v", &self.view(), &new.view(), out),
+        }
+        if self.moves != new.moves {
+            crate::patch::diff_into("l", &self.legal(), &new.legal(), out);
+        }
+    }
 }
 
 /// What `seat` sees of `game` (`None`: a spectator or a guest who has not sat). A viewer's
 /// document is `{"t": table information, "v": view, "l": legal}`: one-letter names keep patch
 /// paths short (`v/top`); a snapshot sends the parts as `table`, `view` and `legal`.
 pub fn sight(game: Option<&dyn DynGame>, seat: Option<Seat>) -> Sight {
-    let mut view = game.map_or(Value::Null, |g| g.view_json(seat));
-    // What a seat view repeats is left out: its own legal actions (Seven's: the document's
-    // `legal`) and whose turn it is (Seven's `turn`: its `to_move`).
-    if let Some(v) = view.as_object_mut() {
-        v.remove("legal");
-        if v.contains_key("to_move") {
-            v.remove("turn");
+    let text = game.map(|g| {
+        let mut t = ViewText::default();
+        g.view_text(seat, &mut t);
+        // What a seat view repeats is left out: its own legal actions (Seven's: the document's
+        // `legal`) and whose turn it is (Seven's `turn`: its `to_move`).
+        t.remove("legal");
+        if t.get("to_move").is_some() {
+            t.remove("turn");
         }
-    }
-    let legal = match (game, seat) {
+        t
+    });
+    let moves = match (game, seat) {
         (Some(g), Some(s)) => g.legal_moves(s),
         _ => Vec::new(),
     };
-    Sight { view, legal: serde_json::to_value(legal).expect("moves always serialize") }
+    Sight { text, moves }
 }
 
 /// The table information as a document part.
@@ -165,11 +207,11 @@ pub fn table_part(info: &TableInfo) -> Value {
 
 /// A whole document (`{t, v, l}`), e.g. to check patches against.
 pub fn document(info: &TableInfo, game: Option<&dyn DynGame>, seat: Option<Seat>) -> Value {
-    let Sight { view, legal } = sight(game, seat);
+    let seen = sight(game, seat);
     let mut doc = serde_json::Map::new();
     doc.insert("t".into(), table_part(info));
-    doc.insert("v".into(), view);
-    doc.insert("l".into(), legal);
+    doc.insert("v".into(), seen.view());
+    doc.insert("l".into(), seen.legal());
     Value::Object(doc)
 }
 

@@ -304,8 +304,17 @@ async fn write(
     mut sink: SplitSink<WebSocket, Message>,
     mut rx: mpsc::Receiver<Frame>,
 ) -> SplitSink<WebSocket, Message> {
+    // What is queued together goes out together: one write for a move's ack and its event.
     while let Some(f) = rx.recv().await {
-        if sink.send(Message::Text(f.as_ref().into())).await.is_err() {
+        if sink.feed(Message::Text(f.as_ref().into())).await.is_err() {
+            return sink;
+        }
+        while let Ok(f) = rx.try_recv() {
+            if sink.feed(Message::Text(f.as_ref().into())).await.is_err() {
+                return sink;
+            }
+        }
+        if sink.flush().await.is_err() {
             break;
         }
     }

@@ -1,13 +1,14 @@
 //! What one seat may know (`oh7.md` §11). A [`SeatView`] borrows the game and exposes only
 //! what that seat may see, so making one costs nothing and the rule holds in one place.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{MAX_SEATS, Oh7Game, Phase, Trick};
 use crate::card::Kind;
 use crate::card::{Card, CardSet, Suit};
 use crate::game::{Seat, SeatSet, SeatViewLike};
 use crate::ruleset::{LeaderRule, Ruleset, Scoring};
+use crate::view_text::ViewText;
 
 /// The public phase of the round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -413,86 +414,179 @@ impl<'a> SeatView<'a> {
     }
 }
 
-fn cards(s: CardSet) -> Vec<String> {
-    s.iter().map(|c| c.to_string()).collect()
-}
-
 impl SeatViewLike for SeatView<'_> {
     fn seat(&self) -> Option<Seat> {
         self.seat
     }
 
     fn to_json(&self) -> Value {
-        let phase = match self.phase() {
-            PhaseView::Passing { count, to_left } => json!({"name": "passing", "count": count, "to_left": to_left}),
-            PhaseView::Betting { attempt } => json!({"name": "betting", "attempt": attempt}),
-            PhaseView::Reveal { tied } => json!({"name": "reveal", "tied": tied.iter().collect::<Vec<_>>()}),
-            PhaseView::ChooseLeader { chooser, among } => {
-                json!({"name": "choose_leader", "chooser": chooser, "among": among.iter().collect::<Vec<_>>()})
-            }
-            PhaseView::ChooseTrump { leader } => json!({"name": "choose_trump", "leader": leader}),
-            PhaseView::AnnounceTrump { tied } => {
-                json!({"name": "announce_trump", "tied": tied.iter().collect::<Vec<_>>()})
-            }
-            PhaseView::Playing => json!({"name": "playing"}),
-            PhaseView::Over => json!({"name": "over"}),
-        };
-        let (passed, received) = self.my_passes();
+        let mut t = ViewText::default();
+        self.write_fields(&mut t);
+        t.to_json()
+    }
+
+    fn write_fields(&self, out: &mut ViewText) {
+        out.clear();
         let n = self.players();
-        json!({
-            "game": "oh7",
-            "preset": self.rules().preset,
-            "seat": self.seat,
-            "players": n,
-            "dummy": self.dummy(),
-            "names": self.names(),
-            "round": self.round_number(),
-            "phase": phase,
-            "to_move": self.to_move().iter().collect::<Vec<_>>(),
-            "decided": self.decided().iter().collect::<Vec<_>>(),
-            "hand": cards(self.hand()),
-            "my_pending": self.my_pending(),
-            "passed": cards(passed),
-            "received": cards(received),
-            "pass_to": self.pass_partners().map(|p| p.0),
-            "pass_from": self.pass_partners().map(|p| p.1),
-            "hand_sizes": self.hand_sizes(),
-            "redeals": self.redeals(),
-            "bet_attempts": self.bet_attempts(),
-            "public_bet_cards": (0..n).map(|p| cards(self.public_bet_cards(p))).collect::<Vec<_>>(),
-            "bets": self.bets(),
-            "bonus": self.bonus(),
-            "leader_trump": self.leader_and_trump(),
-            "revealed_interrobang": self.revealed_interrobang(),
-            "leader_why": self.leader_why().map(|w| json!({"why": w.why.name(), "leader": w.leader, "tied": w.tied, "by": w.by})),
-            "announced": self.announced()[..n].iter().map(|s| s.map(|x| x.to_string())).collect::<Vec<_>>(),
-            "dummy_faceup": cards(self.dummy_faceup()),
-            "dummy_pile_left": self.dummy_pile_left(),
-            "trick_leader": self.trick_leader(),
-            "trick": self.trick().plays().map(|(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
-            "tricks": self.tricks().iter().map(|t| json!({
-                "leader": t.leader(),
-                "plays": t.plays().map(|(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
-                "winner": t.winner(),
-            })).collect::<Vec<_>>(),
-            "last_trick": self.tricks().last().or_else(|| self.last_round_tricks().last()).map(|t| json!({
-                "leader": t.leader(),
-                "plays": t.plays().map(|(s, c)| json!([s, c.to_string()])).collect::<Vec<_>>(),
-                "winner": t.winner(),
-            })),
-            "won": self.won(),
-            "totals": self.totals(),
-            "made_bets": self.made_bets(),
-            "past_rounds": self.past_rounds().iter().map(|r| json!({
-                "number": r.number, "bets": r.bets, "bet_cards": r.bet_cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                "won": r.won, "points": r.points, "bonus": r.bonus,
-                "first_leader": r.first_leader, "trump": r.trump.to_string(), "redeals": r.redeals,
-                "why": (0..n).map(|p| r.score_parts(self.rules().scoring, p, n).map(|w| json!({
-                    "made": w.made, "loss": w.loss, "basket": w.basket, "void": w.void, "base": w.base,
-                }))).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "winners": self.winners(),
-        })
+        let (passed, received) = self.my_passes();
+        let last = self.tricks().last().or_else(|| self.last_round_tricks().last());
+        let scoring = self.rules().scoring;
+        let past = self.past_rounds();
+        out.field("game", "oh7");
+        out.field("preset", &self.rules().preset);
+        out.field("seat", &self.seat);
+        out.field("players", &n);
+        out.field("dummy", &self.dummy());
+        out.field("names", self.names());
+        out.field("round", &self.round_number());
+        out.field("phase", &PhaseJ::of(self.phase()));
+        out.field("to_move", &Seats(self.to_move()));
+        out.field("decided", &Seats(self.decided()));
+        out.field("hand", &self.hand());
+        out.field("my_pending", &self.my_pending());
+        out.field("passed", &passed);
+        out.field("received", &received);
+        out.field("pass_to", &self.pass_partners().map(|p| p.0));
+        out.field("pass_from", &self.pass_partners().map(|p| p.1));
+        out.field("hand_sizes", &self.hand_sizes());
+        out.field("redeals", &self.redeals());
+        out.field("bet_attempts", &self.bet_attempts());
+        out.field("public_bet_cards", &(0..n).map(|p| self.public_bet_cards(p)).collect::<Vec<_>>());
+        out.field("bets", &self.bets());
+        out.field("bonus", self.bonus());
+        out.field("leader_trump", &self.leader_and_trump());
+        out.field("revealed_interrobang", &self.revealed_interrobang());
+        out.field(
+            "leader_why",
+            &self.leader_why().map(|w| WhyJ { why: w.why.name(), leader: w.leader, tied: w.tied, by: w.by }),
+        );
+        out.field("announced", &self.announced()[..n]);
+        out.field("dummy_faceup", &self.dummy_faceup());
+        out.field("dummy_pile_left", &self.dummy_pile_left());
+        out.field("trick_leader", &self.trick_leader());
+        out.field("trick", &Plays(self.trick()));
+        out.field("tricks", &self.tricks().iter().map(TrickJ).collect::<Vec<_>>());
+        out.field("last_trick", &last.map(TrickJ));
+        out.field("won", self.won());
+        out.field("totals", self.totals());
+        out.field("made_bets", self.made_bets());
+        out.field("past_rounds", &past.iter().map(|r| RoundJ { r, scoring, n }).collect::<Vec<_>>());
+        out.field("winners", &self.winners());
+    }
+}
+
+/// The JSON shapes of a view's parts (written by [`SeatView::write_fields`]).
+#[derive(serde::Serialize)]
+#[serde(tag = "name", rename_all = "snake_case")]
+enum PhaseJ {
+    Passing { count: u8, to_left: bool },
+    Betting { attempt: usize },
+    Reveal { tied: Seats },
+    ChooseLeader { chooser: Seat, among: Seats },
+    ChooseTrump { leader: Seat },
+    AnnounceTrump { tied: Seats },
+    Playing,
+    Over,
+}
+
+impl PhaseJ {
+    fn of(p: PhaseView) -> PhaseJ {
+        match p {
+            PhaseView::Passing { count, to_left } => PhaseJ::Passing { count, to_left },
+            PhaseView::Betting { attempt } => PhaseJ::Betting { attempt },
+            PhaseView::Reveal { tied } => PhaseJ::Reveal { tied: Seats(tied) },
+            PhaseView::ChooseLeader { chooser, among } => PhaseJ::ChooseLeader { chooser, among: Seats(among) },
+            PhaseView::ChooseTrump { leader } => PhaseJ::ChooseTrump { leader },
+            PhaseView::AnnounceTrump { tied } => PhaseJ::AnnounceTrump { tied: Seats(tied) },
+            PhaseView::Playing => PhaseJ::Playing,
+            PhaseView::Over => PhaseJ::Over,
+        }
+    }
+}
+
+/// Seats as a list.
+struct Seats(SeatSet);
+
+impl serde::Serialize for Seats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter())
+    }
+}
+
+/// A trick's plays: `[[seat, card], …]`.
+struct Plays<'a>(&'a Trick);
+
+impl serde::Serialize for Plays<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.plays())
+    }
+}
+
+/// A trick: its leader, plays and winner.
+struct TrickJ<'a>(&'a Trick);
+
+impl serde::Serialize for TrickJ<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("leader", &self.0.leader())?;
+        m.serialize_entry("plays", &Plays(self.0))?;
+        m.serialize_entry("winner", &self.0.winner())?;
+        m.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct WhyJ {
+    why: &'static str,
+    leader: Seat,
+    tied: Vec<Seat>,
+    by: Option<Seat>,
+}
+
+/// A finished round as the view shows it, with each player's score parts.
+struct RoundJ<'a> {
+    r: &'a RoundSummary,
+    scoring: Scoring,
+    n: usize,
+}
+
+#[derive(serde::Serialize)]
+struct PartsJ {
+    made: bool,
+    loss: u8,
+    basket: u32,
+    void: bool,
+    base: i32,
+}
+
+impl serde::Serialize for RoundJ<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (r, n) = (self.r, self.n);
+        let why: Vec<Option<PartsJ>> = (0..n)
+            .map(|p| {
+                r.score_parts(self.scoring, p, n).map(|w| PartsJ {
+                    made: w.made,
+                    loss: w.loss,
+                    basket: w.basket,
+                    void: w.void,
+                    base: w.base,
+                })
+            })
+            .collect();
+        let mut m = s.serialize_map(Some(10))?;
+        m.serialize_entry("number", &r.number)?;
+        m.serialize_entry("bets", &r.bets)?;
+        m.serialize_entry("bet_cards", &r.bet_cards)?;
+        m.serialize_entry("won", &r.won)?;
+        m.serialize_entry("points", &r.points)?;
+        m.serialize_entry("bonus", &r.bonus)?;
+        m.serialize_entry("first_leader", &r.first_leader)?;
+        m.serialize_entry("trump", &r.trump)?;
+        m.serialize_entry("redeals", &r.redeals)?;
+        m.serialize_entry("why", &why)?;
+        m.end()
     }
 }
 

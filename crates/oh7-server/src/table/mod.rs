@@ -209,8 +209,9 @@ pub(crate) struct Table {
     /// Each kind of viewer's view and legal actions as last sent (`None`: spectators and
     /// guests); with [`Table::table_part`], its document.
     docs: HashMap<Option<Seat>, crate::project::Sight>,
-    /// The table information as last sent (the same for every viewer).
+    /// The table information as last sent (the same for every viewer), and as it was made.
     table_part: Value,
+    last_info: Option<TableInfo>,
     /// The rules as JSON (for the table information; fixed at creation).
     ruleset: Value,
     /// Last time anything happened (for unloading idle tables).
@@ -292,6 +293,7 @@ impl Table {
             me: tx.clone(),
             docs: HashMap::new(),
             table_part: Value::Null,
+            last_info: None,
             ruleset,
             last_busy: Instant::now(),
             reviews,

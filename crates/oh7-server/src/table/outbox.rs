@@ -93,8 +93,8 @@ impl Table {
             version: self.core.version,
             you,
             table: self.table_part.clone(),
-            view: seen.view.clone(),
-            legal: seen.legal.clone(),
+            view: seen.view(),
+            legal: seen.legal(),
             chat: self.core.chat.iter().cloned().collect(),
             links,
         }
@@ -103,13 +103,19 @@ impl Table {
     pub(super) fn send_snapshot(&mut self, conn: ConnId) {
         let Some(c) = self.conns.get(&conn) else { return };
         let (seat, access) = (c.seat, c.access);
-        self.table_part = table_part(&self.info());
+        self.note_info(self.info());
         let seen = sight(self.core.game.as_deref(), seat);
         let frame = self.snapshot_of(&seen, seat, access).frame();
         self.docs.insert(seat, seen);
         if self.conns.get(&conn).is_some_and(|c| c.tx.try_send(frame).is_err()) {
             self.detach(conn);
         }
+    }
+
+    /// The table information as sent from now on.
+    fn note_info(&mut self, info: TableInfo) {
+        self.table_part = table_part(&info);
+        self.last_info = Some(info);
     }
 
     /// Tell every connection what happened, each through its own seat's projection.
@@ -129,9 +135,14 @@ impl Table {
         // The table information is the same for every viewer: its patch is made once.
         let mut common = serde_json::Map::new();
         if !chat_only {
-            let table = table_part(&self.info());
-            diff_into("t", &self.table_part, &table, &mut common);
-            self.table_part = table;
+            // Compared typed first: most changes leave the table information as it was.
+            let info = self.info();
+            if self.last_info.as_ref() != Some(&info) {
+                let table = table_part(&info);
+                diff_into("t", &self.table_part, &table, &mut common);
+                self.table_part = table;
+                self.last_info = Some(info);
+            }
         }
         // Per kind of viewer: the frame for its connections, or `None` for a snapshot.
         let mut frames: HashMap<Option<Seat>, Option<Frame>> = HashMap::new();
@@ -148,8 +159,7 @@ impl Table {
                 Some(seen) => {
                     let new = sight(self.core.game.as_deref(), c.seat);
                     let mut patch = common.clone();
-                    diff_into("v", &seen.view, &new.view, &mut patch);
-                    diff_into("l", &seen.legal, &new.legal, &mut patch);
+                    seen.diff_into(&new, &mut patch);
                     *seen = new;
                     Some(
                         match happened {
