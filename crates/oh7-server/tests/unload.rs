@@ -40,8 +40,9 @@ async fn an_idle_table_unloads_and_reloads_at_its_version() {
     c.hello(invite, Some(token)).await.unwrap();
     assert_eq!(c.command(json!({"type": "start"})).await.unwrap()["type"], "ack");
     assert_eq!(c.command(json!({"type": "chat", "text": "back soon"})).await.unwrap()["type"], "ack");
-    // Wait until it is the host's turn, so no bot is deciding when everyone leaves.
-    while c.legal.is_empty() {
+    // Wait until only the host owes a decision, so no bot is deciding when everyone leaves
+    // (bets are simultaneous: the host may owe one while the bots still bet).
+    while c.legal.is_empty() || c.view["to_move"] != json!([0]) {
         c.recv().await.unwrap();
     }
     let (version, view) = (c.version, c.view.clone());
