@@ -21,6 +21,15 @@ use serde_json::{Value, json};
 /// What the load generator measured.
 #[derive(Debug, serde::Serialize)]
 pub struct LoadReport {
+    /// Reconnections made (`--reconnect-s`), over the whole run.
+    pub reconnects: u64,
+    /// Reviews asked for at the end of a game (`--reviews`), and review answers that said done.
+    pub reviews_asked: u64,
+    /// Reviews the server finished for this run's seats.
+    pub reviews_done: u64,
+    /// Errors the server answered, by code, over the whole run (a move made on a stale list of
+    /// legal actions is refused and made again on the next turn; anything else is a fault).
+    pub errors: std::collections::BTreeMap<String, u64>,
     /// Connections open during the measurement.
     pub connections: usize,
     /// The offered rate (moves/s), if paced.
@@ -139,6 +148,10 @@ fn start_server(db: Option<&str>) -> Result<ServerProcess> {
 type Sent = Arc<std::sync::Mutex<[(Option<Instant>, u64); 4]>>;
 
 struct Shared {
+    reconnects: AtomicU64,
+    reviews_asked: AtomicU64,
+    reviews_done: AtomicU64,
+    errors: std::sync::Mutex<std::collections::BTreeMap<String, u64>>,
     measuring: AtomicBool,
     stop: AtomicBool,
     moves: AtomicU64,
@@ -176,6 +189,30 @@ enum Step {
     Quiet,
     Closed,
     Due,
+    Again,
+}
+
+/// How a seat comes back after it drops its connection on purpose (`--reconnect-s`).
+#[derive(Clone)]
+struct Again {
+    addr: SocketAddr,
+    invite: String,
+    token: String,
+    cookie: Option<String>,
+    /// The mean time between two reconnections.
+    every: Duration,
+    /// Ask for a review of each game that ends (seat 0).
+    reviews: bool,
+    /// The seat's own random numbers (its moves, think times, reconnections).
+    seed: u64,
+}
+
+impl Again {
+    /// The next reconnection: uniform in 0.5–1.5 × the mean.
+    fn next(&self, n: &mut u64) -> Option<Instant> {
+        (!self.every.is_zero())
+            .then(|| Instant::now() + self.every.mul_f64(0.5 + (next_rand(n) % 1_000_000) as f64 / 1_000_000.0))
+    }
 }
 
 /// One seat. The reader is never blocked by think time: a move waits on a timer inside the same
@@ -187,11 +224,12 @@ async fn seat_loop(
     shared: Arc<Shared>,
     think: Duration,
     first: Option<Instant>,
-    seed: u64,
+    again: Again,
 ) -> SeatLatencies {
     let mut out = SeatLatencies::default();
     let mut acted_at = 0;
-    let mut n: u64 = seed;
+    let mut n: u64 = again.seed;
+    let mut reconnect_at = again.next(&mut n);
     // The counts of each other seat's moves already measured here.
     let mut seen = [0u64; 4];
     // A move waiting for its think time to pass.
@@ -212,11 +250,41 @@ async fn seat_loop(
                     Err(_) => Step::Closed,
                 },
                 _ = tokio::time::sleep_until(wake.into()), if due.is_some() => Step::Due,
+                _ = tokio::time::sleep_until(reconnect_at.unwrap_or_else(Instant::now).into()),
+                    if reconnect_at.is_some() && !starting => Step::Again,
             }
         };
         let msg = match step {
             Step::Closed => break,
             Step::Quiet => continue,
+            Step::Again => {
+                // Drop the connection and come back with the seat's token: a snapshot, and on.
+                c.close().await;
+                let back = async {
+                    let mut c = connect(again.addr, again.cookie.as_deref()).await?;
+                    let snap = c.hello(&again.invite, Some(&again.token)).await?;
+                    anyhow::ensure!(snap["type"] == "snapshot", "hello again: {snap}");
+                    Ok::<_, anyhow::Error>((c, snap))
+                };
+                let Ok((fresh, snap)) = back.await else {
+                    *shared
+                        .errors
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .entry("reconnect_failed".into())
+                        .or_default() += 1;
+                    return out;
+                };
+                c = fresh;
+                counted = c.bytes;
+                shared.reconnects.fetch_add(1, Ordering::Relaxed);
+                // Acks of moves sent before the drop may be lost with it: not measured.
+                pending.clear();
+                acted_at = 0;
+                due = None;
+                reconnect_at = again.next(&mut n);
+                snap
+            }
             Step::Due => {
                 due = None;
                 let id = c.id();
@@ -267,6 +335,8 @@ async fn seat_loop(
             }
             Some("error") => {
                 // A refused move (a stale legal list): try again on the next turn message.
+                let code = msg["code"].as_str().unwrap_or("?").to_string();
+                *shared.errors.lock().unwrap_or_else(|e| e.into_inner()).entry(code).or_default() += 1;
                 acted_at = 0;
                 pending.retain(|(id, _)| msg["id"].as_str() != Some(id.as_str()));
             }
@@ -290,7 +360,15 @@ async fn seat_loop(
             }
             _ => {}
         }
+        if msg["type"] == "review" && msg["state"] == "done" {
+            shared.reviews_done.fetch_add(1, Ordering::Relaxed);
+        }
         if c.table["state"] == "over" && seat == 0 && msg["type"] == "event" {
+            if again.reviews {
+                let id = c.id();
+                shared.reviews_asked.fetch_add(1, Ordering::Relaxed);
+                let _ = c.send(&json!({"type": "review", "id": id})).await;
+            }
             let id = c.id();
             let _ = c.send(&json!({"type": "rematch", "id": id})).await;
             continue;
@@ -342,7 +420,10 @@ async fn connect(addr: SocketAddr, cookie: Option<&str>) -> Result<Client> {
     })
 }
 
-async fn seat_table(addr: SocketAddr, cookies: Arc<Vec<String>>) -> Result<Vec<(Client, usize)>> {
+/// A table's seats: each client, its seat and token, and the table's invite.
+type Seated = (Vec<(Client, usize, String)>, String);
+
+async fn seat_table(addr: SocketAddr, cookies: Arc<Vec<String>>) -> Result<Seated> {
     let cookie = |s: usize| cookies.get(s).map(String::as_str);
     let req = json!({"preset": "en", "players": 4, "name": "P0"}).to_string();
     let created: Value = match cookie(0) {
@@ -365,8 +446,9 @@ async fn seat_table(addr: SocketAddr, cookies: Arc<Vec<String>>) -> Result<Vec<(
     };
     let invite = created["invite"].as_str().context("no invite")?.to_string();
     let mut c0 = connect(addr, cookie(0)).await?;
-    c0.hello(&invite, created["token"].as_str()).await?;
-    let mut out = vec![(c0, 0)];
+    let token0 = created["token"].as_str().context("no token")?.to_string();
+    c0.hello(&invite, Some(&token0)).await?;
+    let mut out = vec![(c0, 0, token0)];
     for s in 1..4 {
         let mut c = connect(addr, cookie(s)).await?;
         c.hello(&invite, None).await?;
@@ -374,9 +456,10 @@ async fn seat_table(addr: SocketAddr, cookies: Arc<Vec<String>>) -> Result<Vec<(
         if ack["type"] != "ack" {
             bail!("sit: {ack}");
         }
-        out.push((c, s));
+        let token = ack["token"].as_str().context("no token")?.to_string();
+        out.push((c, s, token));
     }
-    Ok(out)
+    Ok((out, invite))
 }
 
 /// What `oh7 bench server` is asked to do.
@@ -398,6 +481,11 @@ pub struct Options {
     /// Every seat held by a signed-in account (four accounts, one per seat position): each
     /// connection's upgrade carries a session cookie the server looks up.
     pub signed_in: bool,
+    /// Each seat drops its connection and comes back with its token about this often (seconds;
+    /// none: never).
+    pub reconnect_s: Option<f64>,
+    /// Seat 0 asks for a review of each game that ends.
+    pub reviews: bool,
 }
 
 /// The process's CPU time (user + system), in seconds, from `/proc/PID/stat`.
@@ -422,7 +510,23 @@ fn quantile(v: &[u32], p: f64) -> f64 {
 /// saturation throughput, where latency is queueing). The reader of each connection keeps
 /// reading while a move waits, so every latency is taken when the message arrives.
 pub fn run(o: &Options) -> Result<()> {
-    let Options { connections, seconds, rate, json: json_out, ref target, ref server_pid, ref db, signed_in } = *o;
+    let Options {
+        connections,
+        seconds,
+        rate,
+        json: json_out,
+        ref target,
+        ref server_pid,
+        ref db,
+        signed_in,
+        reconnect_s,
+        reviews,
+    } = *o;
+    let every = match reconnect_s {
+        Some(s) if s > 0.0 && s.is_finite() => Duration::from_secs_f64(s),
+        Some(_) => bail!("--reconnect-s must be positive"),
+        None => Duration::ZERO,
+    };
     if connections < 4 || !connections.is_multiple_of(4) {
         bail!("--connections must be a positive multiple of 4 (four seats a table); got {connections}");
     }
@@ -464,6 +568,10 @@ pub fn run(o: &Options) -> Result<()> {
     let report = rt.block_on(async move {
         let setup = Instant::now();
         let shared = Arc::new(Shared {
+            reconnects: AtomicU64::new(0),
+            reviews_asked: AtomicU64::new(0),
+            reviews_done: AtomicU64::new(0),
+            errors: Default::default(),
             measuring: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             moves: AtomicU64::new(0),
@@ -475,10 +583,12 @@ pub fn run(o: &Options) -> Result<()> {
         for chunk in (0..tables).collect::<Vec<_>>().chunks(100) {
             let mut tasks = Vec::new();
             for &i in chunk {
-                tasks.push(tokio::spawn(seat_table(addrs[i % addrs.len()], cookies.clone())));
+                let addr = addrs[i % addrs.len()];
+                let seat = tokio::spawn(seat_table(addr, cookies.clone()));
+                tasks.push(async move { Ok::<_, anyhow::Error>((addr, seat.await??)) });
             }
             for t in tasks {
-                seated.push(t.await??);
+                seated.push(t.await?);
             }
             if !json_out {
                 eprint!("\rseating: {} of {tables} tables", seated.len());
@@ -489,16 +599,26 @@ pub fn run(o: &Options) -> Result<()> {
         }
         let mut tasks = Vec::new();
         let start = Instant::now();
-        for (i, mut table) in seated.into_iter().enumerate() {
+        for (i, (addr, (mut table, invite))) in seated.into_iter().enumerate() {
             let sent: Sent = Arc::new(std::sync::Mutex::new([(None, 0); 4]));
-            let (host, _) = table.remove(0);
+            let again = |s: usize, token: String| Again {
+                addr,
+                invite: invite.clone(),
+                token,
+                cookie: cookies.get(s).cloned(),
+                every,
+                reviews,
+                seed: (i as u64) << 3 | s as u64,
+            };
+            let (host, _, token0) = table.remove(0);
             // The tables start spread over one think time, so they do not move in step.
             let mut r = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
             let first = start + think.mul_f64((next_rand(&mut r) % 1_000_000) as f64 / 1_000_000.0);
-            let seed = |s: usize| (i as u64) << 3 | s as u64;
-            tasks.push(tokio::spawn(seat_loop(host, 0, sent.clone(), shared.clone(), think, Some(first), seed(0))));
-            for (c, s) in table {
-                tasks.push(tokio::spawn(seat_loop(c, s, sent.clone(), shared.clone(), think, None, seed(s))));
+            let first_again = again(0, token0);
+            tasks.push(tokio::spawn(seat_loop(host, 0, sent.clone(), shared.clone(), think, Some(first), first_again)));
+            for (c, s, token) in table {
+                let a = again(s, token);
+                tasks.push(tokio::spawn(seat_loop(c, s, sent.clone(), shared.clone(), think, None, a)));
             }
         }
         // Warm up (a second, and two think times so the tables are spread out), then measure.
@@ -532,7 +652,12 @@ pub fn run(o: &Options) -> Result<()> {
             (Some(a), Some(b)) => Some(b - a),
             _ => None,
         };
+        let errors = shared.errors.lock().unwrap_or_else(|e| e.into_inner()).clone();
         Ok::<_, anyhow::Error>(LoadReport {
+            reconnects: shared.reconnects.load(Ordering::Relaxed),
+            reviews_asked: shared.reviews_asked.load(Ordering::Relaxed),
+            reviews_done: shared.reviews_done.load(Ordering::Relaxed),
+            errors,
             connections,
             offered_rate: rate,
             tables,
@@ -587,6 +712,10 @@ pub fn run(o: &Options) -> Result<()> {
             SLOW_ACK_US / 1000,
             report.bytes_per_move,
             report.server_rss_mb
+        );
+        println!(
+            "reconnections {}  reviews asked {} (done {})  errors answered {:?}",
+            report.reconnects, report.reviews_asked, report.reviews_done, report.errors
         );
     }
     Ok(())

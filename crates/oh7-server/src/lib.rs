@@ -61,7 +61,7 @@ where
     F: Future<Output = ()> + Send + 'static,
 {
     use tracing::Instrument;
-    tokio::spawn(fut.instrument(tracing::info_span!("task", name)))
+    tokio::spawn(fut.instrument(tracing::info_span!("task", kind = name)))
 }
 
 /// Limits and timings of a server.
@@ -280,7 +280,7 @@ pub async fn start(
     // On a shared database, say where this instance is before it holds any table, so the
     // others can send the tables' clients here from the first lease on.
     lobby.heartbeat(&url).await;
-    let restored = tracing::Instrument::instrument(lobby.restore(), tracing::info_span!("task", name = "start"))
+    let restored = tracing::Instrument::instrument(lobby.restore(), tracing::info_span!("task", kind = "start"))
         .await
         .map_err(ServeError::Restore)?;
     let listener = listen::HeaderTimeoutListener::new(listener, header_timeout);
@@ -350,7 +350,7 @@ pub async fn start(
             let _ = stopping_tx.send(true);
         };
         // axum runs the signal in a task of its own: the span goes with it.
-        let signal = tracing::Instrument::instrument(signal, tracing::info_span!("task", name = "stop"));
+        let signal = tracing::Instrument::instrument(signal, tracing::info_span!("task", kind = "stop"));
         if let Err(e) = axum::serve(listener, routes).with_graceful_shutdown(signal).await {
             tracing::error!(error = %e, "server error");
         }

@@ -107,7 +107,7 @@ impl PgStore {
         let (tx, rx) = mpsc::channel::<Batch>(MAX_GROUP * WRITERS);
         let rx = Arc::new(tokio::sync::Mutex::new(rx));
         for _ in 0..WRITERS {
-            let span = tracing::info_span!("task", name = "db-writer");
+            let span = tracing::info_span!("task", kind = "db-writer");
             tokio::spawn(tracing::Instrument::instrument(writer(own.clone(), rx.clone()), span));
         }
         Ok(PgStore { queue: Some(tx), ..own })

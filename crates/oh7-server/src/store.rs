@@ -364,9 +364,9 @@ impl SqliteStore {
         let (stopped, stop) = oneshot::channel();
         use tracing::Instrument;
         let writer = writer(conn, rx, wal_path(path), finish.clone(), stopped);
-        tokio::spawn(writer.instrument(tracing::info_span!("task", name = "db-writer")));
+        tokio::spawn(writer.instrument(tracing::info_span!("task", kind = "db-writer")));
         let checkpointer = checkpointer(ckpt, finish, stop, checkpoint_every);
-        tokio::spawn(checkpointer.instrument(tracing::info_span!("task", name = "db-checkpointer")));
+        tokio::spawn(checkpointer.instrument(tracing::info_span!("task", kind = "db-checkpointer")));
         Ok(SqliteStore { pool, tx })
     }
 

@@ -94,6 +94,14 @@ pub(crate) enum BenchCommand {
         /// connection upgraded with a session cookie, as the accounts' players are.
         #[arg(long)]
         signed_in: bool,
+        /// Each seat drops its connection and comes back with its token about every this many
+        /// seconds (uniform in half to one and a half times it): a soak's reconnections.
+        #[arg(long, value_name = "SECONDS")]
+        reconnect_s: Option<f64>,
+        /// Seat 0 of each table asks for a review of each game that ends (start the server with
+        /// a --review-level it can keep up with).
+        #[arg(long)]
+        reviews: bool,
     },
     /// Time to review seat 0 of a whole game (`oh7 review`): a 4-player `en` game and a
     /// 9-player `bga` game between heuristic bots.
@@ -161,18 +169,29 @@ pub(crate) fn run(what: &BenchCommand) -> Result<()> {
             };
             oh7_bench::solver::bench_solver(bench, &tables)
         }
-        BenchCommand::Server { connections, seconds, rate, json, target, server_pid, db, signed_in } => {
-            oh7_bench::server::run(&oh7_bench::server::Options {
-                connections: *connections,
-                seconds: *seconds,
-                rate: *rate,
-                json: *json,
-                target: target.clone(),
-                server_pid: server_pid.clone(),
-                db: db.clone(),
-                signed_in: *signed_in,
-            })
-        }
+        BenchCommand::Server {
+            connections,
+            seconds,
+            rate,
+            json,
+            target,
+            server_pid,
+            db,
+            signed_in,
+            reconnect_s,
+            reviews,
+        } => oh7_bench::server::run(&oh7_bench::server::Options {
+            connections: *connections,
+            seconds: *seconds,
+            rate: *rate,
+            json: *json,
+            target: target.clone(),
+            server_pid: server_pid.clone(),
+            db: db.clone(),
+            signed_in: *signed_in,
+            reconnect_s: *reconnect_s,
+            reviews: *reviews,
+        }),
         BenchCommand::Review { level, games, no_hindsight } => oh7_bench::review::bench(level, *games, !*no_hindsight),
         BenchCommand::ReviewSignal { games, level, expert, seconds } => {
             oh7_bench::review::signal(*games, level, expert, *seconds)
