@@ -230,6 +230,9 @@ async fn seat_loop(
     let mut acted_at = 0;
     let mut n: u64 = again.seed;
     let mut reconnect_at = again.next(&mut n);
+    // This seat answered the rematch being asked; the last game seen to end (seat 0).
+    let mut answered = false;
+    let mut ended = 0;
     // The counts of each other seat's moves already measured here.
     let mut seen = [0u64; 4];
     // A move waiting for its think time to pass.
@@ -360,10 +363,23 @@ async fn seat_loop(
             }
             _ => {}
         }
+        // The host asked for another game: every other seat says yes at once (a seat that did
+        // not answer would have a bot play for it).
+        if seat != 0 && c.table["rematch"]["answers"][seat] == "waiting" && !answered {
+            answered = true;
+            let id = c.id();
+            let _ = c.send(&json!({"type": "answer", "id": id, "yes": true})).await;
+        }
+        if c.table["rematch"].is_null() {
+            answered = false;
+        }
         if msg["type"] == "review" && msg["state"] == "done" {
             shared.reviews_done.fetch_add(1, Ordering::Relaxed);
         }
-        if c.table["state"] == "over" && seat == 0 && msg["type"] == "event" {
+        // Once per game that ends, seat 0 asks for its review (`--reviews`) and another game.
+        let game = c.table["game_number"].as_u64().unwrap_or(0);
+        if c.table["state"] == "over" && seat == 0 && game > ended {
+            ended = game;
             if again.reviews {
                 let id = c.id();
                 shared.reviews_asked.fetch_add(1, Ordering::Relaxed);
