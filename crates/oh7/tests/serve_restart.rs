@@ -6,7 +6,13 @@ mod common;
 
 use std::process::Command;
 
-use common::{serve, sign_up};
+use common::sign_up;
+
+/// `oh7 serve` on `db`, its command limit out of the way: these clients play as fast as the
+/// server answers, past the default 10 commands a second.
+fn serve(db: &std::path::Path) -> (common::Guard, std::net::SocketAddr) {
+    common::serve_with(db, &["--commands-per-s", "10000"])
+}
 
 use oh7_core::game::Game;
 use oh7_core::oh7::Oh7Game;
