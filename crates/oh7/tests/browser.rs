@@ -121,6 +121,21 @@ async fn text_of(c: &Client, css: &str) -> String {
     }
 }
 
+/// Click the first element matching `css` once it is there, finding it again if the view
+/// redrew it between the find and the click (a region with a countdown redraws every second).
+async fn click(c: &Client, css: &str) {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        match wait_for(c, css).await.click().await {
+            Ok(_) => return,
+            Err(e) if Instant::now() < until && e.to_string().contains("stale element") => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("clicking `{css}`: {e}"),
+        }
+    }
+}
+
 async fn wait_state(c: &Client, what: &str, f: impl Fn(&Value) -> bool) -> Value {
     let until = Instant::now() + Duration::from_secs(30);
     loop {
@@ -361,7 +376,7 @@ async fn start(c: &Client, fill: Option<&str>) {
     if let Some(level) = fill {
         wait_for(c, "#fill").await.select_by_value(level).await.unwrap();
     }
-    wait_for(c, "#start-btn").await.click().await.unwrap();
+    click(c, "#start-btn").await;
     wait_state(c, "the start", |s| s["table"]["state"] == "playing").await;
 }
 
@@ -500,7 +515,7 @@ fn the_browser_table() {
         eprintln!("scenario: start, filling the free seats with bots; the rules panel and chat survive the moves");
         start(&a, Some("random")).await;
         wait_state(&b, "the friend sees the game", |s| s["table"]["state"] == "playing").await;
-        wait_for(&a, "#rules summary").await.click().await.unwrap();
+        click(&a, "#rules summary").await;
         let chat = a.find(Locator::Css("#chat-input")).await.unwrap();
         chat.click().await.unwrap();
         chat.send_keys("typing while bots play").await.unwrap();
@@ -552,7 +567,7 @@ fn the_browser_table() {
         assert!(sent(&a, "act").await.is_empty(), "choosing a bet card sends nothing");
         assert!(s["legal"].as_array().unwrap().iter().any(|m| m["a"] == s["choice"]));
         shot(&a, "bet-confirm").await;
-        wait_for(&a, "#confirm-btn").await.click().await.unwrap();
+        click(&a, "#confirm-btn").await;
         wait_state(&a, "the bet sent", |s| s["choice"].is_null()).await;
         let acts = sent(&a, "act").await;
         assert_eq!(acts.len(), 1, "{acts:?}");
@@ -680,10 +695,10 @@ fn the_browser_table() {
                 let why = why.as_array().unwrap();
                 assert_eq!(why.len(), 4, "one explanation per seat: {why:?}");
                 assert!(why.iter().all(|l| l.as_str().unwrap().contains("bet made: 2 + ") || l.as_str().unwrap().contains("bet missed by ")), "{why:?}");
-                wait_for(&a, "button[data-k='summary-ok']").await.click().await.unwrap();
+                click(&a, "button[data-k='summary-ok']").await;
                 wait_state(&a, "the summary dismissed", |s| s["summary"].is_null()).await;
                 // The score sheet, any time during play.
-                wait_for(&a, "#score-sheet summary").await.click().await.unwrap();
+                click(&a, "#score-sheet summary").await;
                 let rows = js(&a, "return document.querySelectorAll('#score-sheet table.scores tbody tr').length").await;
                 assert!(rows.as_u64().unwrap() >= 2, "a round and the totals on the score sheet: {rows}");
                 js(&a, "document.getElementById('score-sheet').scrollIntoView({block: 'center'}); return true").await;
@@ -766,7 +781,7 @@ fn the_browser_table() {
         let s = state(&c).await;
         assert!(s["view"]["dummy"].is_number(), "two players play with the Dummy: {s}");
         to_my_play(&c, &[], "a card of ours to play").await;
-        wait_for(&c, "#hint-btn").await.click().await.unwrap();
+        click(&c, "#hint-btn").await;
         let until = Instant::now() + Duration::from_secs(20);
         while !text(&c).await.contains("The expert's choice") {
             assert!(Instant::now() < until, "no hint shown: {}", text(&c).await);
@@ -816,7 +831,7 @@ fn the_browser_table() {
         start(&h, None).await;
         play_both(&h, &f, "the end of game 1", 120, |s| s["table"]["state"] == "over").await;
         wait_state(&f, "the friend sees game 1 over", |s| s["table"]["state"] == "over").await;
-        wait_for(&h, "#rematch-btn").await.click().await.unwrap();
+        click(&h, "#rematch-btn").await;
         wait_for(&f, "#rematch-yes").await;
         let asked = js(&f, "return [document.title, document.getElementById('rematch-left').textContent, document.querySelector('.again .asked').textContent]").await;
         assert_eq!(asked[0], "● Play again? — oh7", "{asked}");
@@ -827,19 +842,19 @@ fn the_browser_table() {
         assert!(host[1].as_str().unwrap().contains("Fay: has not answered"), "{host}");
         fits_width(&f, "the rematch question at 390 px").await;
         axe(&f, "the rematch question").await;
-        wait_for(&f, "#rematch-yes").await.click().await.unwrap();
+        click(&f, "#rematch-yes").await;
         wait_state(&h, "game 2 started on the friend's answer", |s| s["table"]["game_number"] == 2 && s["table"]["state"] == "playing").await;
         assert_eq!(state(&h).await["table"]["seats"][1]["status"], "here");
         play_both(&h, &f, "the end of game 2", 120, |s| s["table"]["state"] == "over").await;
         // The friend opens the review of game 2 in the same tab; the host asks. The review page
         // says so, and nobody waits past the deadline.
         wait_state(&f, "the friend sees game 2 over", |s| s["table"]["state"] == "over").await;
-        wait_for(&f, "#review-btn").await.click().await.unwrap();
-        wait_for(&f, "#review-open").await.click().await.unwrap();
+        click(&f, "#review-btn").await;
+        click(&f, "#review-open").await;
         wait_for(&f, ".step-body .step-title").await;
         wait_state(&h, "the friend away on the review", |s| s["table"]["seats"][1]["status"] == "away").await;
         let asked_at = Instant::now();
-        wait_for(&h, "#rematch-btn").await.click().await.unwrap();
+        click(&h, "#rematch-btn").await;
         wait_for(&h, "#rematch-left").await;
         let until = Instant::now() + Duration::from_secs(REMATCH_WAIT_S + 5);
         while !js(&f, "const e = document.getElementById('review-rematch'); return !!e && e.textContent.includes('asks for another game')").await.as_bool().unwrap() {
@@ -851,7 +866,7 @@ fn the_browser_table() {
         assert!(waited < Duration::from_secs(REMATCH_WAIT_S + 5), "game 3 started after {waited:?}");
         assert_eq!(s["table"]["seats"][1]["status"], "bot_for_away", "a bot plays for the friend: {s}");
         // Back to the table from the review: the seat is the friend's again, the bot stops.
-        wait_for(&f, "#review-table").await.click().await.unwrap();
+        click(&f, "#review-table").await;
         wait_state(&f, "the friend back in the seat", |s| s["you"] == 1 && s["table"]["game_number"] == 3).await;
         wait_state(&h, "the friend here again", |s| s["table"]["seats"][1]["status"] == "here").await;
         h.close().await.ok();
@@ -866,7 +881,7 @@ fn the_browser_table() {
         wait_for(&r, "#end").await;
         let fold = js(&r, "window.scrollTo(0, 0); return ['review-btn', 'rematch-btn'].map(id => document.getElementById(id).getBoundingClientRect().bottom <= window.innerHeight)").await;
         assert_eq!(fold, json!([true, true]), "at 1280×800 the review and play-again buttons are on screen at game over");
-        wait_for(&r, "#review-btn").await.click().await.unwrap();
+        click(&r, "#review-btn").await;
         let s = wait_state(&r, "the review done", |s| s["review"]["state"] == "done" || s["review"]["state"] == "failed").await;
         assert_eq!(s["review"]["state"], "done", "the review was made: {s}");
         wait_for(&r, "#review-open").await;
@@ -884,7 +899,7 @@ fn the_browser_table() {
         obs.goto(&watch).await.unwrap();
         wait_state(&obs, "the watcher sees the player here", |s| s["table"]["seats"][0]["status"] == "here").await;
         let table_path = js(&r, "return location.pathname").await;
-        wait_for(&r, "#review-open").await.click().await.unwrap();
+        click(&r, "#review-open").await;
         let left = Instant::now();
         wait_state(&obs, "the player away once on the review", |s| s["table"]["seats"][0]["status"] == "away").await;
         assert!(left.elapsed() < Duration::from_secs(5), "away only after {:?}", left.elapsed());
@@ -958,7 +973,7 @@ fn the_browser_table() {
         let href = attr_of(&w, "#replay-link", "href").await;
         assert!(href.starts_with("/replay/") && watch.ends_with(&href["/replay/".len()..]), "the replay of the code the page was opened with: {href}");
         js(&w, "document.getElementById('replay-link').scrollIntoView({block: 'center'}); return true").await;
-        wait_for(&w, "#replay-link").await.click().await.unwrap();
+        click(&w, "#replay-link").await;
         wait_for(&w, ".step-body .step-title").await;
         let first = js(&w, "return document.querySelector('.step-status').textContent").await;
         assert!(first.as_str().unwrap().starts_with("Step 1 of "), "{first}");
@@ -998,7 +1013,7 @@ fn the_browser_table() {
                  window.Notification = class extends N { constructor(t, o) { window.__notes.push([t, o && o.body]); super(t, o); }
                    static get permission() { return N.permission; } static requestPermission() { return N.requestPermission(); } };
                  return true").await;
-        wait_for(&tc, "#alert-notify").await.click().await.unwrap();
+        click(&tc, "#alert-notify").await;
         let until = Instant::now() + Duration::from_secs(10);
         while js(&tc, "return document.getElementById('alert-notify').checked").await != json!(true) {
             assert!(Instant::now() < until, "notifications were not turned on: {}", text(&tc).await);
@@ -1030,10 +1045,10 @@ fn the_browser_table() {
         start(&sv, None).await;
         play_until(&sv, "the end of the Seven game to review", 240, |s| s["table"]["state"] == "over").await;
         wait_for(&sv, "#end").await;
-        wait_for(&sv, "#review-btn").await.click().await.unwrap();
+        click(&sv, "#review-btn").await;
         let s = wait_state(&sv, "the Seven review done", |s| s["review"]["state"] == "done" || s["review"]["state"] == "failed").await;
         assert_eq!(s["review"]["state"], "done", "the Seven review was made: {s}");
-        wait_for(&sv, "#review-open").await.click().await.unwrap();
+        click(&sv, "#review-open").await;
         wait_for(&sv, ".step-body .step-title").await;
         let body = text(&sv).await;
         assert!(body.contains("Turn by turn") && body.contains("Accuracy"), "{body}");
