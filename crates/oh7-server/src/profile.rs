@@ -151,9 +151,10 @@ fn rules_figures(held: &[(HeldSeat, Vec<Arc<crate::table::FinishedGame>>)]) -> V
             t.game = seat.game;
             t.games += 1;
             t.wins += u64::from(g.winners.contains(&seat.seat));
-            if GameId::of_record(&g.record).ok() == Some(GameId::Oh7) {
+            let record = g.record_value();
+            if GameId::of_record(&record).ok() == Some(GameId::Oh7) {
                 let mut one = oh7_stats::Stats::new();
-                match one.add_value(&g.record) {
+                match one.add_value(&record) {
                     Ok(()) => {
                         if let Some(p) = one.oh7.by_seat.get(seat.seat) {
                             t.oh7.get_or_insert_with(PlayerStats::default).merge(p);

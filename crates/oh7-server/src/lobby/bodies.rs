@@ -173,9 +173,8 @@ pub(crate) fn table_stats(games: &[Arc<FinishedGame>]) -> TableStats {
         .iter()
         .map(|g| GameResult { game: g.game, totals: g.totals.clone(), winners: g.winners.clone() })
         .collect();
-    let of = |id| -> Vec<&Value> {
-        games.iter().map(|g| &g.record).filter(|r| GameId::of_record(r).ok() == Some(id)).collect()
-    };
+    let records: Vec<Value> = games.iter().map(|g| g.record_value()).collect();
+    let of = |id| -> Vec<&Value> { records.iter().filter(|r| GameId::of_record(r).ok() == Some(id)).collect() };
     let oh7 = of(GameId::Oh7);
     let stats = if oh7.is_empty() { None } else { Some(oh7_figures(&oh7)) };
     let seven = of(GameId::Seven);
@@ -299,7 +298,8 @@ mod tests {
     fn old_table_stats(games: &[Arc<FinishedGame>]) -> Value {
         let history: Vec<Value> =
             games.iter().map(|g| json!({"game": g.game, "totals": g.totals, "winners": g.winners})).collect();
-        let oh7: Vec<&Value> = games.iter().map(|g| &g.record).filter(|r| r["game"] == "oh7").collect();
+        let records: Vec<Value> = games.iter().map(|g| g.record_value()).collect();
+        let oh7: Vec<&Value> = records.iter().filter(|r| r["game"] == "oh7").collect();
         let stats = if oh7.is_empty() { Value::Null } else { old_oh7_stats_json(&oh7) };
         json!({"games": games.len(), "history": history, "stats": stats})
     }
@@ -366,7 +366,7 @@ mod tests {
             let action = &legal[(pick >> 33) as usize % legal.len()];
             g.apply_text(seat, action).expect("a legal action");
         }
-        Arc::new(FinishedGame { game: number, record: g.record(), totals: g.totals(), winners: g.winners() })
+        Arc::new(FinishedGame::of(number, g.as_ref()))
     }
 
     fn same(new: &impl Serialize, old: &Value) {
@@ -396,7 +396,7 @@ mod tests {
         same_stats(&table_stats(&sevens), &old_table_stats(&sevens));
         // Seven's own figures: every round of both games, each seat's share of rounds gone out.
         let sv = table_stats(&sevens).seven.expect("Seven figures");
-        let rounds: usize = sevens.iter().map(|g| g.record["rounds"].as_array().unwrap().len()).sum();
+        let rounds: usize = sevens.iter().map(|g| g.record_value()["rounds"].as_array().unwrap().len()).sum();
         assert!(sv.rounds > 0 && sv.rounds as usize <= rounds, "{} of {rounds}", sv.rounds);
         assert_eq!(sv.players.len(), smin);
         let out: f64 = sv.players.iter().map(|p| p.out_rate).sum();
@@ -405,7 +405,7 @@ mod tests {
         assert!(table_stats(&[]).seven.is_none());
         let garbage = vec![Arc::new(FinishedGame {
             game: 1,
-            record: json!({"game": "oh7", "players": 3}),
+            record: json!({"game": "oh7", "players": 3}).to_string().into(),
             totals: vec![0, 0, 0],
             winners: vec![],
         })];

@@ -52,10 +52,10 @@ impl Table {
             | ClientMsg::Answer { ref id, .. }
             | ClientMsg::Chat { ref id, .. }
             | ClientMsg::Seat { ref id, .. }
-                if seat.is_some_and(|s| self.core.acted.contains_key(&(s, id.clone()))) =>
+                if seat.and_then(|s| self.core.acted.get(s, id)).is_some() =>
             {
-                let v = seat.and_then(|s| self.core.acted.get(&(s, id.clone()))).copied().unwrap_or_default();
-                Ok(Some(Ack { id: id.clone(), version: v, repeated: Some(true), ..Ack::default() }))
+                let version = seat.and_then(|s| self.core.acted.get(s, id)).unwrap_or_default();
+                Ok(Some(Ack { id: id.clone(), version, repeated: Some(true), ..Ack::default() }))
             }
             ClientMsg::Act { id, action } => self.act(conn, seat, &id, &action).await,
             ClientMsg::Start { id, fill } => self.start(&id, seat, fill).await,
@@ -498,7 +498,7 @@ impl Table {
             table_id: self.id.clone(),
             game,
             seat,
-            record: done.record.clone(),
+            record: done.record_value(),
             table,
             version: self.core.version,
             tx,

@@ -433,7 +433,7 @@ impl Table {
                 let _ = reply.send(self.info());
             }
             TableMsg::Record { reply } => {
-                let _ = reply.send(self.core.finished.last().map(|f| f.record.clone()));
+                let _ = reply.send(self.core.finished.last().map(|f| f.record_value()));
             }
             TableMsg::Rules { reply } => {
                 let summary = |lang| self.config.spec.summary(Some(self.config.players), lang);

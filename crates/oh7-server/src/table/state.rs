@@ -44,17 +44,70 @@ pub(super) struct SeatState {
     pub last_chat: Option<Instant>,
 }
 
+/// How many command ids of each seat are remembered: a repeated id among them is answered
+/// with its first ack. A client repeats only the commands it has not seen answered, a handful
+/// at most; a table that plays for days keeps no more than this per seat.
+pub(crate) const ACTED_KEPT: usize = 1024;
+
+/// The versions that acked each seat's last [`ACTED_KEPT`] commands, by command id.
+#[derive(Debug, Default)]
+pub(crate) struct Acted {
+    seats: HashMap<Seat, SeatActed>,
+}
+
+#[derive(Debug, Default)]
+struct SeatActed {
+    versions: HashMap<Box<str>, u64>,
+    /// The ids in the order they were acted, oldest first.
+    order: VecDeque<Box<str>>,
+}
+
+impl Acted {
+    /// The version that acked the seat's command `id`, if it is among the remembered.
+    pub(crate) fn get(&self, seat: Seat, id: &str) -> Option<u64> {
+        self.seats.get(&seat)?.versions.get(id).copied()
+    }
+
+    /// Remembers the seat's command `id` as acked by `version`, forgetting the seat's oldest
+    /// beyond [`ACTED_KEPT`].
+    pub(crate) fn insert(&mut self, seat: Seat, id: &str, version: u64) {
+        let s = self.seats.entry(seat).or_default();
+        if s.versions.insert(id.into(), version).is_none() {
+            s.order.push_back(id.into());
+        }
+        while s.order.len() > ACTED_KEPT {
+            if let Some(old) = s.order.pop_front() {
+                s.versions.remove(&old);
+            }
+        }
+    }
+}
+
 /// A game of the table that has ended.
 #[derive(Debug)]
 pub(crate) struct FinishedGame {
     /// Its number at the table, from 1.
     pub game: u32,
-    /// Its record (`oh7-record/1`, or Seven's).
-    pub record: Value,
+    /// Its record (`oh7-record/1`, or Seven's) as compact JSON text: a tree of it takes
+    /// several times the memory, and a table keeps every game it has finished.
+    pub record: Box<str>,
     /// Final totals by seat.
     pub totals: Vec<i64>,
     /// The winners.
     pub winners: Vec<Seat>,
+}
+
+impl FinishedGame {
+    /// The game `g` that has just ended, number `game` at its table.
+    pub(crate) fn of(game: u32, g: &dyn DynGame) -> FinishedGame {
+        FinishedGame { game, record: g.record().to_string().into(), totals: g.totals(), winners: g.winners() }
+    }
+
+    /// Its record as a tree (read again from its text, which this type wrote: `Null` only if
+    /// that text were not JSON).
+    pub(crate) fn record_value(&self) -> Value {
+        serde_json::from_str(&self.record).unwrap_or_default()
+    }
 }
 
 /// A rematch the host asked for, waiting on the people's answers.
@@ -95,8 +148,8 @@ pub(super) struct Core {
     /// Every finished game, first to last.
     pub finished: Vec<Arc<FinishedGame>>,
     pub chat: VecDeque<ChatLine>,
-    /// Acks of acted commands, by seat and command id.
-    pub acted: HashMap<(Seat, String), u64>,
+    /// Acks of the last commands each seat acted, by command id.
+    pub acted: Acted,
     /// The rematch being asked, if any.
     pub rematch: Option<Pending>,
 }
@@ -112,7 +165,7 @@ impl Core {
             game_number: 0,
             finished: Vec::new(),
             chat: VecDeque::new(),
-            acted: HashMap::new(),
+            acted: Acted::default(),
             rematch: None,
         }
     }
@@ -265,13 +318,7 @@ impl Core {
                 // Checked in this state: the engine takes it.
                 g.apply_checked(checked).map_err(ApplyError::Refused)?;
                 if g.is_over() {
-                    let done = FinishedGame {
-                        game: self.game_number,
-                        record: g.record(),
-                        totals: g.totals(),
-                        winners: g.winners(),
-                    };
-                    self.finished.push(Arc::new(done));
+                    self.finished.push(Arc::new(FinishedGame::of(self.game_number, g.as_ref())));
                 }
                 self.seats[*seat].forced = false;
                 self.update_owed();
@@ -304,7 +351,7 @@ impl Core {
         };
         // A seat's command id is answered with the same ack if it comes again.
         if let Some((seat, id)) = ev.command() {
-            self.acted.insert((seat, id.to_string()), self.version + 1);
+            self.acted.insert(seat, id, self.version + 1);
         }
         Ok(happened)
     }
@@ -329,5 +376,46 @@ impl Core {
             Some(g) if g.is_over() => TableState::Over,
             Some(_) => TableState::Playing,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seats_last_command_ids_are_remembered_and_older_ones_forgotten() {
+        let mut a = Acted::default();
+        for i in 0..ACTED_KEPT + 10 {
+            a.insert(1, &format!("c-{i}"), i as u64 + 1);
+        }
+        a.insert(2, "c-0", 7);
+        // The seat's oldest ten are gone; the rest answer with their own version.
+        assert_eq!(a.get(1, "c-9"), None);
+        assert_eq!(a.get(1, "c-10"), Some(11));
+        assert_eq!(a.get(1, &format!("c-{}", ACTED_KEPT + 9)), Some(ACTED_KEPT as u64 + 10));
+        // Another seat's ids are its own, and do not push the first seat's out.
+        assert_eq!(a.get(2, "c-0"), Some(7));
+        assert_eq!(a.get(0, "c-10"), None);
+        let s = &a.seats[&1];
+        assert_eq!((s.order.len(), s.versions.len()), (ACTED_KEPT, ACTED_KEPT));
+        // An id acted again (only a replayed log has these) keeps one place.
+        a.insert(2, "c-0", 9);
+        assert_eq!((a.get(2, "c-0"), a.seats[&2].order.len()), (Some(9), 1));
+    }
+
+    #[test]
+    fn a_finished_game_keeps_its_record_as_text_that_reads_back_whole() {
+        let spec = oh7_core::registry::GameSpec::from_request(&oh7_core::registry::GameRequest::default())
+            .expect("the default game");
+        let mut g = spec.new_game(4, 3).expect("a game");
+        while let Some(seat) = g.to_move().lowest() {
+            let first = g.legal_text(seat)[0].clone();
+            g.apply_text(seat, &first).expect("a legal action");
+        }
+        let done = FinishedGame::of(2, g.as_ref());
+        assert_eq!(done.record_value(), g.record());
+        assert!(!done.record.contains('\n'));
+        assert_eq!((done.game, done.totals.clone(), done.winners.clone()), (2, g.totals(), g.winners()));
     }
 }
