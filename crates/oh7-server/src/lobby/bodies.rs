@@ -403,12 +403,8 @@ mod tests {
         assert!(out > 0.0, "someone goes out: {out}");
         assert!(sv.players.iter().all(|p| p.turns > 0));
         assert!(table_stats(&[]).seven.is_none());
-        let garbage = vec![Arc::new(FinishedGame {
-            game: 1,
-            record: json!({"game": "oh7", "players": 3}).to_string().into(),
-            totals: vec![0, 0, 0],
-            winners: vec![],
-        })];
+        let garbage =
+            vec![Arc::new(FinishedGame::with_record(1, &json!({"game": "oh7", "players": 3}), vec![0, 0, 0], vec![]))];
         same_stats(&table_stats(&garbage), &old_table_stats(&garbage));
         // Every Oh 7 preset at its player counts alone, then all of them (and Seven) together.
         let mut all = Vec::new();

@@ -45,9 +45,9 @@ pub(super) struct SeatState {
 }
 
 /// How many command ids of each seat are remembered: a repeated id among them is answered
-/// with its first ack. A client repeats only the commands it has not seen answered, a handful
+/// with its first ack. A client repeats only the commands it has not seen answered, one or two
 /// at most; a table that plays for days keeps no more than this per seat.
-pub(crate) const ACTED_KEPT: usize = 1024;
+pub(crate) const ACTED_KEPT: usize = 64;
 
 /// The versions that acked each seat's last [`ACTED_KEPT`] commands, by command id.
 #[derive(Debug, Default)]
@@ -88,9 +88,10 @@ impl Acted {
 pub(crate) struct FinishedGame {
     /// Its number at the table, from 1.
     pub game: u32,
-    /// Its record (`oh7-record/1`, or Seven's) as compact JSON text: a tree of it takes
-    /// several times the memory, and a table keeps every game it has finished.
-    pub record: Box<str>,
+    /// Its record (`oh7-record/1`, or Seven's) as compact JSON text, compressed (Zstandard):
+    /// a table keeps every game it has finished, and a tree of the record takes tens of times
+    /// the memory (a `kod7` game: ~8 KB of text, ~1 KB compressed).
+    record: Box<[u8]>,
     /// Final totals by seat.
     pub totals: Vec<i64>,
     /// The winners.
@@ -100,13 +101,22 @@ pub(crate) struct FinishedGame {
 impl FinishedGame {
     /// The game `g` that has just ended, number `game` at its table.
     pub(crate) fn of(game: u32, g: &dyn DynGame) -> FinishedGame {
-        FinishedGame { game, record: g.record().to_string().into(), totals: g.totals(), winners: g.winners() }
+        FinishedGame::with_record(game, &g.record(), g.totals(), g.winners())
     }
 
-    /// Its record as a tree (read again from its text, which this type wrote: `Null` only if
-    /// that text were not JSON).
+    /// A finished game from its parts.
+    pub(crate) fn with_record(game: u32, record: &Value, totals: Vec<i64>, winners: Vec<Seat>) -> FinishedGame {
+        let text = record.to_string();
+        // Compressing bytes in memory fails only if memory does; then the text is kept as it is.
+        let record = zstd::bulk::compress(text.as_bytes(), 3).unwrap_or_else(|_| text.into_bytes()).into();
+        FinishedGame { game, record, totals, winners }
+    }
+
+    /// Its record as a tree (read back from what [`FinishedGame::with_record`] kept; `Null`
+    /// only if that could not be read, which it wrote itself).
     pub(crate) fn record_value(&self) -> Value {
-        serde_json::from_str(&self.record).unwrap_or_default()
+        let text = zstd::decode_all(&self.record[..]).unwrap_or_else(|_| self.record.to_vec());
+        serde_json::from_slice(&text).unwrap_or_default()
     }
 }
 
@@ -415,7 +425,8 @@ mod tests {
         }
         let done = FinishedGame::of(2, g.as_ref());
         assert_eq!(done.record_value(), g.record());
-        assert!(!done.record.contains('\n'));
+        let text = g.record().to_string().len();
+        assert!(done.record.len() * 3 < text, "{} bytes kept for {text} of text", done.record.len());
         assert_eq!((done.game, done.totals.clone(), done.winners.clone()), (2, g.totals(), g.winners()));
     }
 }
