@@ -267,6 +267,42 @@ async fn away_seat_is_played_by_a_bot_and_given_back() {
     server.stop().await;
 }
 
+/// A person who drops and comes back again and again leaves no grace timer asleep: each return
+/// stops the timer its leaving started (with an hour's grace, a soak grew by one sleeping task
+/// per reconnection before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn coming_back_stops_the_grace_timer() {
+    let db = temp_db();
+    let settings = oh7_server::Settings { grace: std::time::Duration::from_secs(3600), ..fast() };
+    let server = start(&db, settings).await;
+    let (mut cs, tokens, invite, _) = seated(server.addr, table("oh7", Some("en"), 3)).await;
+    let ack = cs[0].command(json!({"type": "start"})).await.unwrap();
+    settle(&mut cs, ack["version"].as_u64().unwrap()).await;
+    let alive = || tokio::runtime::Handle::current().metrics().num_alive_tasks();
+    let mut before = 0;
+    for round in 0..41 {
+        let gone = cs.remove(2);
+        gone.close().await;
+        while cs[0].table["seats"][2]["status"] != "away" {
+            cs[0].until(|m| m["type"] == "presence").await.unwrap();
+        }
+        let mut back = Client::connect(server.addr).await.unwrap();
+        back.hello(&invite, Some(&tokens[2])).await.unwrap();
+        while cs[0].table["seats"][2]["status"] != "here" {
+            cs[0].until(|m| m["type"] == "presence").await.unwrap();
+        }
+        cs.insert(2, back);
+        if round == 0 {
+            before = alive();
+        }
+    }
+    // Forty more departures and returns; the tasks alive are as many as after the first (a
+    // few of the server's own may come and go).
+    let after = alive();
+    assert!(after < before + 10, "{before} tasks alive after one return, {after} after forty more");
+    server.stop().await;
+}
+
 /// A table of bots only plays to its end at full speed; a spectator watches it; the record
 /// downloads and replays.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

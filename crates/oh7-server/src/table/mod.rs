@@ -228,6 +228,9 @@ pub(crate) struct Table {
     deadlines: HashMap<Seat, (u64, i64)>,
     /// The deadlines changed since they were last written.
     deadlines_dirty: bool,
+    /// Each away seat's grace timer, stopped when the seat comes back (a person who drops and
+    /// comes back every minute would otherwise leave a sleeping task behind each time).
+    grace_timers: HashMap<Seat, tokio::task::AbortHandle>,
 }
 
 /// A table's settings and state rebuilt from its log.
@@ -251,6 +254,15 @@ fn replay(id: &str, config: &Value, events: Vec<(u64, Value)>) -> Result<(TableC
 pub(crate) fn finished_games(stored: StoredTable) -> Result<Vec<Arc<FinishedGame>>, String> {
     let (_, core) = replay(&stored.id, &stored.config, stored.events)?;
     Ok(core.finished.clone())
+}
+
+impl Drop for Table {
+    /// A table that stops (unloaded, moved, the server stopping) leaves no grace timer asleep.
+    fn drop(&mut self) {
+        for timer in self.grace_timers.values() {
+            timer.abort();
+        }
+    }
 }
 
 /// Sends to a table task.
@@ -302,6 +314,7 @@ impl Table {
             links: stored.links.into_iter().filter(|(s, _)| *s < n).collect(),
             deadlines: stored.deadlines.into_iter().filter(|(s, ..)| *s < n).map(|(s, v, d)| (s, (v, d))).collect(),
             deadlines_dirty: false,
+            grace_timers: HashMap::new(),
         };
         // Deadlines lost in a crash start again from now (a crash may lengthen one, never
         // shorten it).

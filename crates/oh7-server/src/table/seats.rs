@@ -71,6 +71,9 @@ impl Table {
             st.away = false;
             st.bot_for_away = false;
             st.away_epoch += 1;
+            if let Some(timer) = self.grace_timers.remove(&s) {
+                timer.abort();
+            }
             tracing::info!(table = %self.id, seat = s, "back at the table");
             self.presence();
         }
@@ -96,7 +99,7 @@ impl Table {
         }
     }
 
-    pub(super) fn start_grace(&self, s: Seat) {
+    pub(super) fn start_grace(&mut self, s: Seat) {
         if self.config.move_deadline_s.is_some() {
             // Turn-based: a person is away most of the time; only the deadline calls a bot.
             return;
@@ -104,13 +107,19 @@ impl Table {
         let epoch = self.core.seats[s].away_epoch;
         let me = self.me.clone();
         let grace = self.settings.grace;
-        crate::spawn_here(async move {
+        let timer = crate::spawn_here(async move {
             tokio::time::sleep(grace).await;
             let _ = me.send(TableMsg::Grace { seat: s, epoch }).await;
         });
+        if let Some(old) = self.grace_timers.insert(s, timer.abort_handle()) {
+            old.abort();
+        }
     }
 
     pub(super) fn grace_over(&mut self, seat: Seat, epoch: u64) {
+        if self.core.seats[seat].away_epoch == epoch {
+            self.grace_timers.remove(&seat);
+        }
         let st = &mut self.core.seats[seat];
         if st.away && st.away_epoch == epoch && !st.bot_for_away {
             st.bot_for_away = true;
