@@ -160,19 +160,32 @@ async fn a_rolling_restart_of_two_instances_keeps_every_game() {
     // A first: its tables go to B; a new A' takes its place.
     live.lock().unwrap().retain(|x| *x != addr_a);
     terminate(&mut a);
+    let a_stopped = Instant::now();
     let (_a2, addr_a2) = serve(&db.url);
     live.lock().unwrap().push(addr_a2);
     tokio::time::sleep(Duration::from_secs(3)).await;
     // Then B: every table it holds (its own and A's) goes to A'; a new B' joins.
     live.lock().unwrap().retain(|x| *x != addr_b);
     terminate(&mut b);
+    let b_stopped = Instant::now();
     let (_b2, addr_b2) = serve(&db.url);
     live.lock().unwrap().push(addr_b2);
-    let (mut acts, mut acked, mut longest, mut moved) = (0, 0, Duration::ZERO, 0);
+    let (mut acts, mut acked, mut longest, mut moved, mut early) = (0, 0, Duration::ZERO, 0, 0);
     for (i, t) in tasks.into_iter().enumerate() {
         let tab = t.await.unwrap();
-        assert!([addr_a2, addr_b2].contains(&tab.at), "table {i} ends on a new instance");
-        assert!(tab.moves >= 1, "table {i} moved at least once");
+        // A game may end on the instance it was on before that one stopped (the games' lengths
+        // vary with their deals, and a loaded machine starts A' late): its last act was answered
+        // before the stop (a second's slack for the client to read it). Every other table ends
+        // on a new instance, having moved.
+        let stopped = [(addr_a, a_stopped), (addr_b, b_stopped)].into_iter().find(|(at, _)| *at == tab.at);
+        if let Some((_, when)) = stopped {
+            let last = tab.last_ack.expect("a game that ended had acts");
+            assert!(last < when + Duration::from_secs(1), "table {i} ended on an instance after it stopped");
+            early += 1;
+        } else {
+            assert!([addr_a2, addr_b2].contains(&tab.at), "table {i} ends on a new instance");
+            assert!(tab.moves >= 1, "table {i} moved at least once");
+        }
         assert_eq!(tab.fenced, 0, "table {i}: a clean stop leaves no act to refuse");
         moved += tab.moves;
         acts += check_record(&tab).await;
@@ -181,11 +194,13 @@ async fn a_rolling_restart_of_two_instances_keeps_every_game() {
     }
     println!(
         "rolling restart over 40 tables in {:.1} s: {acked} acts acknowledged of {acts} in the games, lost 0, \
-         doubled 0; {moved} moves of a table's clients; longest pause a player saw {:.2} s",
+         doubled 0; {moved} moves of a table's clients; longest pause a player saw {:.2} s; {early} games \
+         ended before their instance stopped",
         began.elapsed().as_secs_f64(),
         longest.as_secs_f64()
     );
     assert!(longest < Duration::from_secs(lease_s() + 2), "no table waits past a heartbeat or two: {longest:?}");
+    assert!(early <= 10, "most games span the restarts: {early} of 40 ended before");
     drop(db);
 }
 
