@@ -89,7 +89,9 @@ class Oh7GymEnv(gymnasium.Env):
             if not (isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
                 raise TypeError(f"an action is an int id, not {type(action).__name__} {action!r}")
         a = int(action)
-        if not (0 <= a < len(self._mask)) or not self._mask[a]:
+        if not 0 <= a < len(self._mask):
+            raise ValueError(f"{a} is not an action id: ids are 0 to {len(self._mask) - 1}")
+        if not self._mask[a]:
             raise ValueError(f"action {a} is not legal now (legal: {np.flatnonzero(self._mask).tolist()})")
         obs, reward, done = self._view(self._batch.step(np.array([a], np.int64)))
         if done:

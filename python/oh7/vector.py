@@ -159,6 +159,10 @@ class Oh7VectorEnv(VectorEnv):
         hand_size: int | None = None,
         win_reward: float = 1.0,
     ):
+        seats = players if isinstance(players, (int, np.integer)) else None
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < (seats or seat + 1):
+            last = f"{seats - 1}" if seats else "players - 1"
+            raise ValueError(f"seat {seat!r}: a seat number from 0 to {last}")
         self.batch = BatchEnv(
             num_envs,
             game=game,

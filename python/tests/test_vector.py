@@ -210,3 +210,19 @@ def test_the_finished_game_stays_readable_and_gymnasium_gets_final_obs():
     with pytest.raises(TypeError):
         g.reset(seed=3)
         g.step(1.5)
+
+
+def test_a_bad_seat_and_an_id_out_of_range_are_named_as_such():
+    for seat in (7, -1, "0", True):
+        with pytest.raises(ValueError, match=rf"seat {seat!r}: a seat number from 0 to 3"):
+            Oh7VectorEnv(2, seat=seat, players=4)
+    env = gymnasium.make("oh7/Oh7-v0", preset="kod7", players=4, seat=0)
+    env.reset(seed=0)
+    before = env.unwrapped.record()
+    for a in (318, -1):
+        with pytest.raises(ValueError, match=r"is not an action id: ids are 0 to 317"):
+            env.step(a)
+    illegal = int(np.flatnonzero(~env.unwrapped.action_masks())[0])
+    with pytest.raises(ValueError, match=rf"action {illegal} is not legal now"):
+        env.step(illegal)
+    assert env.unwrapped.record() == before
