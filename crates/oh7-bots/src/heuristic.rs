@@ -57,17 +57,21 @@ fn likely_leader(rules: &Ruleset, card: Card, players: usize) -> bool {
     card.value() as usize >= if players <= 3 { 3 } else { 4 }
 }
 
+/// How far betting `c` is from `hand`'s expected tricks under the trump that bet would bring,
+/// and whether it would likely bring its suit as trump.
+pub fn bet_miss(rules: &Ruleset, hand: CardSet, c: Card, table: usize, others: CardSet) -> (f32, bool) {
+    let trump = likely_leader(rules, c, table).then(|| c.suit()).flatten();
+    let e = expected_tricks(hand, trump, table, others);
+    ((e - c.value() as f32).abs(), trump.is_some())
+}
+
 /// The heuristic's bet: the card whose value is closest to the hand's expected tricks under the
 /// trump that bet would bring.
 pub fn heuristic_bet(rules: &Ruleset, hand: CardSet, bettable: CardSet, table: usize, others: CardSet) -> Card {
     let mut best = (f32::MAX, bettable.first().expect("a bettable card"));
     for c in bettable.iter() {
-        let trump = likely_leader(rules, c, table).then(|| c.suit()).flatten();
-        let e = expected_tricks(hand, trump, table, others);
-        let mut d = (e - c.value() as f32).abs();
-        if trump.is_some() {
-            d -= 0.15;
-        }
+        let (miss, trump) = bet_miss(rules, hand, c, table, others);
+        let d = if trump { miss - 0.15 } else { miss };
         if d < best.0 {
             best = (d, c);
         }

@@ -13,6 +13,7 @@ pub mod dyn_bot;
 pub mod expert;
 pub mod hand_model;
 pub mod heuristic;
+pub mod infer;
 pub mod ismcts;
 pub mod level;
 pub mod outcomes;

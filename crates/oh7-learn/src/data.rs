@@ -9,13 +9,14 @@ use std::path::Path;
 
 use half::f16;
 use oh7_bots::hand_model::{HAND_EXTRA, LOCS, allowed, hand_extra, true_locations};
+use oh7_bots::infer::{Evidence, Softness};
 use oh7_bots::ismcts::{IsmctsBot, IsmctsConfig};
 use oh7_bots::sample::Knowledge;
 use oh7_bots::{Bot, BotLevel, Level};
 use oh7_core::GameId;
 use oh7_core::card::{CARD_IDS, CardSet};
 use oh7_core::game::Game;
-use oh7_core::oh7::{Action, Oh7Game, PhaseView};
+use oh7_core::oh7::{Action, MAX_SEATS, Oh7Game, PhaseView};
 use oh7_core::rl::{BET, OH7_ACTIONS, OH7_OBS, PLAY, encode, encode_oh7};
 use oh7_core::ruleset::Ruleset;
 use oh7_sim::{Shard, game_seed};
@@ -350,16 +351,56 @@ fn filter(rows: &Rows, keep: &[bool]) -> Rows {
 /// each card's marginal estimated from `k` of its samples, smoothed by one sample's worth of
 /// the room-proportional marginal (so a place it never drew in `k` has a finite cost).
 pub fn uniform_nll(know: &Knowledge, truth: &[Option<u8>; CARD_IDS], k: u32, rng: &mut ChaCha8Rng) -> f64 {
-    let mut counts = [[0u32; LOCS]; CARD_IDS];
+    let mut counts = vec![[0f64; LOCS]; CARD_IDS];
     for _ in 0..k {
         let (hands, _) = know.sample(rng);
-        for c in know.unknown.iter() {
-            let loc = (0..know.seats)
-                .find(|&s| hands[s].contains(c))
-                .map_or(oh7_bots::hand_model::REST, |s| (s + know.seats - know.me) % know.seats);
-            counts[c.id() as usize][loc] += 1;
-        }
+        add_draw(know, &hands, 1.0, &mut counts);
     }
+    marginal_nll(know, truth, &counts, f64::from(k))
+}
+
+/// The policy-based inference's negative log-likelihood of the true places (`oh7_bots::infer`),
+/// for each of `softs`: `k` draws of the uniform sampler, each weighted by how likely the
+/// heuristic's model makes the other seats' bets and plays in it; each card's marginal is the
+/// weighted share of the draws, smoothed as [`uniform_nll`]'s.
+pub fn inferred_nll(
+    know: &Knowledge,
+    evidence: &Evidence,
+    truth: &[Option<u8>; CARD_IDS],
+    k: u32,
+    softs: &[Softness],
+    rng: &mut ChaCha8Rng,
+) -> Vec<f64> {
+    let draws: Vec<[CardSet; MAX_SEATS]> = (0..k).map(|_| know.sample(rng).0).collect();
+    softs
+        .iter()
+        .map(|&soft| {
+            let logw: Vec<f64> = draws.iter().map(|h| evidence.log_likelihood(h, soft)).collect();
+            let top = logw.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let w: Vec<f64> = logw.iter().map(|l| (l - top).exp()).collect();
+            let total: f64 = w.iter().sum();
+            let mut counts = vec![[0f64; LOCS]; CARD_IDS];
+            for (h, wi) in draws.iter().zip(&w) {
+                add_draw(know, h, wi * f64::from(k) / total, &mut counts);
+            }
+            marginal_nll(know, truth, &counts, f64::from(k))
+        })
+        .collect()
+}
+
+/// Adds `weight` to each unknown card's place in `hands`.
+fn add_draw(know: &Knowledge, hands: &[CardSet; MAX_SEATS], weight: f64, counts: &mut [[f64; LOCS]]) {
+    for c in know.unknown.iter() {
+        let loc = (0..know.seats)
+            .find(|&s| hands[s].contains(c))
+            .map_or(oh7_bots::hand_model::REST, |s| (s + know.seats - know.me) % know.seats);
+        counts[c.id() as usize][loc] += weight;
+    }
+}
+
+/// The negative log-likelihood of the true places under marginals counted over `k` draws,
+/// smoothed by one draw of the room-proportional marginal.
+fn marginal_nll(know: &Knowledge, truth: &[Option<u8>; CARD_IDS], counts: &[[f64; LOCS]], k: f64) -> f64 {
     let mut room = [0f64; LOCS];
     for s in 0..know.seats {
         if s != know.me {
@@ -375,7 +416,7 @@ pub fn uniform_nll(know: &Knowledge, truth: &[Option<u8>; CARD_IDS], k: u32, rng
         let ok = if ok[t as usize] { ok } else { allowed(know, c, false) };
         let total: f64 = (0..LOCS).filter(|&l| ok[l]).map(|l| room[l]).sum();
         let q = if total > 0.0 { room[t as usize] / total } else { 0.0 };
-        let p = (counts[id][t as usize] as f64 + q) / (k as f64 + 1.0);
+        let p = (counts[id][t as usize] + q) / (k + 1.0);
         nll -= p.max(1e-9).ln();
     }
     nll
@@ -476,5 +517,54 @@ pub fn input_of(rows: &Rows, k: usize, out: &mut [f32]) {
     let extra = &rows.extra[k * HAND_EXTRA..(k + 1) * HAND_EXTRA];
     for (o, &b) in out.iter_mut().zip(obs.iter().chain(extra)) {
         *o = f16::from_bits(b).to_f32();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oh7_bots::hand_model::true_locations;
+    use oh7_core::ruleset::Preset;
+
+    /// A mid-round position of a seeded heuristic game: (game, seat to play).
+    fn mid_round(seed: u64) -> (Oh7Game, usize) {
+        let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, seed).unwrap();
+        let mut bot = oh7_bots::heuristic::HeuristicBot;
+        let mut legal = Vec::new();
+        let mut plays = 0;
+        loop {
+            let s = g.to_move().lowest().unwrap();
+            g.legal_actions(s, &mut legal);
+            if matches!(legal[0], Action::Play(_)) {
+                if plays == 10 {
+                    return (g, s);
+                }
+                plays += 1;
+            }
+            let a = bot.choose(&g.view(s), &legal);
+            g.apply(s, a).unwrap();
+        }
+    }
+
+    #[test]
+    fn inference_that_weighs_nothing_is_the_uniform_sampler() {
+        let flat = Softness { eps: 1.0, beta: 0.0, gamma: 0.0 };
+        let sharp = Softness { eps: 0.1, beta: 1.0, gamma: 0.0 };
+        let (mut uniform, mut inferred) = (0.0, 0.0);
+        for seed in 0..8 {
+            let (g, s) = mid_round(seed);
+            let view = g.view(s);
+            let know = Knowledge::from_view(&view);
+            let hands: Vec<CardSet> = (0..4).map(|q| g.view(q).hand()).collect();
+            let truth = true_locations(&know, &hands);
+            let u = uniform_nll(&know, &truth, 512, &mut ChaCha8Rng::seed_from_u64(seed));
+            let ev = Evidence::from_view(&view);
+            let x = inferred_nll(&know, &ev, &truth, 512, &[flat, sharp], &mut ChaCha8Rng::seed_from_u64(seed));
+            assert!((x[0] - u).abs() < 1e-9, "{} vs {u}", x[0]);
+            uniform += u;
+            inferred += x[1];
+        }
+        // Heuristic players are explained by the heuristic's model: their cards are found better.
+        assert!(inferred < 0.95 * uniform, "{inferred} vs {uniform}");
     }
 }
