@@ -113,11 +113,17 @@ async fn metrics_count_what_happened_and_json_logs_say_whose_line_it_is_and_noth
     assert!(server.0.wait().unwrap().success());
     let text = std::fs::read_to_string(&log).unwrap();
     let mut spans = std::collections::BTreeMap::<String, usize>::new();
+    let mut tables = 0;
     for line in text.lines() {
         let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
         assert!(v["timestamp"].is_string() && v["level"].is_string() && v["message"].is_string(), "{line}");
         let list = v["spans"].as_array().unwrap_or_else(|| panic!("every line is in a span: {line}"));
         let top = list.last().unwrap_or_else(|| panic!("every line is in a span: {line}"));
+        // A table's lines are its own, not under the request that happened to load it.
+        if let Some(i) = list.iter().position(|s| s["name"] == "table") {
+            assert_eq!(i, 0, "a table's span is a root: {line}");
+            tables += 1;
+        }
         let name = top["name"].as_str().unwrap();
         // A task's span says which (`kind`: a field called `name` would clash with the span's).
         let id = if name == "task" { top["kind"].clone() } else { top["id"].clone() };
@@ -125,6 +131,7 @@ async fn metrics_count_what_happened_and_json_logs_say_whose_line_it_is_and_noth
         *spans.entry(name.to_string()).or_default() += 1;
     }
     assert!(["conn", "req", "task"].iter().all(|s| spans.contains_key(*s)), "{spans:?}\n{text}");
+    assert!(tables > 0, "the tables' lines: {text}");
     let session = cookie.split_once('=').unwrap().1.to_string();
     for secret in tokens.iter().chain([&session, &"long enough".to_string()]) {
         assert!(!text.contains(secret.as_str()), "a secret in the log: {secret}");

@@ -339,7 +339,8 @@ impl Table {
         // A rematch being asked when the server stopped: the people get the whole wait again.
         t.arm_rematch();
         t.schedule();
-        let span = tracing::info_span!("table", id = %t.id);
+        // Its own root: the request that happened to load the table is not its parent.
+        let span = tracing::info_span!(parent: None, "table", id = %t.id);
         tokio::spawn(tracing::Instrument::instrument(t.run(rx), span));
         Ok(TableHandle { tx })
     }
