@@ -402,9 +402,11 @@ impl IsmctsBot {
         }
     }
 
-    /// The `expert` level: ISMCTS with [`EXPERT_ITERATIONS`] iterations per decision.
+    /// The `expert` level: ISMCTS with [`EXPERT_ITERATIONS`] iterations per decision, its
+    /// determinizations drawn by the learned hand model ([`IsmctsConfig::hand`]; the gates that
+    /// put it there are in `docs/bots.md`).
     pub fn expert(seed: u64) -> IsmctsBot {
-        let cfg = IsmctsConfig { iterations: EXPERT_ITERATIONS, ..IsmctsConfig::default() };
+        let cfg = IsmctsConfig { iterations: EXPERT_ITERATIONS, hand: true, ..IsmctsConfig::default() };
         IsmctsBot { name: "bot:expert", ..IsmctsBot::new(cfg, seed) }
     }
 

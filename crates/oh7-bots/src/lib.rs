@@ -94,7 +94,7 @@ pub fn play_game<G: Game>(
 /// hints). `easy`, `medium` and `hard` are the determinization search ([`expert::ExpertBot`])
 /// with growing work budgets ([`expert::Budget::level`]); `ismcts` is published ISMCTS
 /// ([`ismcts::IsmctsBot`]), the general method to beat; `expert` is ISMCTS with four times its
-/// budget ([`ismcts::EXPERT_ITERATIONS`]).
+/// budget ([`ismcts::EXPERT_ITERATIONS`]) drawing its deals from the learned hand model.
 /// (The oracle, which sees every hand, is not a player: see [`expert::OracleBot`].)
 pub const OH7_LEVELS: &[&str] = &level::OH7_NAMES;
 /// The bot levels offered for Seven, weakest first.

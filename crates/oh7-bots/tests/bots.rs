@@ -235,9 +235,10 @@ fn hybrid_is_ismcts_then_the_exact_search() {
     assert!(from_ismcts > 10 && from_search > 10, "{from_ismcts} {from_search}");
 }
 
-/// The `expert` level is ISMCTS at four times the default budget, under its own name.
+/// The `expert` level is ISMCTS at four times the default budget with the learned hand model,
+/// under its own name.
 #[test]
-fn expert_is_ismcts_with_four_times_the_budget() {
+fn expert_is_ismcts_with_four_times_the_budget_and_the_hand_model() {
     use oh7_bots::ismcts::EXPERT_ITERATIONS;
     let mut legal = Vec::new();
     let mut g = Oh7Game::new(Ruleset::preset(Preset::En), 4, 9).unwrap();
@@ -249,7 +250,7 @@ fn expert_is_ismcts_with_four_times_the_budget() {
         let mut expert = oh7_bot("expert", 21).unwrap();
         let a = expert.choose(&view, &legal);
         if legal.len() > 1 {
-            let same = format!("ismcts:iterations={EXPERT_ITERATIONS}");
+            let same = format!("ismcts:iterations={EXPERT_ITERATIONS}:hand=true");
             assert_eq!(a, oh7_bot(&same, 21).unwrap().choose(&view, &legal));
             compared += 1;
         }
