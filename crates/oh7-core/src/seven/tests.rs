@@ -1563,3 +1563,31 @@ proptest! {
         }
     }
 }
+
+/// The view's field writer gives the object the view was built as before it had one (as a
+/// tree), field for field, its keys in that tree's order; at every step of random games of
+/// 2-8 players, for every seat and the spectator (call-out windows, penalties and locks
+/// included, since random play meets them all).
+#[test]
+fn the_view_writer_gives_the_tree_it_replaced() {
+    let mut checked = 0usize;
+    let mut windows = 0usize;
+    for players in 2..=8 {
+        random_game(players, 40 + players as u64, |g, _| {
+            let views = (0..g.players).map(|s| g.view(s)).chain(std::iter::once(g.spectator_view()));
+            for v in views {
+                let mut t = crate::view_text::ViewText::default();
+                v.write_fields(&mut t);
+                let tree = v.tree();
+                assert_eq!(t.to_json(), tree, "seat {:?}", v.seat());
+                let keys: Vec<&str> = t.fields().map(|(k, _)| k).collect();
+                let mut sorted = keys.clone();
+                sorted.sort_unstable();
+                assert_eq!(keys, sorted, "keys in the tree's order");
+                windows += usize::from(tree["call_out"].get("own_answer").is_some());
+                checked += 1;
+            }
+        });
+    }
+    assert!(checked > 1000 && windows > 0, "{checked} views, {windows} with an own answer");
+}

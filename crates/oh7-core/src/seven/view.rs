@@ -4,10 +4,13 @@
 //! direction. Never another player's cards or the draw pile's order, and never another seat's
 //! answer to an open call-out window before all answers are in (S-OWN-3): only who answered.
 
-use serde_json::{Value, json};
+use serde_json::Value;
+#[cfg(test)]
+use serde_json::json;
 
 use super::{Action, Card, CardSet, PenaltyKind, SevenGame, TurnMode};
 use crate::game::{Game, Seat, SeatSet, SeatViewLike};
+use crate::view_text::ViewText;
 
 /// A seat's (or a spectator's) view, borrowed from the game.
 #[derive(Clone, Copy)]
@@ -16,10 +19,12 @@ pub struct SevenView<'a> {
     seat: Option<Seat>,
 }
 
+#[cfg(test)]
 fn seats_json(set: SeatSet) -> Value {
     Value::from(set.iter().collect::<Vec<_>>())
 }
 
+#[cfg(test)]
 fn cards_json(set: CardSet) -> Value {
     Value::from(set.iter().map(|c| c.to_string()).collect::<Vec<_>>())
 }
@@ -183,6 +188,168 @@ impl SeatViewLike for SevenView<'_> {
     }
 
     fn to_json(&self) -> Value {
+        let mut t = ViewText::default();
+        self.write_fields(&mut t);
+        t.to_json()
+    }
+
+    /// The fields in the order of their keys (the order the view had when it was a tree).
+    fn write_fields(&self, out: &mut ViewText) {
+        out.clear();
+        let g = self.game;
+        let over = g.over;
+        let (one, unannounced) = self.last_card();
+        let mine = self.hand().map(|hand| {
+            let seat = self.seat.expect("a hand has a seat");
+            let mut legal = Vec::new();
+            g.legal_actions(seat, &mut legal);
+            (hand, legal)
+        });
+        out.field("active_suit", &g.active_suit.to_string());
+        out.field(
+            "call_out",
+            &self.call_out().map(|w| CallOutJ {
+                answered: Seats(w.answered),
+                asked: Seats(w.asked),
+                offender: w.offender,
+                own_answer: self.seat.is_some_and(|s| w.asked.contains(s)).then_some(match w.own_answer {
+                    Some(Action::CallOut(_)) => Some("call_out"),
+                    Some(_) => Some("no_call"),
+                    None => None,
+                }),
+            }),
+        );
+        out.field("direction", if g.clockwise { "clockwise" } else { "counterclockwise" });
+        out.field("discard_pile", &g.discard.len());
+        out.field("draw_pile", &g.draw.len());
+        out.field("game", "seven");
+        if let Some((hand, _)) = &mine {
+            out.field("hand", &Cards(*hand));
+        }
+        out.field("hand_counts", &self.hand_counts());
+        out.field("in_game", &Seats(g.in_game));
+        out.field(
+            "last_card",
+            &one.iter().map(|s| LastCardJ { announced: !unannounced.contains(s), seat: s }).collect::<Vec<_>>(),
+        );
+        if let Some((_, legal)) = &mine {
+            out.field("legal", &legal.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+        }
+        out.field("limit", &g.rules.limit);
+        let mode = if over {
+            "over"
+        } else {
+            match g.mode() {
+                TurnMode::Normal => "normal",
+                TurnMode::Penalty(_) => "penalty",
+                TurnMode::Lock { .. } => "seven_lock",
+                TurnMode::FreePlay => "free_play",
+            }
+        };
+        out.field("mode", mode);
+        out.field("over", &over);
+        out.field(
+            "past_rounds",
+            &g.past_rounds()
+                .iter()
+                .map(|r| RoundJ {
+                    eliminated: Seats(r.eliminated),
+                    number: r.number,
+                    out: r.out,
+                    points: &r.points,
+                    reset: Seats(r.reset),
+                    totals: &r.totals,
+                })
+                .collect::<Vec<_>>(),
+        );
+        out.field(
+            "penalty",
+            &g.penalty.map(|p| PenaltyJ {
+                card: match p.kind {
+                    PenaltyKind::Two => "2",
+                    PenaltyKind::AceOfSpades => "AS",
+                },
+                cards: p.cards(),
+                count: p.count,
+            }),
+        );
+        out.field("played", &self.played().into_iter().map(|(s, c)| (s, c.to_string())).collect::<Vec<_>>());
+        out.field("players", &g.players);
+        out.field("round", &g.round());
+        out.field("seat", &self.seat);
+        out.field("seats", &g.seat_names());
+        out.field("seven_lock", &g.lock.map(|owner| LockJ { owner }));
+        out.field("to_move", &Seats(g.to_move()));
+        out.field("top", &g.top().to_string());
+        out.field("totals", &g.totals());
+        out.field("turn", &if over { None } else { Some(g.current) });
+        out.field("winners", &g.winners());
+    }
+}
+
+/// The JSON shapes of a view's parts (written by [`SevenView::write_fields`]), their keys in
+/// order as a tree had them.
+#[derive(serde::Serialize)]
+struct CallOutJ {
+    answered: Seats,
+    asked: Seats,
+    offender: Seat,
+    /// Only for a seat asked: its answer, `null` before it gave one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    own_answer: Option<Option<&'static str>>,
+}
+
+#[derive(serde::Serialize)]
+struct LastCardJ {
+    announced: bool,
+    seat: Seat,
+}
+
+#[derive(serde::Serialize)]
+struct RoundJ<'a> {
+    eliminated: Seats,
+    number: u32,
+    out: Option<Seat>,
+    points: &'a [i64],
+    reset: Seats,
+    totals: &'a [i64],
+}
+
+#[derive(serde::Serialize)]
+struct PenaltyJ {
+    card: &'static str,
+    cards: u32,
+    count: u32,
+}
+
+#[derive(serde::Serialize)]
+struct LockJ {
+    owner: Seat,
+}
+
+/// Seats as a list.
+struct Seats(SeatSet);
+
+impl serde::Serialize for Seats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter())
+    }
+}
+
+/// Cards as a list of their names.
+struct Cards(CardSet);
+
+impl serde::Serialize for Cards {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|c| c.to_string()))
+    }
+}
+
+#[cfg(test)]
+impl SevenView<'_> {
+    /// The view as the tree it was built as before [`SeatViewLike::write_fields`] (the tests'
+    /// reference: the writer must give the same object).
+    pub(super) fn tree(&self) -> Value {
         let g = self.game;
         let over = g.over;
         let penalty = g.penalty.map(|p| {
