@@ -95,3 +95,30 @@ async fn the_wal_stays_bounded_and_the_log_survives_a_restart() {
     assert!(store.find_code("Jlast").await.unwrap().is_some());
     store.close().await;
 }
+
+/// Moves committed together (one statement for a group of events) are each answered alone: a
+/// version already logged is that batch's conflict, and the other batches of its group commit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_version_already_logged_is_a_conflict_and_sinks_nothing_else() {
+    use oh7_server::store::StoreError;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqliteStore::open(&dir.path().join("c.db")).await.unwrap());
+    store.append(vec![table("a"), event("a", 1)]).await.unwrap();
+    store.append(vec![table("b"), event("b", 1)]).await.unwrap();
+    assert!(matches!(store.append(vec![event("a", 1)]).await, Err(StoreError::Conflict { version: 1, .. })));
+    // Many batches at once, so that the writer groups them; one of them repeats a version.
+    let mut tasks = Vec::new();
+    for v in 2..=40u64 {
+        let s = store.clone();
+        tasks.push(tokio::spawn(async move { s.append(vec![event("b", v)]).await }));
+    }
+    let s = store.clone();
+    let bad = tokio::spawn(async move { s.append(vec![event("a", 1)]).await });
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    assert!(matches!(bad.await.unwrap(), Err(StoreError::Conflict { version: 1, .. })));
+    let log = store.load("b").await.unwrap();
+    assert_eq!(log.events.iter().map(|e| e.0).collect::<Vec<_>>(), (1..=40).collect::<Vec<u64>>());
+    assert_eq!(store.load("a").await.unwrap().events.len(), 1);
+}
