@@ -40,6 +40,13 @@ pub const POOL_WAIT: &str = "oh7_db_pool_wait_seconds";
 /// Gauge, label `state` (`idle`, `busy`): the database pool's connections, at each scrape.
 pub const POOL_CONNECTIONS: &str = "oh7_db_pool_connections";
 
+/// Gauge, bytes: what the program's allocations hold now, at each scrape (counted by the `oh7`
+/// binary's allocator). Beside [`RESIDENT`] it tells a leak (this rises) from the allocator
+/// keeping freed pages for later (only the resident memory rises).
+pub const HEAP: &str = "oh7_heap_bytes";
+/// Gauge, bytes: the process's resident memory (`VmRSS`, Linux), at each scrape.
+pub const RESIDENT: &str = "oh7_resident_bytes";
+
 /// Every metric: name, kind, what it counts (for docs and the test that checks the page).
 pub const ALL: &[(&str, &str)] = &[
     (CONNECTIONS, "gauge"),
@@ -55,7 +62,26 @@ pub const ALL: &[(&str, &str)] = &[
     (LEASES_CLAIMED, "counter"),
     (POOL_WAIT, "histogram"),
     (POOL_CONNECTIONS, "gauge"),
+    (HEAP, "gauge"),
+    (RESIDENT, "gauge"),
 ];
+
+/// How the bytes held by allocations are read: set once by the binary whose global allocator
+/// counts them (`oh7`); without it the page has no [`HEAP`].
+static HEAP_PROBE: OnceLock<fn() -> usize> = OnceLock::new();
+
+/// Say how to read the bytes the program's allocations hold (for [`HEAP`]).
+pub fn set_heap_probe(probe: fn() -> usize) {
+    let _ = HEAP_PROBE.set(probe);
+}
+
+/// The process's resident memory in bytes (`VmRSS` of `/proc/self/status`), where there is one.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
 
 /// The latency buckets, in seconds: from a tenth of a millisecond to ten seconds.
 const BUCKETS: &[f64] =
@@ -119,10 +145,18 @@ fn describe() {
     describe_counter!(LEASES_CLAIMED, "Tables of a dead or stopped instance claimed.");
     describe_histogram!(POOL_WAIT, Unit::Seconds, "Waiting for a database connection from the pool.");
     describe_gauge!(POOL_CONNECTIONS, "The database pool's connections, idle or busy.");
+    describe_gauge!(HEAP, Unit::Bytes, "What the program's allocations hold now.");
+    describe_gauge!(RESIDENT, Unit::Bytes, "The process's resident memory.");
 }
 
-/// The metrics page, with the pool's gauges read now.
+/// The metrics page, with the pool's and the memory's gauges read now.
 pub(crate) fn render(handle: &PrometheusHandle, pool: Option<(u32, usize)>) -> String {
+    if let Some(probe) = HEAP_PROBE.get() {
+        metrics::gauge!(HEAP).set(probe() as f64);
+    }
+    if let Some(bytes) = resident_bytes() {
+        metrics::gauge!(RESIDENT).set(bytes as f64);
+    }
     if let Some((size, idle)) = pool {
         metrics::gauge!(POOL_CONNECTIONS, "state" => "idle").set(idle as f64);
         metrics::gauge!(POOL_CONNECTIONS, "state" => "busy").set(size.saturating_sub(idle as u32) as f64);
@@ -205,4 +239,20 @@ pub(crate) fn serve(
             tracing::error!(error = %e, "the metrics page stopped");
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_resident_memory_is_read_from_proc() {
+        let before = resident_bytes().expect("VmRSS on Linux");
+        // Touch 64 MiB: the resident memory grows by about that much.
+        let big = vec![1u8; 64 << 20];
+        let after = resident_bytes().unwrap();
+        assert!(after >= before + (48 << 20), "{before} then {after}");
+        assert_eq!(big.iter().map(|&b| b as usize).sum::<usize>(), 64 << 20);
+    }
 }

@@ -105,6 +105,10 @@ async fn metrics_count_what_happened_and_json_logs_say_whose_line_it_is_and_noth
     assert!(sample(&page, "oh7_broadcast_seconds_count") >= acts as f64, "{page}");
     assert!(page.contains("oh7_commit_seconds_bucket{le=\"0.001\"}"), "histograms have buckets: {page}");
     assert!(sample(&page, "oh7_db_pool_connections{state=\"idle\"}") >= 1.0, "{page}");
+    // Memory: the binary's allocator counts what its allocations hold (a running server holds
+    // hundreds of kilobytes at least), which the resident memory includes.
+    let (heap, resident) = (sample(&page, "oh7_heap_bytes"), sample(&page, "oh7_resident_bytes"));
+    assert!(heap > 1e5 && heap < resident, "heap {heap} resident {resident}: {page}");
     // The page is not on the public port.
     let (status, _) = http(addr, "GET", "/metrics", None).await.unwrap();
     assert_eq!(status, 404, "no metrics on the public port");
