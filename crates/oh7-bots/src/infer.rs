@@ -17,11 +17,10 @@ use oh7_core::ruleset::Ruleset;
 
 use crate::heuristic::{PlayInfo, bet_miss, heuristic_play};
 
-/// One card played, as the view shows it.
+/// Where a card played sits in its round (the card and its seat are [`Evidence::cards`] and
+/// [`Evidence::seats`] at the same index).
 #[derive(Clone, Copy, Debug)]
 struct Played {
-    seat: u8,
-    card: Card,
     /// Index of the trick's first card in [`Evidence::cards`].
     trick_start: u16,
     /// Cards of the trick before this one.
@@ -47,9 +46,10 @@ pub struct Evidence {
     /// The cards each seat bet in earlier attempts of the round (it could not bet them again).
     used: [CardSet; MAX_SEATS],
     rules: Ruleset,
-    /// Every card played this round, in order.
+    /// Every card played this round, in order: its place (its card and seat are `cards` and
+    /// `seats` at the same index).
     plays: Vec<Played>,
-    /// The cards of every trick, in order (for the trick so far).
+    /// Every card played this round, in order (a trick's cards are a slice of it).
     cards: Vec<Card>,
     /// The seat of each card of `cards`.
     seats: Vec<u8>,
@@ -166,8 +166,6 @@ impl Evidence {
             ev.won_before.push(won);
             for (i, (s, c)) in t.plays().enumerate() {
                 ev.plays.push(Played {
-                    seat: s as u8,
-                    card: c,
                     trick_start: start,
                     before: i as u8,
                     after: (table - i - 1) as u8,
@@ -215,15 +213,15 @@ impl Evidence {
         for q in 0..self.table {
             hand[q] = hands[q].or(self.played[q]);
         }
-        for p in &self.plays {
-            let s = usize::from(p.seat);
+        for (p, (&card, &seat)) in self.plays.iter().zip(self.cards.iter().zip(&self.seats)) {
+            let s = usize::from(seat);
             if other(s) {
                 let start = usize::from(p.trick_start);
                 let so_far = &self.cards[start..start + usize::from(p.before)];
                 let lead = trick::lead_suit(so_far);
                 let legal = trick::legal_plays(hand[s], lead);
                 let n = legal.len();
-                if n > 1 && legal.contains(p.card) {
+                if n > 1 && legal.contains(card) {
                     let winner =
                         (!so_far.is_empty()).then(|| usize::from(self.seats[start + winning_index(so_far, trump)]));
                     let info = PlayInfo {
@@ -240,10 +238,10 @@ impl Evidence {
                     };
                     let h = heuristic_play(&info);
                     let share = soft.eps / n as f64;
-                    ll += if same(h, p.card) { (1.0 - soft.eps + share).ln() } else { share.ln() };
+                    ll += if same(h, card) { (1.0 - soft.eps + share).ln() } else { share.ln() };
                 }
             }
-            hand[s].remove(p.card);
+            hand[s].remove(card);
         }
         ll
     }
