@@ -249,10 +249,14 @@ mod tests {
     #[test]
     fn the_resident_memory_is_read_from_proc() {
         let before = resident_bytes().expect("VmRSS on Linux");
-        // Touch 64 MiB: the resident memory grows by about that much.
-        let big = vec![1u8; 64 << 20];
+        // Touch every page of 64 MiB (kept from the optimizer): the resident memory grows by
+        // about that much (other tests running beside may free some of theirs meanwhile).
+        let mut big = std::hint::black_box(vec![0u8; 64 << 20]);
+        for page in big.chunks_mut(4096) {
+            page[0] = 1;
+        }
+        std::hint::black_box(&mut big);
         let after = resident_bytes().unwrap();
-        assert!(after >= before + (48 << 20), "{before} then {after}");
-        assert_eq!(big.iter().map(|&b| b as usize).sum::<usize>(), 64 << 20);
+        assert!(after >= before + (32 << 20), "{before} then {after}");
     }
 }
