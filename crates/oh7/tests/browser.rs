@@ -1045,6 +1045,10 @@ fn the_browser_table() {
         start(&sv, None).await;
         play_until(&sv, "the end of the Seven game to review", 240, |s| s["table"]["state"] == "over").await;
         wait_for(&sv, "#end").await;
+        // `play_until` acts as fast as the page lets it, which empties the seat's command budget
+        // (10 a second, 30 at once; the notices say `rate_limited`); a person's click comes
+        // after the budget has filled again, so wait for it to (CI once had the review refused).
+        tokio::time::sleep(Duration::from_secs(3)).await;
         click(&sv, "#review-btn").await;
         let s = wait_state(&sv, "the Seven review done", |s| s["review"]["state"] == "done" || s["review"]["state"] == "failed").await;
         assert_eq!(s["review"]["state"], "done", "the Seven review was made: {s}");
