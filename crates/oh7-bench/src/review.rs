@@ -53,6 +53,9 @@ fn time_reviews(
 /// `oh7 bench review`: the time to review seat 0 of whole games between heuristic bots, a
 /// four-player `en` game and a nine-player `bga` game.
 pub fn bench(level: &str, games: usize, hindsight: bool) -> Result<()> {
+    if oh7_review::Reviewer::of(level).is_none() {
+        return Err(oh7_review::ReviewError::Level(level.into()).into());
+    }
     let threads = rayon::current_num_threads();
     println!(
         "review of seat 0, reviewer {level}, hindsight {}, {threads} thread(s); games between heuristic bots",

@@ -353,7 +353,7 @@ pub enum ReviewError {
         last: Seat,
     },
     /// Unknown level.
-    #[error("unknown review level `{0}`: choose one of easy, medium, hard, expert")]
+    #[error("unknown review level `{0}`: choose one of {levels}", levels = LEVELS.join(", "))]
     Level(String),
 }
 

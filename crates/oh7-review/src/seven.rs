@@ -425,6 +425,9 @@ mod tests {
         assert!(matches!(e, ReviewError::NotFinished), "{e}");
         let v = finished(&["heuristic"], 2, 1);
         let e = review_seven(&v, 0, &ReviewOptions { level: "nope".into(), ..quick() }, &|_, _| {}).unwrap_err();
-        assert!(e.to_string().contains("unknown review level"), "{e}");
+        assert!(
+            e.to_string().contains("unknown review level `nope`: choose one of easy, medium, hard, pimc, expert"),
+            "{e}"
+        );
     }
 }

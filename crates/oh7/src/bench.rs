@@ -104,7 +104,7 @@ pub(crate) enum BenchCommand {
         reviews: bool,
     },
     /// Time to review seat 0 of a whole game (`oh7 review`): a 4-player `en` game and a
-    /// 9-player `bga` game between heuristic bots.
+    /// 9-player `bga` game between heuristic bots, and Seven games at 4 and 8 players.
     Review {
         /// The reviewer level (easy, medium, hard, pimc, expert).
         #[arg(long, default_value = "expert")]

@@ -19,12 +19,13 @@ pub(crate) enum LearnCommand {
     /// legal ids, the true places of the hidden cards, the search's visits, the round's points)
     /// to a safetensors file (format: docs/learning.md).
     Data(DataArgs),
-    /// Train the hand model or the policy prior on data files (CPU) and write its weights
-    /// (safetensors).
+    /// Train the hand model, the policy prior or the leaf value on data files (CPU) and write
+    /// its weights (safetensors).
     Train(TrainArgs),
     /// The hand model's cross-entropy against the true deals beside the uniform sampler's, over
-    /// the rows of data files made with --baseline; or, with --kind prior, the prior's
-    /// cross-entropy against the search's visits beside the uniform one's.
+    /// the rows of data files made with --baseline; with --kind prior, the prior's
+    /// cross-entropy against the search's visits beside the uniform one's; with --kind value, the
+    /// leaf value's against the true tricks.
     Eval(EvalArgs),
 }
 
@@ -53,7 +54,8 @@ pub(crate) struct DataArgs {
     /// The run's seed (game i is dealt from it and i, as in `oh7 simulate`).
     #[arg(long, default_value = "1", value_parser = parse_seed)]
     seed: u64,
-    /// Bot levels seat by seat, rotated one seat per game (a search level also records its visits).
+    /// Bot levels seat by seat, rotated one seat per game (the ISMCTS levels, `ismcts`, `expert`
+    /// and `ismcts:...`, also record their root visits).
     #[arg(long, default_value = "expert", value_delimiter = ',')]
     bots: Vec<String>,
     /// Only shard I of N of the run (0 <= I < N): exactly those games' rows.
@@ -152,6 +154,7 @@ fn data(a: &DataArgs) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
+    crate::sim::check_out_folder("--out", &a.out)?;
     if let Some(s) = a.shard
         && s.count > a.games
     {
@@ -245,6 +248,7 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
     if !(a.lr.is_finite() && a.lr > 0.0) {
         bail!("--lr must be a positive number");
     }
+    crate::sim::check_out_folder("--out", &a.out)?;
     let plan =
         TrainPlan { hidden, layers, epochs: a.epochs, batch: a.batch, lr: a.lr, seed: a.seed, ..TrainPlan::default() };
     let (rows, values) = if a.kind == Kind::Value {

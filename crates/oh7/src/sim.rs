@@ -198,6 +198,16 @@ fn check_outputs(inputs: &[PathBuf], outputs: &[(&str, &Path)]) -> Result<()> {
     Ok(())
 }
 
+/// Refuse an output file whose folder does not exist, before any work that would be lost
+/// (the file itself is written at the end).
+pub(crate) fn check_out_folder(flag: &str, out: &Path) -> Result<()> {
+    let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        bail!("{flag} {}: the folder {} does not exist", out.display(), dir.display());
+    }
+    Ok(())
+}
+
 /// Where a run's games go: records, and Parquet tables.
 #[derive(Default)]
 struct Outputs<'a> {

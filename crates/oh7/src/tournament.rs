@@ -28,14 +28,14 @@ pub(crate) struct TournamentArgs {
     #[arg(long, default_value_t = 4)]
     pub players: usize,
     /// Deals to play (each is played once per rotation of the bots).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = parse_deals)]
     pub deals: u64,
     /// Bots, comma-separated (seat s gets bot s mod k, then the seating rotates). Oh 7: random,
     /// heuristic, easy, medium, hard, ismcts, expert; for research `ismcts:KEY=VALUE:...` (keys:
     /// iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer,
-    /// halving, hand, prior, puct, value; see docs/bots.md and docs/learning.md), `mix:BETS:PLAY`, `hybrid:ITERATIONS`, `pimc` (the expert before
-    /// 2026-11-25), and `oracle` (sees
-    /// every hand; for measurement).
+    /// halving, hand, prior, puct, value, value_bets; see docs/bots.md and docs/learning.md),
+    /// `mix:BETS:PLAY`, `hybrid:ITERATIONS`, `pimc` (the expert before 2026-11-25), and `oracle`
+    /// (sees every hand; for measurement).
     /// Seven: random, heuristic, search.
     #[arg(long, value_delimiter = ',', default_value = "heuristic,random")]
     pub bots: Vec<String>,
@@ -66,6 +66,15 @@ pub(crate) struct TournamentArgs {
     /// `seconds`: 0).
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["shard", "ratings"])]
     pub merge: Vec<std::path::PathBuf>,
+}
+
+/// `--deals`: a whole number, at least 1.
+fn parse_deals(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("a tournament plays at least 1 deal".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a whole number of deals")),
+    }
 }
 
 /// The game of a tournament; for Oh 7 the ruleset must seat `--players`.
@@ -109,6 +118,10 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
         {
             bail!("bot `{b}`: {e}");
         }
+    }
+    gap_seats(&args.gap, &args.bots)?;
+    if let Some(out) = &args.out {
+        crate::sim::check_out_folder("--out", out)?;
     }
     let rots = tournament::rotations(args.bots.len(), args.players).len();
     let start = Instant::now();
@@ -155,6 +168,22 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
     report(&summary, &game, args.players, &args.bots, args.seed, args, rots, start.elapsed().as_secs_f64())
 }
 
+/// The places in `bots` of `--gap`'s LOW, MID and HIGH (checked before any deal is played).
+fn gap_seats(gap: &[String], bots: &[String]) -> Result<Option<(usize, usize, usize)>> {
+    match gap {
+        [] => Ok(None),
+        [l, m, h] => {
+            let find = |b: &String| {
+                bots.iter()
+                    .position(|x| x == b)
+                    .ok_or_else(|| anyhow::anyhow!("--gap names `{b}`, which is not among the bots {}", bots.join(",")))
+            };
+            Ok(Some((find(l)?, find(m)?, find(h)?)))
+        }
+        _ => bail!("--gap takes three bots from --bots, LOW,MID,HIGH, e.g. --gap heuristic,expert,oracle"),
+    }
+}
+
 /// Print a tournament's summary (text or JSON), with the gap share if `--gap` asks for it.
 #[allow(clippy::too_many_arguments)]
 fn report(
@@ -167,18 +196,7 @@ fn report(
     rots: usize,
     secs: f64,
 ) -> Result<()> {
-    let gap = match args.gap.as_slice() {
-        [] => None,
-        [l, m, h] => {
-            let find = |b: &String| {
-                bots.iter()
-                    .position(|x| x == b)
-                    .ok_or_else(|| anyhow::anyhow!("--gap names `{b}`, which is not among the bots {}", bots.join(",")))
-            };
-            Some((find(l)?, find(m)?, find(h)?))
-        }
-        _ => bail!("--gap takes three bots from --bots, LOW,MID,HIGH, e.g. --gap heuristic,expert,oracle"),
-    };
+    let gap = gap_seats(&args.gap, bots)?;
     let what = format!("{} with {} players", game.label(), players);
     let closed = gap.map(|(l, m, h)| (l, m, h, tournament::gap_closed(summary, l, m, h)));
     if args.json {

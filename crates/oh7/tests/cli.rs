@@ -105,6 +105,18 @@ fn bad_input_gets_one_clear_line() {
     );
     fails_with(&["tournament", "--bots", "ismcts:depth=3,heuristic"], "unknown ismcts setting `depth`");
     fails_with(&["tournament", "--bots", "hybrid:many,heuristic"], "hybrid:ITERATIONS");
+    // ... and a --gap or an --out it could not use (the first line is the error, not progress:
+    // a million deals are not played first).
+    fails_with(
+        &["tournament", "--deals", "1000000", "--bots", "heuristic,random", "--gap", "heuristic,random,foo"],
+        "--gap names `foo`, which is not among the bots heuristic,random",
+    );
+    fails_with(
+        &["tournament", "--deals", "1000000", "--shard", "0/2", "--out", "/nonexistent/t.jsonl"],
+        "--out /nonexistent/t.jsonl: the folder /nonexistent does not exist",
+    );
+    fails_with(&["tournament", "--deals", "0"], "a tournament plays at least 1 deal");
+    fails_with(&["tournament", "--deals", "many"], "`many` is not a whole number of deals");
 }
 
 #[test]
@@ -422,6 +434,9 @@ fn learn_data_train_eval_and_their_errors() {
     fails_with(&["learn", "data", "--games", "0", "--out", n], "--games must be at least 1");
     fails_with(&["learn", "data", "--bots", "wizard", "--games", "2", "--out", n], "unknown bot");
     fails_with(&["learn", "train", d, "--epochs", "0", "--out", n], "at least 1");
+    // An output folder that does not exist is refused before the games or the training.
+    fails_with(&["learn", "data", "--games", "100000", "--out", "/nonexistent/x.safetensors"], "does not exist");
+    fails_with(&["learn", "train", d, "--out", "/nonexistent/m.safetensors"], "does not exist");
     assert!(!nothing.exists(), "a failed command left a file");
     // Data without a baseline cannot be scored against the uniform sampler.
     let plain = scratch.path().join("p.safetensors");
