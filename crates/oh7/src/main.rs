@@ -1,6 +1,7 @@
 //! The `oh7` command: a thin layer that wires the engine (`oh7-core`) and the bots (`oh7-bots`)
 //! to the terminal and files.
 
+mod alloc;
 mod bench;
 mod league;
 mod learn;
@@ -244,64 +245,9 @@ fn run(cli: Cli) -> Result<()> {
     }
 }
 
-/// mimalloc, not the system allocator: records files are read as many small strings and vectors
-/// (`oh7 stats` 20-25% faster), and the server's messages are the same shape. Counted: the
-/// server's metrics show the bytes held (`oh7_heap_bytes`), which tells a leak from the
-/// allocator keeping freed pages.
+/// mimalloc, counting what it holds (`alloc.rs`).
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// The bytes the program's allocations hold now.
-static HELD: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// mimalloc, with [`HELD`] kept up to date (one relaxed atomic add per allocation and per free).
-struct Counting;
-
-// SAFETY: every call is mimalloc's, with the caller's arguments; the count is a side note.
-unsafe impl std::alloc::GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        use std::sync::atomic::Ordering::Relaxed;
-        // SAFETY: the caller's contract is `GlobalAlloc::alloc`'s, passed on.
-        let p = unsafe { std::alloc::GlobalAlloc::alloc(&mimalloc::MiMalloc, layout) };
-        if !p.is_null() {
-            HELD.fetch_add(layout.size(), Relaxed);
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
-        use std::sync::atomic::Ordering::Relaxed;
-        // SAFETY: as `alloc`.
-        let p = unsafe { std::alloc::GlobalAlloc::alloc_zeroed(&mimalloc::MiMalloc, layout) };
-        if !p.is_null() {
-            HELD.fetch_add(layout.size(), Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
-        use std::sync::atomic::Ordering::Relaxed;
-        // SAFETY: `ptr` came from this allocator with `layout` (the caller's contract).
-        unsafe { std::alloc::GlobalAlloc::dealloc(&mimalloc::MiMalloc, ptr, layout) };
-        HELD.fetch_sub(layout.size(), Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
-        use std::sync::atomic::Ordering::Relaxed;
-        // SAFETY: as `dealloc`, and `new_size` per `GlobalAlloc::realloc`'s contract.
-        let p = unsafe { std::alloc::GlobalAlloc::realloc(&mimalloc::MiMalloc, ptr, layout, new_size) };
-        if !p.is_null() {
-            HELD.fetch_add(new_size, Relaxed);
-            HELD.fetch_sub(layout.size(), Relaxed);
-        }
-        p
-    }
-}
-
-/// [`HELD`] read (the server's metrics).
-fn heap_held() -> usize {
-    HELD.load(std::sync::atomic::Ordering::Relaxed)
-}
+static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
     // Behave like other command-line tools when output goes to a pipe that closes early
@@ -311,7 +257,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    oh7_server::metrics::set_heap_probe(heap_held);
+    oh7_server::metrics::set_heap_probe(alloc::held);
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
