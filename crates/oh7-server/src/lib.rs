@@ -13,21 +13,20 @@
 //! [`store`], broadcasts through [`project`]).
 
 pub mod accounts;
+pub(crate) use oh7_table::event;
+/// The table library's modules, as the server's clients and tests have always named them.
+pub use oh7_table::{patch, project, protocol};
 #[cfg(feature = "client")]
 pub mod client;
 pub mod clock;
-pub(crate) mod event;
 pub(crate) mod http;
 pub(crate) mod listen;
 pub(crate) mod lobby;
 pub mod mail;
 pub mod metrics;
 pub(crate) mod migrations;
-pub mod patch;
 pub(crate) mod pg;
 pub(crate) mod profile;
-pub mod project;
-pub mod protocol;
 pub mod ratings;
 pub(crate) mod reviews;
 pub mod secrets;

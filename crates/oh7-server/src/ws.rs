@@ -194,6 +194,7 @@ impl Session {
 
     /// Send refusal `r` (of the command `id`, when known) to this connection.
     async fn refuse(&self, r: Refusal, id: Option<&str>) {
+        metrics::counter!(crate::metrics::REFUSALS, "code" => r.code.as_str()).increment(1);
         let _ = self.tx.send(r.to_msg(id, None).frame()).await;
     }
 

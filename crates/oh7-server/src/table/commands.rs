@@ -5,22 +5,12 @@ use std::time::Instant;
 
 use oh7_core::game::Seat;
 
-use super::state::ApplyError;
 use super::{Access, ConnId, Table};
 use crate::event::Event;
 use crate::project::Happened;
 use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal, ServerMsg, TableState};
 use crate::secrets::{TokenHash, new_secret, new_seed};
 use crate::store::{Row, StoreError};
-
-impl From<ApplyError> for Refusal {
-    fn from(e: ApplyError) -> Refusal {
-        match e {
-            ApplyError::Refused(r) => Refusal::illegal(r),
-            ApplyError::Misfit(why) => Refusal::new(ErrorCode::BadRequest, why),
-        }
-    }
-}
 
 impl Table {
     pub(super) async fn command(&mut self, conn: ConnId, msg: ClientMsg) {

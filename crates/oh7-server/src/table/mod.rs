@@ -13,7 +13,6 @@ mod clock;
 mod commands;
 mod outbox;
 mod seats;
-mod state;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -21,7 +20,6 @@ use std::time::Instant;
 
 use oh7_core::game::{Seat, SeatSet};
 use oh7_core::glossary::Lang;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
@@ -31,54 +29,21 @@ use crate::event;
 use crate::project::TableInfo;
 use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal, ServerMsg};
 use crate::store::{Row, Store, StoredTable};
-use oh7_bots::{DynBot, GameSpec};
+use oh7_bots::DynBot;
 
 /// The store as tables and the lobby share it.
 pub(crate) type SharedStore = Arc<dyn Store>;
 
+use oh7_table::core as state;
 use state::Core;
-pub(crate) use state::FinishedGame;
+pub(crate) use state::{FinishedGame, TableConfig};
 
 /// A connection's id (unique in the process).
 pub(crate) type ConnId = u64;
 pub(crate) use crate::protocol::Frame;
 
-/// Chat lines kept for snapshots.
-const CHAT_KEPT: usize = 50;
 /// Longest display name.
 pub(crate) const MAX_NAME: usize = 24;
-
-/// A table's settings, fixed at creation (stored as JSON in the `tables` row).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(crate) struct TableConfig {
-    /// Game and rules.
-    pub spec: GameSpec,
-    /// Players.
-    pub players: usize,
-    /// Per seat: `None` for a person, or a bot level.
-    pub seats: Vec<Option<String>>,
-    /// `en` or `fr`.
-    pub lang: String,
-    /// Seconds a person has for a decision before a bot makes it (`None`: no clock).
-    #[serde(default)]
-    pub turn_clock_s: Option<u32>,
-    /// The format of the table's log ([`crate::event`]); tables created before it was written
-    /// down have format 1.
-    #[serde(default = "format_1")]
-    pub log: u32,
-    /// A rated table: every person at it is signed in, and each finished game moves their
-    /// ratings ([`crate::ratings`]).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub rated: bool,
-    /// A turn-based table: seconds each person has for a decision; then a bot makes it. No bot
-    /// takes an away seat meanwhile.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub move_deadline_s: Option<u64>,
-}
-
-fn format_1() -> u32 {
-    1
-}
 
 /// How a connection came in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,68 +9,17 @@ use oh7_core::game::Seat;
 
 use super::{Access, ConnId, Frame, Table};
 use crate::patch::diff_into;
-use crate::project::{Happened, RematchInfo, SeatInfo, Sight, TableInfo, sight, table_part, told};
+use crate::project::{Happened, Sight, TableInfo, sight, table_part, told};
 use crate::protocol::{Links, PROTOCOL, Refusal, ServerMsg};
 
 impl Table {
     /// Public facts about the table (no codes, no tokens, no cards).
     pub(crate) fn info(&self) -> TableInfo {
-        let seats = self
-            .core
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(s, st)| {
-                let status = if st.bot.is_some() {
-                    "bot"
-                } else if st.name.is_none() {
-                    "empty"
-                } else if st.bot_for_away {
-                    "bot_for_away"
-                } else if st.away {
-                    "away"
-                } else {
-                    "here"
-                };
-                SeatInfo { seat: s, name: st.name.clone(), bot: st.bot.clone(), status }
-            })
-            .collect();
-        let (game, preset) = (self.config.spec.id(), self.config.spec.label());
-        TableInfo {
-            game,
-            preset,
-            ruleset: self.ruleset.clone(),
-            players: self.config.players,
-            lang: self.config.lang.clone(),
-            state: self.core.state(),
-            game_number: self.core.game_number,
-            host: 0,
-            turn_clock_s: self.config.turn_clock_s,
-            move_deadline_s: self.config.move_deadline_s,
-            rated: self.config.rated,
-            seats,
-            totals: self.core.game.as_ref().map(|g| g.totals()),
-            winners: self.core.game.as_ref().filter(|g| g.is_over()).map(|g| g.winners()),
-            record: !self.core.finished.is_empty(),
-            rematch: self.core.rematch.as_ref().map(|p| RematchInfo {
-                deadline_ms: self
-                    .rematch_deadline
-                    .and_then(|d| d.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map_or(0, |d| d.as_millis() as u64),
-                wait_s: self.settings.rematch_wait.as_secs(),
-                answers: p
-                    .answers
-                    .iter()
-                    .zip(&self.core.seats)
-                    .map(|(a, st)| match a {
-                        _ if st.bot.is_some() => "bot",
-                        Some(true) => "yes",
-                        Some(false) => "no",
-                        None => "waiting",
-                    })
-                    .collect(),
-            }),
-        }
+        let deadline_ms = self
+            .rematch_deadline
+            .and_then(|d| d.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_millis() as u64);
+        self.core.info(&self.config, &self.ruleset, deadline_ms, self.settings.rematch_wait.as_secs())
     }
 
     pub(super) fn reply(&self, conn: ConnId, msg: &ServerMsg) {
@@ -80,6 +29,7 @@ impl Table {
     }
 
     pub(super) fn refuse(&self, conn: ConnId, id: Option<&str>, r: Refusal) {
+        metrics::counter!(crate::metrics::REFUSALS, "code" => r.code.as_str()).increment(1);
         self.reply(conn, &r.to_msg(id, Some(self.core.version)));
     }
 

@@ -9,15 +9,15 @@ use oh7_core::game::Seat;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::secrets::TokenHash;
+use crate::token::TokenHash;
 
 /// The format new tables' logs are written in.
-pub(crate) const LOG_FORMAT: u32 = 2;
+pub const LOG_FORMAT: u32 = 2;
 
 /// One committed change of a table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub(crate) enum Event {
+pub enum Event {
     /// A person took `seat`.
     Join {
         /// The seat.
@@ -100,7 +100,7 @@ pub(crate) enum Event {
 
 impl Event {
     /// The seat and command id whose repeat this event answers.
-    pub(crate) fn command(&self) -> Option<(Seat, &str)> {
+    pub fn command(&self) -> Option<(Seat, &str)> {
         match self {
             Event::Start { seat: Some(s), id: Some(id), .. }
             | Event::Act { seat: s, id: Some(id), .. }
@@ -115,7 +115,7 @@ impl Event {
 
 /// Why a stored event could not be read.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum ReadError {
+pub enum ReadError {
     /// A format this server does not know (written by a newer one).
     #[error("log format {0} is newer than this server's ({LOG_FORMAT})")]
     Newer(u32),
@@ -125,7 +125,7 @@ pub(crate) enum ReadError {
 }
 
 /// Read one stored event of a log written in `format`.
-pub(crate) fn read(format: u32, body: Value) -> Result<Event, ReadError> {
+pub fn read(format: u32, body: Value) -> Result<Event, ReadError> {
     match format {
         // Format 1 differs only in writing `"id": null` and `"fill": null`, which serde's
         // defaults read as absent.

@@ -2,7 +2,7 @@
 //! command ids. [`Core::check`] says whether an event applies without changing anything, so a
 //! command is checked, written, then applied: no copy of the table is kept to roll back.
 
-use oh7_bots::GameBots;
+use oh7_bots::{GameBots, GameSpec};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
@@ -11,17 +11,52 @@ use oh7_core::game::{Seat, SeatSet};
 use oh7_core::refusal::Refused;
 use serde_json::Value;
 
-use super::{CHAT_KEPT, TableConfig};
 use crate::event::Event;
-use crate::project::Happened;
-use crate::protocol::{ChatLine, TableState};
-use crate::secrets::TokenHash;
+use crate::project::{Happened, RematchInfo, SeatInfo, TableInfo};
+use crate::protocol::{ChatLine, ErrorCode, Refusal, TableState};
+use crate::token::TokenHash;
 use oh7_core::DynGame;
 use oh7_core::dyn_game::Checked;
+use serde::{Deserialize, Serialize};
+
+/// Chat lines kept for snapshots.
+pub const CHAT_KEPT: usize = 50;
+
+/// A table's settings, fixed at creation (stored as JSON in the `tables` row).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableConfig {
+    /// Game and rules.
+    pub spec: GameSpec,
+    /// Players.
+    pub players: usize,
+    /// Per seat: `None` for a person, or a bot level.
+    pub seats: Vec<Option<String>>,
+    /// `en` or `fr`.
+    pub lang: String,
+    /// Seconds a person has for a decision before a bot makes it (`None`: no clock).
+    #[serde(default)]
+    pub turn_clock_s: Option<u32>,
+    /// The format of the table's log ([`crate::event`]); tables created before it was written
+    /// down have format 1.
+    #[serde(default = "format_1")]
+    pub log: u32,
+    /// A rated table: every person at it is signed in, and each finished game moves their
+    /// ratings.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// A turn-based table: seconds each person has for a decision; then a bot makes it. No bot
+    /// takes an away seat meanwhile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_deadline_s: Option<u64>,
+}
+
+fn format_1() -> u32 {
+    1
+}
 
 /// One seat.
 #[derive(Clone, Debug, Default)]
-pub(super) struct SeatState {
+pub struct SeatState {
     /// A person's display name.
     pub name: Option<String>,
     /// SHA-256 of the person's token.
@@ -47,11 +82,11 @@ pub(super) struct SeatState {
 /// How many command ids of each seat are remembered: a repeated id among them is answered
 /// with its first ack. A client repeats only the commands it has not seen answered, one or two
 /// at most; a table that plays for days keeps no more than this per seat.
-pub(crate) const ACTED_KEPT: usize = 64;
+pub const ACTED_KEPT: usize = 64;
 
 /// The versions that acked each seat's last [`ACTED_KEPT`] commands, by command id.
 #[derive(Debug, Default)]
-pub(crate) struct Acted {
+pub struct Acted {
     seats: HashMap<Seat, SeatActed>,
 }
 
@@ -64,13 +99,13 @@ struct SeatActed {
 
 impl Acted {
     /// The version that acked the seat's command `id`, if it is among the remembered.
-    pub(crate) fn get(&self, seat: Seat, id: &str) -> Option<u64> {
+    pub fn get(&self, seat: Seat, id: &str) -> Option<u64> {
         self.seats.get(&seat)?.versions.get(id).copied()
     }
 
     /// Remembers the seat's command `id` as acked by `version`, forgetting the seat's oldest
     /// beyond [`ACTED_KEPT`].
-    pub(crate) fn insert(&mut self, seat: Seat, id: &str, version: u64) {
+    pub fn insert(&mut self, seat: Seat, id: &str, version: u64) {
         let s = self.seats.entry(seat).or_default();
         if s.versions.insert(id.into(), version).is_none() {
             s.order.push_back(id.into());
@@ -85,7 +120,7 @@ impl Acted {
 
 /// A game of the table that has ended.
 #[derive(Debug)]
-pub(crate) struct FinishedGame {
+pub struct FinishedGame {
     /// Its number at the table, from 1.
     pub game: u32,
     /// Its record (`oh7-record/1`, or Seven's) as compact JSON text, compressed (Zstandard):
@@ -100,29 +135,35 @@ pub(crate) struct FinishedGame {
 
 impl FinishedGame {
     /// The game `g` that has just ended, number `game` at its table.
-    pub(crate) fn of(game: u32, g: &dyn DynGame) -> FinishedGame {
+    pub fn of(game: u32, g: &dyn DynGame) -> FinishedGame {
         FinishedGame::with_record(game, &g.record(), g.totals(), g.winners())
     }
 
     /// A finished game from its parts.
-    pub(crate) fn with_record(game: u32, record: &Value, totals: Vec<i64>, winners: Vec<Seat>) -> FinishedGame {
+    pub fn with_record(game: u32, record: &Value, totals: Vec<i64>, winners: Vec<Seat>) -> FinishedGame {
         let text = record.to_string();
         // Compressing bytes in memory fails only if memory does; then the text is kept as it is.
+        #[cfg(feature = "compress")]
         let record = zstd::bulk::compress(text.as_bytes(), 3).unwrap_or_else(|_| text.into_bytes()).into();
+        #[cfg(not(feature = "compress"))]
+        let record = text.into_bytes().into();
         FinishedGame { game, record, totals, winners }
     }
 
     /// Its record as a tree (read back from what [`FinishedGame::with_record`] kept; `Null`
     /// only if that could not be read, which it wrote itself).
-    pub(crate) fn record_value(&self) -> Value {
+    pub fn record_value(&self) -> Value {
+        #[cfg(feature = "compress")]
         let text = zstd::decode_all(&self.record[..]).unwrap_or_else(|_| self.record.to_vec());
+        #[cfg(not(feature = "compress"))]
+        let text = self.record.to_vec();
         serde_json::from_slice(&text).unwrap_or_default()
     }
 }
 
 /// A rematch the host asked for, waiting on the people's answers.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Pending {
+pub struct Pending {
     /// The version of the host's request.
     pub asked: u64,
     /// Per seat: `Some(true)` in, `Some(false)` not this time, `None` not answered (bots and
@@ -132,14 +173,14 @@ pub(super) struct Pending {
 
 impl Pending {
     /// Every person has answered.
-    pub(super) fn complete(&self) -> bool {
+    pub fn complete(&self) -> bool {
         self.answers.iter().all(Option::is_some)
     }
 }
 
 /// Why an event does not apply.
 #[derive(Debug, thiserror::Error)]
-pub(super) enum ApplyError {
+pub enum ApplyError {
     /// The engine refused the action.
     #[error("{}", .0.message)]
     Refused(Refused),
@@ -149,14 +190,29 @@ pub(super) enum ApplyError {
     Misfit(&'static str),
 }
 
+/// A log's misfit is a bad request; the engine's refusal is `illegal`, with its rule.
+impl From<ApplyError> for Refusal {
+    fn from(e: ApplyError) -> Refusal {
+        match e {
+            ApplyError::Refused(r) => Refusal::illegal(r),
+            ApplyError::Misfit(why) => Refusal::new(ErrorCode::BadRequest, why),
+        }
+    }
+}
+
 /// The state a log rebuilds: everything but connections and bots.
-pub(super) struct Core {
+pub struct Core {
+    /// The version of the last event applied (0: none).
     pub version: u64,
+    /// Every seat.
     pub seats: Vec<SeatState>,
+    /// The game being played or last played (`None` before the first start).
     pub game: Option<Box<dyn DynGame>>,
+    /// Games started at the table.
     pub game_number: u32,
     /// Every finished game, first to last.
     pub finished: Vec<Arc<FinishedGame>>,
+    /// The last chat lines ([`CHAT_KEPT`]).
     pub chat: VecDeque<ChatLine>,
     /// Acks of the last commands each seat acted, by command id.
     pub acted: Acted,
@@ -165,7 +221,8 @@ pub(super) struct Core {
 }
 
 impl Core {
-    pub(super) fn new(config: &TableConfig) -> Core {
+    /// A table as created: its seats, no game yet, version 0.
+    pub fn new(config: &TableConfig) -> Core {
         let seats =
             config.seats.iter().map(|b| SeatState { bot: b.clone(), ..SeatState::default() }).collect::<Vec<_>>();
         Core {
@@ -181,11 +238,12 @@ impl Core {
     }
 
     /// The people other than the host (the seats a rematch asks).
-    pub(super) fn asked_seats(&self) -> impl Iterator<Item = Seat> + '_ {
+    pub fn asked_seats(&self) -> impl Iterator<Item = Seat> + '_ {
         self.seats.iter().enumerate().filter(|(s, st)| *s != 0 && st.name.is_some() && st.bot.is_none()).map(|(s, _)| s)
     }
 
-    pub(super) fn names(&self) -> Vec<String> {
+    /// The seats' names for a game's record: a person's name, `bot:LEVEL`, or `empty`.
+    pub fn names(&self) -> Vec<String> {
         self.seats
             .iter()
             .map(|s| match (&s.name, &s.bot) {
@@ -201,12 +259,12 @@ impl Core {
     }
 
     /// Whether `ev` applies now; changes nothing. For an action, returns it read (once), with
-    /// its canonical text, for [`TableCore::apply_checked`].
-    pub(super) fn check(&self, config: &TableConfig, ev: &Event) -> Result<Option<Checked>, ApplyError> {
+    /// its canonical text, for [`Core::apply_checked`].
+    pub fn check(&self, config: &TableConfig, ev: &Event) -> Result<Option<Checked>, ApplyError> {
         self.check_as(config, ev, true)
     }
 
-    /// [`TableCore::check`]; an action's text must be in the documented notation when `strict`
+    /// [`Core::check`]; an action's text must be in the documented notation when `strict`
     /// (a command), and is read as kindly as the log was written otherwise (a log's own event).
     fn check_as(&self, config: &TableConfig, ev: &Event, strict: bool) -> Result<Option<Checked>, ApplyError> {
         match ev {
@@ -276,14 +334,14 @@ impl Core {
 
     /// Apply one event of the log while restoring: checked first (as kindly as the log was
     /// written: it may be an old log's), so on error nothing changed.
-    pub(super) fn apply(&mut self, config: &TableConfig, ev: &Event) -> Result<Happened, ApplyError> {
+    pub fn apply(&mut self, config: &TableConfig, ev: &Event) -> Result<Happened, ApplyError> {
         let checked = self.check_as(config, ev, false)?;
         self.apply_checked(config, ev, checked)
     }
 
-    /// Apply event `ev` as [`TableCore::check`] found it (`checked`: its action, read once), in
+    /// Apply event `ev` as [`Core::check`] found it (`checked`: its action, read once), in
     /// the state it was checked in: live, after its commit, with no change between.
-    pub(super) fn apply_checked(
+    pub fn apply_checked(
         &mut self,
         config: &TableConfig,
         ev: &Event,
@@ -380,7 +438,72 @@ impl Core {
         }
     }
 
-    pub(super) fn state(&self) -> TableState {
+    /// Public facts about the table (no codes, no tokens, no cards): the table part of every
+    /// viewer's document. `rematch_deadline_ms` (milliseconds since the Unix epoch) and
+    /// `rematch_wait_s` are the driver's clock's, for a rematch being asked.
+    pub fn info(
+        &self,
+        config: &TableConfig,
+        ruleset: &Value,
+        rematch_deadline_ms: u64,
+        rematch_wait_s: u64,
+    ) -> TableInfo {
+        let seats = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(s, st)| {
+                let status = if st.bot.is_some() {
+                    "bot"
+                } else if st.name.is_none() {
+                    "empty"
+                } else if st.bot_for_away {
+                    "bot_for_away"
+                } else if st.away {
+                    "away"
+                } else {
+                    "here"
+                };
+                SeatInfo { seat: s, name: st.name.clone(), bot: st.bot.clone(), status }
+            })
+            .collect();
+        let (game, preset) = (config.spec.id(), config.spec.label());
+        TableInfo {
+            game,
+            preset,
+            ruleset: ruleset.clone(),
+            players: config.players,
+            lang: config.lang.clone(),
+            state: self.state(),
+            game_number: self.game_number,
+            host: 0,
+            turn_clock_s: config.turn_clock_s,
+            move_deadline_s: config.move_deadline_s,
+            rated: config.rated,
+            seats,
+            totals: self.game.as_ref().map(|g| g.totals()),
+            winners: self.game.as_ref().filter(|g| g.is_over()).map(|g| g.winners()),
+            record: !self.finished.is_empty(),
+            rematch: self.rematch.as_ref().map(|p| RematchInfo {
+                deadline_ms: rematch_deadline_ms,
+                wait_s: rematch_wait_s,
+                answers: p
+                    .answers
+                    .iter()
+                    .zip(&self.seats)
+                    .map(|(a, st)| match a {
+                        _ if st.bot.is_some() => "bot",
+                        Some(true) => "yes",
+                        Some(false) => "no",
+                        None => "waiting",
+                    })
+                    .collect(),
+            }),
+        }
+    }
+
+    /// In the lobby, playing, or over.
+    pub fn state(&self) -> TableState {
         match &self.game {
             None => TableState::Lobby,
             Some(g) if g.is_over() => TableState::Over,
@@ -426,6 +549,7 @@ mod tests {
         let done = FinishedGame::of(2, g.as_ref());
         assert_eq!(done.record_value(), g.record());
         let text = g.record().to_string().len();
+        #[cfg(feature = "compress")]
         assert!(done.record.len() * 3 < text, "{} bytes kept for {text} of text", done.record.len());
         assert_eq!((done.game, done.totals.clone(), done.winners.clone()), (2, g.totals(), g.winners()));
     }

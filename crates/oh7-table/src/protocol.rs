@@ -347,8 +347,6 @@ impl Refusal {
     /// The `error` message for a command `id` at table `version` (`None` when the connection
     /// refused the message before it reached a table).
     pub fn to_msg(&self, id: Option<&str>, version: Option<u64>) -> ServerMsg {
-        // Made only to be sent: each is one refusal.
-        metrics::counter!(crate::metrics::REFUSALS, "code" => self.code.as_str()).increment(1);
         ServerMsg::Error {
             id: id.map(str::to_string),
             code: self.code,
