@@ -462,6 +462,7 @@ export const TEXT = {
       storage: "The server could not save this; nothing changed. Try again.",
       shutting_down: "The server is restarting; the game is saved.",
       moved: "This table moved to another server; reconnecting…",
+      nothing_to_undo: "You have made no decision in this game to take back.",
       bad_password: (p) => `A password has ${p.min ?? 8} to ${p.max ?? 128} characters.`,
       name_taken: "An account has this name already: choose another.",
       bad_credentials: "Wrong name or password.",

@@ -548,6 +548,7 @@ mod tests {
         }
         let done = FinishedGame::of(2, g.as_ref());
         assert_eq!(done.record_value(), g.record());
+        #[cfg(feature = "compress")]
         let text = g.record().to_string().len();
         #[cfg(feature = "compress")]
         assert!(done.record.len() * 3 < text, "{} bytes kept for {text} of text", done.record.len());

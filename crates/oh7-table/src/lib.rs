@@ -9,6 +9,7 @@
 //! server (`oh7-server`) drives [`core::Core`] from its table task (store, sockets, timers);
 //! the browser drives [`solo::Solo`] from a Web Worker (`oh7-wasm`).
 
+pub mod bodies;
 pub mod core;
 pub mod event;
 pub mod patch;

@@ -228,6 +228,8 @@ pub enum ErrorCode {
     /// The table is played by another server instance now (this one lost it); nothing was
     /// applied: reconnect (a `redirect` says where).
     Moved,
+    /// `undo` at a solo table with no decision of the person's in the game being played.
+    NothingToUndo,
 }
 
 impl Serialize for ErrorCode {
@@ -279,6 +281,7 @@ impl ErrorCode {
             ErrorCode::ShuttingDown => "shutting_down",
             ErrorCode::UnknownReview => "unknown_review",
             ErrorCode::Moved => "moved",
+            ErrorCode::NothingToUndo => "nothing_to_undo",
             ErrorCode::BadPassword => "bad_password",
             ErrorCode::NameTaken => "name_taken",
             ErrorCode::BadCredentials => "bad_credentials",

@@ -4,12 +4,11 @@
 //! instance on a shared database (`cluster.rs`), and the bodies of the public reads
 //! (`bodies.rs`). The codes and tokens themselves are made and checked in [`crate::secrets`].
 
-mod bodies;
 mod cluster;
 mod create;
 mod limits;
 
-pub(crate) use bodies::{TableStats, presets, table_stats};
+pub(crate) use oh7_table::bodies::{TableStats, presets, table_stats};
 pub(crate) use create::CreateTable;
 use limits::PerAddress;
 

@@ -1,12 +1,13 @@
 //! The bodies of the public reads: the presets a create form offers, and a table's statistics
-//! (each finished game, and `oh7-stats` figures over all of them).
+//! (each finished game, and `oh7-stats` figures over all of them): the same for a server's
+//! tables and the browser's solo tables.
 
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::table::FinishedGame;
+use crate::core::FinishedGame;
 use oh7_bots::{GameBots, GameSpec};
 use oh7_core::registry::GameId;
 
@@ -14,11 +15,11 @@ use oh7_core::registry::GameId;
 // whose keys serde_json writes sorted, and the same order keeps every body byte for byte.
 
 /// One value per game of the registry, keyed by its name (`oh7`, `seven`).
-pub(crate) type ByGame<T> = std::collections::BTreeMap<GameId, T>;
+pub type ByGame<T> = std::collections::BTreeMap<GameId, T>;
 
 /// One game and preset a table can be created with, in [`Presets`].
 #[derive(Debug, Serialize)]
-pub(crate) struct PresetGame {
+pub struct PresetGame {
     /// `oh7` or `seven`.
     pub game: &'static str,
     /// The most players.
@@ -33,7 +34,7 @@ pub(crate) struct PresetGame {
 
 /// The body of `GET /api/presets`: see [`presets`].
 #[derive(Debug, Serialize)]
-pub(crate) struct Presets {
+pub struct Presets {
     /// Every game and preset with its player counts and rules.
     pub games: Vec<PresetGame>,
     /// Each game's bot levels, weakest first.
@@ -44,7 +45,7 @@ pub(crate) struct Presets {
 
 /// What every create form needs to know: the bot levels of each game, the strongest, and each
 /// preset's player counts and rules (from the engine's own knobs).
-pub(crate) fn presets() -> Presets {
+pub fn presets() -> Presets {
     let specs = GameSpec::all();
     let games = specs
         .iter()
@@ -68,7 +69,7 @@ pub(crate) fn presets() -> Presets {
 
 /// One finished game in [`TableStats::history`].
 #[derive(Debug, Serialize)]
-pub(crate) struct GameResult {
+pub struct GameResult {
     /// Its number at the table, from 1.
     pub game: u32,
     /// Final totals by seat.
@@ -79,7 +80,7 @@ pub(crate) struct GameResult {
 
 /// The body of `GET /api/tables/{code}/stats`: see [`table_stats`].
 #[derive(Debug, Serialize)]
-pub(crate) struct TableStats {
+pub struct TableStats {
     /// How many games have finished.
     pub games: usize,
     /// Each finished game's totals and winners, in order.
@@ -92,7 +93,7 @@ pub(crate) struct TableStats {
 
 /// The figures of `oh7-stats` over a table's finished Seven games, in [`TableStats`].
 #[derive(Debug, Serialize)]
-pub(crate) struct SevenFigures {
+pub struct SevenFigures {
     /// Rounds played.
     pub rounds: u64,
     /// Draw actions (a turn's draw or a penalty), and the cards they drew.
@@ -109,7 +110,7 @@ pub(crate) struct SevenFigures {
 
 /// One seat's Seven figures, in [`SevenFigures`].
 #[derive(Debug, Serialize)]
-pub(crate) struct SevenSeatFigures {
+pub struct SevenSeatFigures {
     /// The seat, from 0.
     pub seat: usize,
     /// The mean points added per round played (fewer is better).
@@ -124,7 +125,7 @@ pub(crate) struct SevenSeatFigures {
 
 /// The figures of `oh7-stats` over a table's finished Oh 7 games, in [`TableStats`].
 #[derive(Debug, Serialize)]
-pub(crate) struct Oh7Figures {
+pub struct Oh7Figures {
     /// Per seat.
     pub players: Vec<SeatFigures>,
     /// Rounds played.
@@ -135,7 +136,7 @@ pub(crate) struct Oh7Figures {
 
 /// A table's figures over every seat, in [`Oh7Figures`].
 #[derive(Debug, Serialize)]
-pub(crate) struct TableFigures {
+pub struct TableFigures {
     /// The mean of each round's highest bid.
     pub average_top_bid: f64,
     /// The share of bids that are 0.
@@ -147,7 +148,7 @@ pub(crate) struct TableFigures {
 
 /// One seat's figures, in [`Oh7Figures`].
 #[derive(Debug, Serialize)]
-pub(crate) struct SeatFigures {
+pub struct SeatFigures {
     /// The mean bid.
     pub average_bid: f64,
     /// The share of bids that are 0.
@@ -168,7 +169,7 @@ pub(crate) struct SeatFigures {
 
 /// The statistics of a table's finished games: each game's totals and winners, and for Oh 7 the
 /// figures of `oh7-stats` (the same accumulator as `oh7 stats`) over all of them.
-pub(crate) fn table_stats(games: &[Arc<FinishedGame>]) -> TableStats {
+pub fn table_stats(games: &[Arc<FinishedGame>]) -> TableStats {
     let history = games
         .iter()
         .map(|g| GameResult { game: g.game, totals: g.totals.clone(), winners: g.winners.clone() })
