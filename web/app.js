@@ -5,6 +5,7 @@
 import { texts, errorText } from "./i18n.js";
 import { initial, reduce, gameOf, myTurn, newTurn, askedAgain } from "./state.js";
 import { connect, tokenFor, keepToken } from "./socket.js";
+import { connectLocal, newTable, storedTable, request as askWorker, paceName, setPace, PACES } from "./local.js";
 import { h, region, part } from "./dom.js";
 import { accountPanel, call } from "./account.js";
 import { playerPage } from "./player.js";
@@ -30,6 +31,10 @@ let replay = false;
 let reviewMod = null;
 let reviewLoad = null;
 let sock = null;
+// The table is a solo table played on this device (local.js), not a server's.
+let solo = false;
+// A static copy of the client (`oh7 web`): no server behind the page, local play only.
+const LOCAL_ONLY = document.body?.dataset.mode === "local";
 let presets = null;
 let stats = null;
 let statsFor = null;
@@ -110,6 +115,9 @@ const ctx = {
   send: (type, fields) => sendCommand(type, fields),
   act,
   requestReview,
+  // Where a review's link goes: a solo table's reviews are kept on this device.
+  reviewHref: (share) => (solo ? `#solo-review/${encodeURIComponent(share)}` : `${serverBase()}/review/${encodeURIComponent(share)}`),
+  solo: () => solo,
   redraw: () => render(),
   stats: () => stats,
   announce: () => announce,
@@ -283,7 +291,8 @@ function requestReview() {
   const r = S.review;
   if (r && (r.state === "asking" || r.state === "queued" || r.state === "running")) return;
   const game = S.table?.game_number;
-  const id = sendCommand("review", game ? { game } : {});
+  const names = (S.table?.seats || []).map((x, i) => seatName(ctx, i));
+  const id = sendCommand("review", solo ? { game, names } : game ? { game } : {});
   if (!id) return;
   dispatch({ type: "local/review-sent", id, game: game ?? null });
 }
@@ -521,7 +530,7 @@ function homePage() {
   // that moved the focus.
   players.addEventListener("input", drawSeats);
   drawSeats();
-  if (!presets) {
+  if (!presets && !LOCAL_ONLY) {
     fetch("/api/presets")
       .then((r) => (r.ok ? r.json() : null))
       .then((p) => {
@@ -591,13 +600,18 @@ function homePage() {
     keepToken(v.invite, v.token);
     history.pushState({}, "", `/t/${v.invite}`);
     route();
+// The app shell, the WebAssembly and the models cached for offline play (sw.js).
+if ("serviceWorker" in navigator && (location.protocol === "https:" || location.hostname === "localhost" || location.hostname === "127.0.0.1")) {
+  navigator.serviceWorker.register(new URL("./sw.js", import.meta.url)).catch(() => {});
+}
   });
   const turnBanner = h("p", { id: "turn-banner", class: "turn-banner", hidden: true });
   return h(
     "div",
     { class: "home" },
     h("header", { class: "bar" }, h("h1", {}, "oh7"), langSwitch()),
-    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), turnBanner, form, accountPanel(
+    LOCAL_ONLY ? h("main", { id: "content" }, soloPanel(), h("p", { class: "help" }, t.solo.onlyLocal)) :
+    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), turnBanner, form, soloPanel(), accountPanel(
           t,
           (c, p) => errorText(S.lang, c, p),
           (n) => {
@@ -611,6 +625,147 @@ function homePage() {
           },
         )),
   );
+}
+
+// ---------- play on this device ----------
+
+/** Undo and the bots' pace, under a solo table. */
+function soloControls() {
+  const t = T();
+  const pace = h("select", { id: "solo-pace" }, ...Object.keys(PACES).map((p) => h("option", { value: p }, t.solo.paces[p])));
+  pace.value = paceName();
+  pace.addEventListener("change", () => setPace(pace.value));
+  return h(
+    "div",
+    { class: "solo-controls" },
+    h("button", { type: "button", id: "undo-btn", title: t.solo.undoHelp, "aria-describedby": "undo-help", onclick: () => sock?.undo?.() }, t.solo.undo),
+    h("small", { id: "undo-help", class: "sr-only" }, t.solo.undoHelp),
+    h("label", {}, t.solo.pace, " ", pace),
+  );
+}
+
+/** What a stored solo setup is, in words ("Kod-7, 4 players, bots: expert"). */
+function setupWords(t, st) {
+  if (!st) return "";
+  const what = st.game === "seven" ? t.gameSeven : t.presets[st.preset] || st.preset || t.gameOh7;
+  return `${what}, ${st.players} ${t.players.toLowerCase()}, ${t.botLevel(t.levels[st.level] || st.level)}`;
+}
+
+/** Download a record as the JSON file `oh7 replay`, `oh7 review` and `oh7 stats` read. */
+function download(name, value) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(value, null, 1)], { type: "application/json" }));
+  const a = h("a", { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The home page's panel: a game against bots in this browser, the unfinished one, the history. */
+function soloPanel() {
+  const t = T();
+  const panel = h("section", { class: "panel solo", id: "solo", "aria-labelledby": "solo-title" });
+  const game = h("select", { id: "solo-game" }, h("option", { value: "oh7" }, t.gameOh7), h("option", { value: "seven" }, t.gameSeven));
+  const preset = h("select", { id: "solo-preset" }, ...["en", "fr", "fr-advanced", "kod7", "bga"].map((p) => h("option", { value: p }, t.presets[p])));
+  const players = h("input", { id: "solo-players", type: "number", min: 2, max: 9, value: 4, inputmode: "numeric", "aria-describedby": "solo-players-help" });
+  const playersHelp = h("small", { id: "solo-players-help", class: "help" });
+  const level = h("select", { id: "solo-level" });
+  const error = h("p", { id: "solo-error", class: "form-error", role: "alert" });
+  const start = h("button", { type: "submit", id: "solo-start", class: "primary" }, t.solo.start);
+  const resume = h("div", { class: "solo-resume", id: "solo-resume" });
+  const history = h("div", { class: "solo-history", id: "solo-history" });
+  const entry = () => {
+    const key = game.value === "seven" ? "seven" : preset.value;
+    return catalogue().games.find((g) => g.preset === key) || FALLBACK.games.find((g) => g.preset === key);
+  };
+  const redraw = () => {
+    const e = entry();
+    players.min = e.min_players;
+    players.max = e.max_players;
+    playersHelp.textContent = t.playersAllowed(e.min_players, e.max_players, !!e.ruleset?.dummy && e.min_players === 2);
+    const levels = catalogue().levels[game.value] || FALLBACK.levels[game.value];
+    const was = level.value;
+    level.replaceChildren(...levels.map((l) => h("option", { value: l }, t.levels[l] || l)));
+    level.value = levels.includes(was) ? was : levels.includes("medium") ? "medium" : levels[levels.length - 1];
+    preset.disabled = game.value === "seven";
+  };
+  game.addEventListener("change", redraw);
+  preset.addEventListener("change", redraw);
+  redraw();
+  const form = h(
+    "form",
+    { id: "solo-form", novalidate: true },
+    h("label", {}, t.game, game),
+    h("label", {}, t.preset, preset),
+    h("label", {}, t.players, players, playersHelp),
+    h("label", {}, t.solo.level, level),
+    error,
+    start,
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const setup = { game: game.value, players: Number(players.value), level: level.value, lang: S.lang };
+    if (game.value === "oh7") setup.preset = preset.value;
+    start.disabled = true;
+    start.textContent = t.solo.starting;
+    const a = await newTable(setup);
+    start.disabled = false;
+    start.textContent = t.solo.start;
+    if (a.refused || a.error) {
+      error.textContent = a.refused ? errorText(S.lang, a.refused.code, a.refused.params || {}) : a.error;
+      (a.refused?.code === "bad_players" ? players : error).focus?.();
+      return;
+    }
+    location.hash = "#solo";
+  });
+  // The unfinished game and the finished ones, from the worker's storage.
+  storedTable().then((a) => {
+    if (!a) return;
+    resume.replaceChildren(
+      h("a", { class: "button primary", id: "solo-resume-link", href: "#solo" }, t.solo.resume),
+      " ",
+      h("small", { class: "help" }, t.solo.resumeHelp(setupWords(t, a.setup))),
+      " ",
+      h("button", { type: "button", class: "link", id: "solo-abandon", onclick: () => askWorker("abandon").then(() => resume.replaceChildren()) }, t.solo.abandon),
+    );
+  });
+  askWorker("history").then((list) => {
+    if (!Array.isArray(list)) return;
+    const when = (ms) => new Date(ms).toLocaleString(S.lang === "fr" ? "fr-FR" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+    const row = (e) => {
+      const pts = (e.record?.totals || e.totals || []).join(" · ");
+      const busy = h("span", { class: "help", role: "status" });
+      return h(
+        "li",
+        {},
+        t.solo.historyRow(setupWords(t, e.setup), when(e.when), pts),
+        " ",
+        h("button", { type: "button", class: "link", title: t.solo.exportHelp, onclick: () => download(`oh7-${e.id}.json`, e.record) }, t.solo.export),
+        " ",
+        h(
+          "button",
+          {
+            type: "button",
+            class: "link",
+            onclick: async () => {
+              busy.textContent = t.solo.reviewing;
+              const names = (e.record?.names || []).map(String);
+              const r = await askWorker("reviewHistory", { id: e.id, names });
+              busy.textContent = r.error || "";
+              if (r.share) location.hash = `#solo-review/${encodeURIComponent(r.share)}`;
+            },
+          },
+          t.solo.review,
+        ),
+        " ",
+        busy,
+      );
+    };
+    history.replaceChildren(h("h3", {}, t.solo.history), list.length ? h("ul", {}, ...list.map(row)) : h("p", { class: "help" }, t.solo.historyNone));
+  });
+  panel.append(h("h2", { id: "solo-title" }, t.solo.title), h("p", { class: "help" }, t.solo.help), resume, form, history);
+  return panel;
 }
 
 // ---------- the table page: built once, updated in place ----------
@@ -637,10 +792,11 @@ function tablePage() {
       h("div", { class: "notices", "aria-live": "polite" }),
       h("section", { class: "lobby-area", "aria-label": t.seatsTitle }),
       h("section", { class: "game-area", "aria-label": t.gameOh7 }),
+      h("div", { class: "solo-area" }),
       h("div", { class: "alerts-area" }),
       h("div", { class: "links-area" }),
     ),
-    chatPanel(),
+    solo ? null : chatPanel(),
   );
 }
 
@@ -652,7 +808,8 @@ function updateTablePage(app) {
   const status = q(".status");
   const up = S.connected && !S.closing;
   status.className = `status ${up ? "ok" : "down"}`;
-  if (status.textContent !== (up ? t.connected : t.reconnecting)) status.textContent = up ? t.connected : t.reconnecting;
+  const said = solo ? (up ? t.solo.badge : t.solo.noGame) : up ? t.connected : t.reconnecting;
+  if (status.textContent !== said) status.textContent = said;
   // An invite opened in the lobby is a seat about to be taken, not a spectator.
   const aboutToSit = access === "invite" && tbl?.state === "lobby";
   region(q(".watching"), JSON.stringify([S.lang, S.you, !!tbl, aboutToSit]), () => (tbl && S.you === null && !aboutToSit ? h("span", { class: "badge watch" }, t.watchingBadge) : null));
@@ -687,8 +844,9 @@ function updateTablePage(app) {
     );
   }
   region(q(".alerts-area"), JSON.stringify([S.lang, S.you, tbl.state, tbl.turn_clock_s, tbl.move_deadline_s, tbl.rated]), () => (S.you !== null && tbl.state !== "over" ? alertsEl() : null));
-  region(q(".links-area"), JSON.stringify([S.lang, S.links, S.you, tbl.state]), () =>
-    tbl.state === "lobby" ? null : h("details", { class: "links-more" }, h("summary", {}, S.links?.invite ? T().links : T().linksWatch), linksEl()),
+  region(q(".solo-area"), JSON.stringify([S.lang, solo, tbl.state]), () => (solo && tbl.state === "playing" ? soloControls() : null));
+  region(q(".links-area"), JSON.stringify([S.lang, S.links, S.you, tbl.state, solo]), () =>
+    tbl.state === "lobby" || solo ? null : h("details", { class: "links-more" }, h("summary", {}, S.links?.invite ? T().links : T().linksWatch), linksEl()),
   );
   renderChat(app);
 }
@@ -719,8 +877,8 @@ function tableRules() {
     const want = code;
     rulesOf = { code: want, body: null };
     const c = S.links?.watch || code;
-    fetch(`${serverBase()}/api/tables/${c}/rules`)
-      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+    (solo ? askWorker("rules").then((b) => (b && !b.error ? b : Promise.reject(new Error("no table")))) : fetch(`${serverBase()}/api/tables/${c}/rules`)
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status))))))
       .then((body) => {
         if (rulesOf.code !== want) return;
         rulesOf.body = body;
@@ -742,8 +900,8 @@ function fetchStats() {
   stats = null;
   const c = S.links?.watch || code;
   // From the server that plays the table (this page's own server may be the one that stopped).
-  fetch(`${serverBase()}/api/tables/${c}/stats`)
-    .then((r) => (r.ok ? r.json() : null))
+  (solo ? askWorker("stats").then((v) => (v?.error ? null : v)) : fetch(`${serverBase()}/api/tables/${c}/stats`)
+    .then((r) => (r.ok ? r.json() : null)))
     .then((v) => {
       if (statsFor === key && v) {
         stats = v;
@@ -937,6 +1095,8 @@ function chatUnread() {
 }
 
 function renderChat(app) {
+  // Nobody to chat with at a solo table.
+  if (!app.querySelector(".chat")) return;
   const list = app.querySelector(".chat-list");
   const form = app.querySelector(".chat-form");
   form.hidden = S.you === null;
@@ -984,10 +1144,23 @@ function route() {
   reviewMod?.leaveReview();
   reviewCode = null;
   playerName = null;
+  solo = false;
+  const lr = /^#solo-review\/([^/]{1,128})$/.exec(location.hash);
   const pm = /^\/p\/([^/]{1,200})$/.exec(location.pathname);
   const rv = /^\/(review|replay)\/([^/]{1,128})$/.exec(location.pathname);
   const m = /^\/(t|w)\/([0-9a-f]{32})$/.exec(location.pathname);
-  if (pm) {
+  if (location.hash === "#solo") {
+    // A solo table on this device: the worker restores it and sends its snapshot.
+    code = "solo";
+    access = "invite";
+    solo = true;
+    sock = connectLocal(onMessage);
+  } else if (lr) {
+    code = null;
+    access = null;
+    replay = false;
+    reviewCode = decodeURIComponent(lr[1]);
+  } else if (pm) {
     code = null;
     access = null;
     try {
@@ -1024,6 +1197,7 @@ function route() {
 }
 
 window.addEventListener("popstate", route);
+window.addEventListener("hashchange", route);
 // Leaving the page (a link such as the review's, the back button, a closed tab), even into the
 // back/forward cache: the connection goes now, so the others see the seat away at once and a
 // bot can play for it; coming back from that cache connects again (the snapshot catches up).
@@ -1034,7 +1208,7 @@ window.addEventListener("pagehide", () => {
   dispatch({ type: "local/disconnected" });
 });
 window.addEventListener("pageshow", (e) => {
-  if (e.persisted && code && !sock) sock = connect(code, access, onMessage, () => dispatch({ type: "local/disconnected" }));
+  if (e.persisted && code && !sock) sock = solo ? connectLocal(onMessage) : connect(code, access, onMessage, () => dispatch({ type: "local/disconnected" }));
 });
 document.addEventListener("keydown", (e) => {
   if (reviewCode) {

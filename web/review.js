@@ -15,6 +15,7 @@ import { texts } from "./i18n.js";
 import { speak, suitName, face } from "./cards.js";
 import { terms, symbols } from "./rules.js";
 import { cardEl } from "./table.js";
+import { request as askWorker } from "./local.js";
 import { markOf, optionRows, plainWords, reasonOf, namesOf, model, stepFromHash, fmtLoss } from "./review-model.js";
 import { sevenOptionText, sevenOptionEl, sevenOptionsEl, sevenReplayStepEl, sevenStepEl } from "./review-seven.js";
 import { buildReplay, replayStepEl, stepNav, playsEl } from "./replay.js";
@@ -81,14 +82,16 @@ export function reviewPage(code, lang, bar, onLoad = () => {}, replay = false) {
   if (loaded.code !== key) {
     loaded = { code: key, state: "loading", data: null, m: null };
     // The replay reads the table's public record (404 until a game is over).
-    fetch(replay ? `/api/tables/${encodeURIComponent(code)}/record` : `/api/reviews/${encodeURIComponent(code)}`)
-      .then(async (r) => {
-        if (r.status === 404) return { state: "unknown" };
-        if (!r.ok) return { state: "offline" };
-        const json = await r.json();
-        const data = replay ? { review: null, record: json, table: null } : json;
-        return { state: "ready", data };
-      })
+    // A review made on this device (a solo game's) is kept in this browser, not on a server.
+    (code.startsWith("local-") && !replay
+      ? askWorker("reviewBody", { share: code }).then((data) => (data && !data.error ? { state: "ready", data } : { state: "unknown" }))
+      : fetch(replay ? `/api/tables/${encodeURIComponent(code)}/record` : `/api/reviews/${encodeURIComponent(code)}`).then(async (r) => {
+          if (r.status === 404) return { state: "unknown" };
+          if (!r.ok) return { state: "offline" };
+          const json = await r.json();
+          const data = replay ? { review: null, record: json, table: null } : json;
+          return { state: "ready", data };
+        }))
       .catch(() => ({ state: "offline" }))
       .then((res) => {
         if (loaded.code !== key) return;

@@ -864,8 +864,8 @@ function reviewEl(ctx) {
     );
     parts.push(
       h("p", { class: "review-state", id: "review-state" }, t.reviewDone),
-      h("div", { class: "review-links" }, h("a", { id: "review-open", class: "button primary", href: `${ctx.base}/review/${encodeURIComponent(r.share)}`, "data-k": "review", onclick: () => rememberTable(r.share) }, t.reviewOpen), copy),
-      h("small", { class: "help" }, t.reviewShareHelp),
+      h("div", { class: "review-links" }, h("a", { id: "review-open", class: "button primary", href: ctx.reviewHref ? ctx.reviewHref(r.share) : `${ctx.base}/review/${encodeURIComponent(r.share)}`, "data-k": "review", onclick: () => rememberTable(r.share) }, t.reviewOpen), ctx.solo?.() ? null : copy),
+      ctx.solo?.() ? null : h("small", { class: "help" }, t.reviewShareHelp),
     );
   } else if (r.state === "failed") {
     parts.push(h("p", { class: "review-state failed", id: "review-state" }, errorText(ctx.S.lang, r.code)));

@@ -32,7 +32,7 @@ pub(crate) mod reviews;
 pub mod secrets;
 pub mod store;
 pub(crate) mod table;
-pub(crate) mod web;
+pub mod web;
 pub(crate) mod ws;
 
 use std::net::SocketAddr;

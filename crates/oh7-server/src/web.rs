@@ -36,6 +36,14 @@ const REPLAY: &str = include_str!("../../../web/replay.js");
 const ACCOUNT: &str = include_str!("../../../web/account.js");
 const PLAYER: &str = include_str!("../../../web/player.js");
 const STYLE: &str = include_str!("../../../web/style.css");
+/// Play on this device: the transport to the worker, and the worker that runs the WebAssembly.
+const LOCAL: &str = include_str!("../../../web/local.js");
+const WORKER: &str = include_str!("../../../web/worker.js");
+/// The service worker, before its version and file list are written in ([`service_worker`]).
+const SW: &str = include_str!("../../../web/sw.js");
+const MANIFEST: &str = include_str!("../../../web/manifest.webmanifest");
+/// The page's WebAssembly (`oh7-wasm`, built by `build.rs`; empty when the build had none).
+pub const WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/oh7.wasm"));
 const ICON: &str = include_str!("../../../web/favicon.svg");
 
 const JS: &str = "text/javascript; charset=utf-8";
@@ -62,13 +70,72 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/replay.js", JS, REPLAY),
     ("/style.css", "text/css; charset=utf-8", STYLE),
     ("/favicon.svg", "image/svg+xml", ICON),
+    ("/local.js", JS, LOCAL),
+    ("/worker.js", JS, WORKER),
+    ("/manifest.webmanifest", "application/manifest+json", MANIFEST),
 ];
+
+/// The client's files that are not text: the icons and the WebAssembly.
+pub(crate) const ASSETS: &[(&str, &str, &[u8])] = &[
+    ("/icons/icon-180.png", "image/png", include_bytes!("../../../web/icons/icon-180.png")),
+    ("/icons/icon-192.png", "image/png", include_bytes!("../../../web/icons/icon-192.png")),
+    ("/icons/icon-512.png", "image/png", include_bytes!("../../../web/icons/icon-512.png")),
+    ("/oh7.wasm", "application/wasm", WASM),
+];
+
+/// Whether this build has the WebAssembly (play on the device).
+pub fn has_wasm() -> bool {
+    !WASM.is_empty()
+}
+
+/// The files the service worker keeps, relative to it (`./` is the page).
+fn cached_files() -> Vec<String> {
+    let text = FILES.iter().map(|(p, _, _)| *p);
+    let assets = ASSETS.iter().filter(|(p, _, b)| !b.is_empty() || *p != "/oh7.wasm").map(|(p, _, _)| *p);
+    text.chain(assets).map(|p| format!(".{p}")).collect()
+}
+
+/// The client's version: a hash of every file it is made of.
+fn version() -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let bodies =
+        FILES.iter().map(|(_, _, b)| b.as_bytes()).chain(ASSETS.iter().map(|(_, _, b)| *b)).chain([SW.as_bytes()]);
+    for body in bodies {
+        for &b in body {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h = h.rotate_left(7);
+    }
+    format!("{h:016x}")
+}
+
+/// The service worker with this version and file list written in.
+pub fn service_worker() -> String {
+    let files = serde_json::to_string(&cached_files()).expect("strings serialize");
+    SW.replacen("\"__OH7_VERSION__\"", &format!("\"{}\"", version()), 1).replacen("[\"__OH7_FILES__\"]", &files, 1)
+}
+
+/// The static copy of the client (`oh7 web`): every file by its relative path, the page with
+/// relative links and in local-only mode (no server: play on the device only).
+pub fn static_files() -> Vec<(String, Vec<u8>)> {
+    let index = INDEX.replace("=\"/", "=\"./").replace("<body>", "<body data-mode=\"local\">");
+    let mut out = vec![("index.html".to_string(), index.into_bytes())];
+    for &(path, _, body) in FILES.iter().filter(|(p, _, _)| *p != "/") {
+        out.push((path.trim_start_matches('/').to_string(), body.as_bytes().to_vec()));
+    }
+    for &(path, _, body) in ASSETS {
+        out.push((path.trim_start_matches('/').to_string(), body.to_vec()));
+    }
+    out.push(("sw.js".to_string(), service_worker().into_bytes()));
+    out
+}
 
 /// A file's validator: a hash of its bytes (FNV-1a, 64 bits), weak, so a browser revalidates with
 /// `If-None-Match` and gets `304 Not Modified` until the binary ships a new file.
-fn etag(body: &str) -> String {
+fn etag(body: &[u8]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in body.bytes() {
+    for &b in body {
         h ^= b as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
@@ -79,6 +146,17 @@ fn etag(body: &str) -> String {
 /// A static file: `Cache-Control: no-cache` (always revalidated, so a new binary's client is
 /// seen at once) with an `ETag`, answered `304` when the browser has it already.
 fn file(headers: &HeaderMap, content_type: &'static str, body: &'static str) -> Response {
+    let tag = etag(body.as_bytes());
+    let fresh = headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()).is_some_and(|v| v == tag);
+    let common = [(header::CACHE_CONTROL, "no-cache".to_string()), (header::ETAG, tag)];
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    ([(header::CONTENT_TYPE, content_type.to_string()), common[0].clone(), common[1].clone()], body).into_response()
+}
+
+/// A file that is not text: the same validation as [`file`].
+fn bytes(headers: &HeaderMap, content_type: &'static str, body: &'static [u8]) -> Response {
     let tag = etag(body);
     let fresh = headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()).is_some_and(|v| v == tag);
     let common = [(header::CACHE_CONTROL, "no-cache".to_string()), (header::ETAG, tag)];
@@ -111,7 +189,12 @@ pub(crate) fn routes() -> Router<Arc<App>> {
     for &(path, ty, body) in FILES.iter().filter(|(p, _, _)| *p != "/") {
         r = r.route(path, get(move |h: HeaderMap| async move { live(&h, path, ty, body) }));
     }
-    r.route("/favicon.ico", get(|h: HeaderMap| async move { file(&h, "image/svg+xml", ICON) }))
+    for &(path, ty, body) in ASSETS.iter().filter(|(_, _, b)| !b.is_empty()) {
+        r = r.route(path, get(move |h: HeaderMap| async move { bytes(&h, ty, body) }));
+    }
+    let sw: &'static str = Box::leak(service_worker().into_boxed_str());
+    r.route("/sw.js", get(move |h: HeaderMap| async move { file(&h, JS, sw) }))
+        .route("/favicon.ico", get(|h: HeaderMap| async move { file(&h, "image/svg+xml", ICON) }))
         .route("/t/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
         .route("/w/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
         .route("/review/{code}", get(|h: HeaderMap| async move { live(&h, "/", "text/html; charset=utf-8", INDEX) }))
@@ -141,7 +224,7 @@ mod tests {
     /// A file's ETag changes with its bytes.
     #[test]
     fn etags_follow_the_bytes() {
-        assert_ne!(super::etag("a"), super::etag("b"));
-        assert_eq!(super::etag("a"), super::etag("a"));
+        assert_ne!(super::etag(b"a"), super::etag(b"b"));
+        assert_eq!(super::etag(b"a"), super::etag(b"a"));
     }
 }

@@ -11,6 +11,7 @@
 
 pub mod estimate;
 pub mod oh7;
+#[cfg(feature = "charts")]
 pub mod plot;
 pub mod report;
 pub mod seven;

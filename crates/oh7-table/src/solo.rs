@@ -16,8 +16,8 @@
 //! no seats to take, no chat, no rematch to answer, no clocks.
 
 use oh7_bots::{GameBots, GameSpec};
-use oh7_core::registry::{GameRequest, SpecError};
 use oh7_core::game::Seat;
+use oh7_core::registry::{GameRequest, SpecError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -50,7 +50,7 @@ pub struct SoloSetup {
     pub level: String,
     /// `en` or `fr`.
     pub lang: String,
-    /// The person's name (empty: "You", in the table's language).
+    /// The person's name (empty: "Player", in the table's language).
     #[serde(default)]
     pub name: String,
 }
@@ -149,12 +149,9 @@ impl Solo {
         })?;
         let (min, max) = spec.player_range().unwrap_or((0, 0));
         if !(min..=max).contains(&setup.players) {
-            return Err(Refusal::new(
-                ErrorCode::BadPlayers,
-                format!("This game is played by {min} to {max} players."),
-            )
-            .param("min", min)
-            .param("max", max));
+            return Err(Refusal::new(ErrorCode::BadPlayers, format!("This game is played by {min} to {max} players."))
+                .param("min", min)
+                .param("max", max));
         }
         if !spec.levels().contains(&setup.level.as_str()) {
             return Err(Refusal::unknown_level(&spec, &setup.level, None));
@@ -165,8 +162,8 @@ impl Solo {
                 .param("langs", vec!["en", "fr"]));
         }
         let name = match setup.name.trim() {
-            "" if setup.lang == "fr" => "Vous".to_string(),
-            "" => "You".to_string(),
+            "" if setup.lang == "fr" => "Joueur".to_string(),
+            "" => "Player".to_string(),
             n if n.chars().count() > 24 || n.chars().any(char::is_control) => {
                 return Err(Refusal::new(
                     ErrorCode::BadName,
@@ -440,8 +437,7 @@ impl Solo {
     /// and replayed, and the person gets a snapshot.
     fn undo(&mut self, id: &str, out: &mut Output) -> Result<Option<Ack>, Refusal> {
         let start = self.log.iter().rposition(|e| matches!(e, Event::Start { .. })).unwrap_or(0);
-        let Some(cut) = self.log.iter().rposition(|e| matches!(e, Event::Act { seat: YOU, .. }))
-        else {
+        let Some(cut) = self.log.iter().rposition(|e| matches!(e, Event::Act { seat: YOU, .. })) else {
             return Err(nothing_to_undo());
         };
         if cut < start || self.core.game.as_ref().is_some_and(|g| g.is_over()) {
@@ -567,11 +563,7 @@ mod tests {
         }
         let before = solo.core.version;
         let r = solo.command_text(r#"{"type":"undo","id":"u0"}"#);
-        assert!(
-            matches!(&r.messages[0], ServerMsg::Error { code: ErrorCode::NothingToUndo, .. }),
-            "{:?}",
-            r.messages
-        );
+        assert!(matches!(&r.messages[0], ServerMsg::Error { code: ErrorCode::NothingToUndo, .. }), "{:?}", r.messages);
         assert_eq!((solo.core.version, r.events.len()), (before, 0));
         let mut n = 0;
         for _ in 0..3 {
@@ -601,7 +593,9 @@ mod tests {
             client.take(&o);
         }
         let strip = |e: &Event| match e {
-            Event::Act { seat, action, by_bot, .. } => Event::Act { seat: *seat, action: action.clone(), id: None, by_bot: *by_bot },
+            Event::Act { seat, action, by_bot, .. } => {
+                Event::Act { seat: *seat, action: action.clone(), id: None, by_bot: *by_bot }
+            }
             e => e.clone(),
         };
         assert_eq!(solo.log.iter().map(strip).collect::<Vec<_>>(), played.iter().map(strip).collect::<Vec<_>>());

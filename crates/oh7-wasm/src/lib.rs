@@ -19,6 +19,8 @@
 //!   messages).
 //! - `bot`: the next bot decision; `{messages, saved}`, or `{idle: true}` when no bot owes one.
 //! - `stats`: the current table's statistics (the body of `GET /api/tables/{code}/stats`).
+//! - `rules`: the current table's rules summary in both languages (the body of
+//!   `GET /api/tables/{code}/rules`).
 //! - `records`: the current table's finished games' records.
 //! - `review` `{record, seat, names}`: the expert's review of `seat` in a record, as the review
 //!   page reads it (`{review, record, table}`).
@@ -29,8 +31,9 @@
 
 use std::cell::RefCell;
 
+use oh7_core::glossary::Lang;
 use oh7_table::bodies::{presets, table_stats};
-use oh7_table::protocol::ServerMsg;
+use oh7_table::protocol::{RulesBody, ServerMsg};
 use oh7_table::solo::{Output, Saved, Solo, SoloSetup};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -49,6 +52,7 @@ enum Request {
     Command { text: String },
     Bot {},
     Stats {},
+    Rules {},
     Records {},
     Review { record: Value, seat: usize, names: Vec<String> },
     Selfplay { setup: SoloSetup, seed: u64 },
@@ -105,12 +109,10 @@ fn review(record: &Value, seat: usize, names: Vec<String>) -> Value {
     let lang = record["lang"].as_str().unwrap_or("en").to_string();
     let opts = oh7_review::ReviewOptions::default();
     match oh7_review::review_record(record, seat, &opts, &|_, _| {}) {
-        Ok(review) => serde_json::to_value(ReviewPage {
-            review,
-            record,
-            table: ReviewTable { preset, lang, players, names },
-        })
-        .expect("a review serializes"),
+        Ok(review) => {
+            serde_json::to_value(ReviewPage { review, record, table: ReviewTable { preset, lang, players, names } })
+                .expect("a review serializes")
+        }
         Err(e) => error(e.to_string()),
     }
 }
@@ -171,8 +173,14 @@ pub fn call(request: &str) -> String {
             Some(out) => step(solo, &out),
             None => serde_json::json!({ "idle": true }),
         }),
-        Ok(Request::Stats {}) => with_table(|solo| {
-            serde_json::to_value(table_stats(&solo.core().finished)).expect("statistics serialize")
+        Ok(Request::Stats {}) => {
+            with_table(|solo| serde_json::to_value(table_stats(&solo.core().finished)).expect("statistics serialize"))
+        }
+        Ok(Request::Rules {}) => with_table(|solo| {
+            let c = solo.config();
+            let summary = |lang| c.spec.summary(Some(c.players), lang);
+            let body = RulesBody { en: summary(Lang::En), fr: summary(Lang::Fr) };
+            serde_json::to_value(body).expect("a rules summary serializes")
         }),
         Ok(Request::Records {}) => with_table(|solo| Value::Array(solo.records())),
         Ok(Request::Review { record, seat, names }) => review(&record, seat, names),
@@ -221,13 +229,15 @@ mod tests {
 
     #[test]
     fn a_table_is_made_played_by_a_bot_and_its_errors_are_answers() {
-        let bad = r#"{"op":"new","seed":5,"setup":{"game":"oh7","preset":"nope","players":4,"level":"random","lang":"en"}}"#;
+        let bad =
+            r#"{"op":"new","seed":5,"setup":{"game":"oh7","preset":"nope","players":4,"level":"random","lang":"en"}}"#;
         let v: Value = serde_json::from_str(&call(bad)).unwrap();
         // A preset the game does not have is not a table: the answer says why, nothing is made.
         assert_eq!(v["messages"][0]["code"], "unknown_preset", "{v}");
         let none: Value = serde_json::from_str(&call(r#"{"op":"bot"}"#)).unwrap();
         assert!(none["error"].as_str().is_some());
-        let new = r#"{"op":"new","seed":5,"setup":{"game":"oh7","preset":"en","players":4,"level":"random","lang":"en"}}"#;
+        let new =
+            r#"{"op":"new","seed":5,"setup":{"game":"oh7","preset":"en","players":4,"level":"random","lang":"en"}}"#;
         let v: Value = serde_json::from_str(&call(new)).unwrap();
         assert_eq!(v["messages"].as_array().unwrap().last().unwrap()["type"], "snapshot", "{v}");
         assert!(v["saved"]["events"].as_array().is_some_and(|e| e.len() == 2));

@@ -36,6 +36,13 @@ enum Command {
     Play(play::PlayArgs),
     /// Serve online tables (browser and WebSocket) on an embedded SQLite database, or on PostgreSQL (several instances).
     Serve(serve::ServeArgs),
+    /// Write the browser client as a folder of static files (play against bots on the device,
+    /// offline too; no server code): serve it with any static host, e.g. `python3 -m http.server`.
+    Web {
+        /// The folder to write (made if absent; the client's files in it are replaced).
+        #[arg(long, default_value = "oh7-web")]
+        out: PathBuf,
+    },
     /// Check that a server answers its health check (for a container's HEALTHCHECK).
     Health {
         /// The health check's address.
@@ -230,6 +237,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Serve(args) => serve::run(&args),
         Command::Backup { db, out } => serve::backup(&db, &out),
         Command::Health { url } => serve::health(&url),
+        Command::Web { out } => serve::write_static(&out),
         Command::Simulate(args) => sim::simulate(&args),
         Command::Stats { files, json, csv, plot } => sim::stats_command(&files, json, csv, plot.as_deref()),
         Command::Export { files, parquet, rounds_parquet } => {

@@ -2,9 +2,10 @@
 //! (several instances on one database: `--public-url`, `--lease-s`).
 
 use std::net::SocketAddr;
+use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 
 /// `oh7 serve` arguments.
@@ -245,4 +246,34 @@ mod tests {
             assert!(super::public_url(bad).is_err(), "{bad}");
         }
     }
+}
+
+/// `oh7 web`: the browser client as static files (local play only), each written whole to a
+/// temporary name then renamed, so a host serving the folder never sends half a file.
+pub(crate) fn write_static(out: &Path) -> Result<()> {
+    if !oh7_server::web::has_wasm() {
+        bail!(
+            "this build has no WebAssembly, so the static client could not play: build with the \
+             wasm32-unknown-unknown target installed (rustup target add wasm32-unknown-unknown)"
+        );
+    }
+    let files = oh7_server::web::static_files();
+    let mut total = 0;
+    for (name, body) in &files {
+        let path = out.join(name);
+        let dir = path.parent().unwrap_or(out);
+        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot make the folder", dir.display()))?;
+        let tmp = dir.join(format!(".{}.tmp", path.file_name().and_then(|n| n.to_str()).unwrap_or("file")));
+        std::fs::write(&tmp, body).with_context(|| format!("{}: cannot write", tmp.display()))?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("{}: cannot write", path.display()))?;
+        total += body.len();
+    }
+    println!(
+        "wrote {} files ({} KB) to {}/: serve the folder with any static host, e.g. `cd {} && python3 -m http.server 8000`, then open http://localhost:8000/",
+        files.len(),
+        total / 1024,
+        out.display(),
+        out.display()
+    );
+    Ok(())
 }

@@ -8,9 +8,9 @@ mod cluster;
 mod create;
 mod limits;
 
-pub(crate) use oh7_table::bodies::{TableStats, presets, table_stats};
 pub(crate) use create::CreateTable;
 use limits::PerAddress;
+pub(crate) use oh7_table::bodies::{TableStats, presets, table_stats};
 
 use std::collections::HashMap;
 use std::sync::Arc;
