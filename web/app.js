@@ -33,6 +33,10 @@ let reviewLoad = null;
 let sock = null;
 // The table is a solo table played on this device (local.js), not a server's.
 let solo = false;
+// Installing the app (Android, desktop Chromium): the browser's prompt, offered on the home page.
+let installPrompt = null;
+// The page asked the new version's service worker to take over: reload once it has.
+let switching = false;
 // A static copy of the client (`oh7 web`): no server behind the page, local play only.
 const LOCAL_ONLY = document.body?.dataset.mode === "local";
 let presets = null;
@@ -118,6 +122,12 @@ const ctx = {
   // Where a review's link goes: a solo table's reviews are kept on this device.
   reviewHref: (share) => (solo ? `#solo-review/${encodeURIComponent(share)}` : `${serverBase()}/review/${encodeURIComponent(share)}`),
   solo: () => solo,
+  // A solo table's last finished game, downloaded as its record.
+  exportRecord: async () => {
+    const records = await askWorker("records");
+    const last = Array.isArray(records) ? records[records.length - 1] : null;
+    if (last) download(`oh7-game-${S.table?.game_number ?? 1}.json`, last);
+  },
   redraw: () => render(),
   stats: () => stats,
   announce: () => announce,
@@ -600,10 +610,6 @@ function homePage() {
     keepToken(v.invite, v.token);
     history.pushState({}, "", `/t/${v.invite}`);
     route();
-// The app shell, the WebAssembly and the models cached for offline play (sw.js).
-if ("serviceWorker" in navigator && (location.protocol === "https:" || location.hostname === "localhost" || location.hostname === "127.0.0.1")) {
-  navigator.serviceWorker.register(new URL("./sw.js", import.meta.url)).catch(() => {});
-}
   });
   const turnBanner = h("p", { id: "turn-banner", class: "turn-banner", hidden: true });
   return h(
@@ -764,7 +770,15 @@ function soloPanel() {
     };
     history.replaceChildren(h("h3", {}, t.solo.history), list.length ? h("ul", {}, ...list.map(row)) : h("p", { class: "help" }, t.solo.historyNone));
   });
-  panel.append(h("h2", { id: "solo-title" }, t.solo.title), h("p", { class: "help" }, t.solo.help), resume, form, history);
+  const install = installPrompt
+    ? h("button", { type: "button", id: "install-btn", onclick: async () => {
+        const p = installPrompt;
+        installPrompt = null;
+        install.remove();
+        await p.prompt();
+      } }, t.solo.install)
+    : null;
+  panel.append(h("h2", { id: "solo-title" }, t.solo.title), h("p", { class: "help" }, t.solo.help), resume, form, install, history);
   return panel;
 }
 
@@ -1234,3 +1248,47 @@ document.addEventListener("keydown", (e) => {
 window.oh7State = () =>
   JSON.parse(JSON.stringify({ version: S.version, you: S.you, table: S.table, view: S.view, legal: S.legal, links: S.links, connected: S.connected, pending: S.pending, choice: S.choice, completed: S.completed, summary: S.summary, notices: S.notices, review: S.review }));
 route();
+// The app shell, the WebAssembly and the models cached for offline play (sw.js). A new version
+// is cached whole beside the old one; this page offers to switch, and reloads once it has (a
+// page is never half old, half new).
+function offerUpdate(waiting) {
+  if (document.getElementById("update")) return;
+  const t = T();
+  const bar = h(
+    "div",
+    { id: "update", class: "update-bar", role: "status" },
+    t.updateReady,
+    " ",
+    h("button", { type: "button", id: "update-btn", onclick: () => {
+      switching = true;
+      waiting.postMessage("take-over");
+    } }, t.updateReload),
+  );
+  document.body.prepend(bar);
+}
+if ("serviceWorker" in navigator && (location.protocol === "https:" || location.hostname === "localhost" || location.hostname === "127.0.0.1")) {
+  navigator.serviceWorker
+    .register(new URL("./sw.js", import.meta.url))
+    .then((reg) => {
+      const offer = () => {
+        if (reg.waiting && navigator.serviceWorker.controller) offerUpdate(reg.waiting);
+      };
+      offer();
+      reg.addEventListener("updatefound", () => reg.installing?.addEventListener("statechange", offer));
+    })
+    .catch(() => {});
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (switching) location.reload();
+  });
+}
+window.addEventListener("beforeinstallprompt", (e) => {
+  e.preventDefault();
+  installPrompt = e;
+  if (!code && !reviewCode && playerName === null) {
+    document.getElementById("app").__page = null;
+    render();
+  }
+});
+window.addEventListener("appinstalled", () => {
+  installPrompt = null;
+});

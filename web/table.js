@@ -759,8 +759,10 @@ function endPanel(ctx, v) {
       { class: "end-actions" },
       // Play again: its own region (below), so its countdown redraws nothing else.
       h("div", { class: "again" }),
-      ctx.code ? h("a", { id: "replay-link", class: "button", href: `${ctx.base}/replay/${encodeURIComponent(ctx.code)}` }, t.replay) : null,
+      ctx.code && !ctx.solo?.() ? h("a", { id: "replay-link", class: "button", href: `${ctx.base}/replay/${encodeURIComponent(ctx.code)}` }, t.replay) : null,
       watch ? h("a", { id: "download", href: `${ctx.base}/api/tables/${watch}/record`, download: "oh7-game.json" }, t.download) : null,
+      // A solo game's record is on this device: the worker has it.
+      ctx.solo?.() ? h("button", { type: "button", id: "download", class: "link", title: t.solo.exportHelp, onclick: () => ctx.exportRecord() }, t.download) : null,
     ),
     gameOfView(v) === "oh7" ? scoreTable(ctx, v) : (v.past_rounds || []).length ? sevenRoundTable(ctx, v, v.past_rounds) : null,
     statsEl(ctx, names),

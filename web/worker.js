@@ -189,6 +189,9 @@ const ops = {
   async stats() {
     return call({ op: "stats" });
   },
+  async records() {
+    return call({ op: "records" });
+  },
   /** The expert's review of the person's last finished game, stored under a local code. */
   async review({ game, names }) {
     const records = call({ op: "records" });
