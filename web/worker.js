@@ -74,6 +74,25 @@ const get = (key) => tx("readonly", (s) => s.get(key));
 const put = (key, value) => tx("readwrite", (s) => s.put(value, key));
 const del = (key) => tx("readwrite", (s) => s.delete(key));
 
+// The solo table's log: its settings under "solo", each event under "ev:" and its index (so a
+// step stores only its own events, whatever the length of the game).
+const EVENTS = () => IDBKeyRange.bound("ev:", "ev:\uffff");
+const evKey = (i) => `ev:${String(i).padStart(8, "0")}`;
+let stored = 0;
+const allEvents = () => tx("readonly", (s) => s.getAll(EVENTS()));
+function appendEvents(events) {
+  const from = stored;
+  stored += events.length;
+  return tx("readwrite", (s) => events.forEach((e, i) => s.put(e, evKey(from + i))));
+}
+function replaceEvents(events) {
+  stored = events.length;
+  return tx("readwrite", (s) => {
+    s.delete(EVENTS());
+    events.forEach((e, i) => s.put(e, evKey(i)));
+  });
+}
+
 // ---------- the table ----------
 
 function post(messages) {
@@ -82,10 +101,10 @@ function post(messages) {
 
 /** A step of the table: its log stored first (committed before told), then its messages. */
 async function commit(answer) {
-  if (answer.saved) {
-    await put("solo", { setup: current, saved: answer.saved });
-    await noteFinished(answer.messages);
-  }
+  if (answer.config) await put("solo", { setup: current, config: answer.config });
+  if (answer.reset) await replaceEvents(answer.events);
+  else if (answer.events?.length) await appendEvents(answer.events);
+  if (answer.events?.length) await noteFinished(answer.messages);
   post(answer.messages);
 }
 
@@ -149,11 +168,13 @@ const ops = {
   /** Load the module; restore the stored table, if any: `{table: bool}`. */
   async open() {
     await load();
-    const stored = await get("solo");
-    if (!stored) return { table: false };
-    const a = call({ op: "restore", saved: stored.saved });
+    const table = await get("solo");
+    if (!table?.config) return { table: false };
+    const events = await allEvents();
+    const a = call({ op: "restore", saved: { config: table.config, events } });
     if (a.error) return { table: false, error: a.error };
-    current = stored.setup;
+    stored = events.length;
+    current = table.setup;
     post(a.messages);
     drive();
     return { table: true, setup: current };
@@ -218,9 +239,46 @@ const ops = {
     const h = (await get("history")) || [];
     return h.slice().reverse();
   },
+  /**
+   * The bots' decision times in this worker (scripts/bench-web.sh): a table of `setup` (not
+   * stored; the current one is restored after), the person playing each first legal action, each
+   * bot decision timed until `decisions` are; the milliseconds sorted, with p50 and p95.
+   */
+  async bench({ setup, decisions = 200, seed: s = 1 }) {
+    await load();
+    const times = [];
+    let game = 0;
+    let n = 0;
+    while (times.length < decisions && game < 50) {
+      const a = call({ op: "new", setup, seed: s + game });
+      if (a.error || a.messages?.some((m) => m.type === "error")) return { error: a.error || JSON.stringify(a.messages) };
+      game += 1;
+      for (;;) {
+        const t0 = performance.now();
+        const b = call({ op: "bot" });
+        const ms = performance.now() - t0;
+        if (!b.idle) {
+          times.push(ms);
+          if (times.length >= decisions) break;
+          continue;
+        }
+        const st = call({ op: "command", text: JSON.stringify({ type: "sync" }) }).messages[0];
+        if (st.table.state === "over") break;
+        const first = st.legal?.[0]?.a;
+        if (!first) break;
+        call({ op: "command", text: JSON.stringify({ type: "act", id: `bench-${++n}`, action: first }) });
+      }
+    }
+    const table = await get("solo");
+    if (table?.config) call({ op: "restore", saved: { config: table.config, events: await allEvents() } });
+    times.sort((x, y) => x - y);
+    const q = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
+    return { decisions: times.length, games: game, p50: q(0.5), p95: q(0.95), max: times[times.length - 1] };
+  },
   /** Forget the table being played (its finished games stay in the history). */
   async abandon() {
     await del("solo");
+    await replaceEvents([]);
     current = null;
     return { ok: true };
   },

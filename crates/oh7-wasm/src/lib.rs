@@ -12,12 +12,12 @@
 //! Requests (`op` and its fields) and answers:
 //! - `presets`: the games, presets and levels (the body of `GET /api/presets`).
 //! - `new` `{setup, seed}`: a solo table ([`oh7_table::solo::SoloSetup`]) is made the current one;
-//!   `{messages, saved}`.
+//!   `{messages, config, events, reset: true}` (store the settings and the log, then show).
 //! - `restore` `{saved}`: the stored table made current again; `{messages: [snapshot]}`.
 //! - `command` `{text}`: one command of the person (`act`, `hint`, `undo`, `rematch`, `sync`,
-//!   `ping`); `{messages, saved?}`, `saved` when the log changed (store it before showing the
-//!   messages).
-//! - `bot`: the next bot decision; `{messages, saved}`, or `{idle: true}` when no bot owes one.
+//!   `ping`); `{messages, events, reset?}`: the new events to append to the stored log (with
+//!   `reset`, an undo's: the whole log, to store instead), before the messages are shown.
+//! - `bot`: the next bot decision, as `command` answers, or `{idle: true}` when no bot owes one.
 //! - `stats`: the current table's statistics (the body of `GET /api/tables/{code}/stats`).
 //! - `rules`: the current table's rules summary in both languages (the body of
 //!   `GET /api/tables/{code}/rules`).
@@ -33,6 +33,8 @@ use std::cell::RefCell;
 
 use oh7_core::glossary::Lang;
 use oh7_table::bodies::{presets, table_stats};
+use oh7_table::core::TableConfig;
+use oh7_table::event::Event;
 use oh7_table::protocol::{RulesBody, ServerMsg};
 use oh7_table::solo::{Output, Saved, Solo, SoloSetup};
 use serde::{Deserialize, Serialize};
@@ -58,17 +60,22 @@ enum Request {
     Selfplay { setup: SoloSetup, seed: u64 },
 }
 
-/// What a step gives the page.
+/// What a step gives the page: the events to store (appended to the stored log, or, with
+/// `reset`, the whole log instead of it), then the messages.
 #[derive(Serialize)]
 struct Step<'a> {
     messages: &'a [ServerMsg],
+    events: &'a [Event],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    reset: bool,
+    /// A new table's settings (stored once).
     #[serde(skip_serializing_if = "Option::is_none")]
-    saved: Option<Saved>,
+    config: Option<&'a TableConfig>,
 }
 
-fn step(solo: &Solo, out: &Output) -> Value {
-    let changed = !out.events.is_empty() || out.reset;
-    let body = Step { messages: &out.messages, saved: changed.then(|| solo.saved()) };
+fn step(solo: &Solo, out: &Output, new: bool) -> Value {
+    let events = if out.reset { solo.events() } else { &out.events[..] };
+    let body = Step { messages: &out.messages, events, reset: out.reset || new, config: new.then(|| solo.config()) };
     serde_json::to_value(body).expect("a step serializes")
 }
 
@@ -151,7 +158,7 @@ pub fn call(request: &str) -> String {
         Ok(Request::Presets {}) => serde_json::to_value(presets()).expect("presets serialize"),
         Ok(Request::New { setup, seed }) => match Solo::new(setup, seed) {
             Ok((solo, out)) => {
-                let body = step(&solo, &out);
+                let body = step(&solo, &out, true);
                 TABLE.with_borrow_mut(|t| *t = Some(solo));
                 body
             }
@@ -167,10 +174,10 @@ pub fn call(request: &str) -> String {
         },
         Ok(Request::Command { text }) => with_table(|solo| {
             let out = solo.command_text(&text);
-            step(solo, &out)
+            step(solo, &out, false)
         }),
         Ok(Request::Bot {}) => with_table(|solo| match solo.bot_turn() {
-            Some(out) => step(solo, &out),
+            Some(out) => step(solo, &out, false),
             None => serde_json::json!({ "idle": true }),
         }),
         Ok(Request::Stats {}) => {
@@ -240,13 +247,15 @@ mod tests {
             r#"{"op":"new","seed":5,"setup":{"game":"oh7","preset":"en","players":4,"level":"random","lang":"en"}}"#;
         let v: Value = serde_json::from_str(&call(new)).unwrap();
         assert_eq!(v["messages"].as_array().unwrap().last().unwrap()["type"], "snapshot", "{v}");
-        assert!(v["saved"]["events"].as_array().is_some_and(|e| e.len() == 2));
+        assert!(v["events"].as_array().is_some_and(|e| e.len() == 2));
+        assert_eq!(v["reset"], true);
+        assert_eq!(v["config"]["players"], 4);
         let b: Value = serde_json::from_str(&call(r#"{"op":"bot"}"#)).unwrap();
         assert!(b["messages"][0]["type"] == "event" || b["idle"] == true, "{b}");
         let bad: Value = serde_json::from_str(&call(r#"{"op":"dance"}"#)).unwrap();
         assert!(bad["error"].as_str().is_some());
         let bad: Value = serde_json::from_str(&call(r#"{"op":"command","text":"{"}"#)).unwrap();
         assert_eq!(bad["messages"][0]["code"], "malformed");
-        assert!(bad.get("saved").is_none());
+        assert_eq!(bad["events"], serde_json::json!([]));
     }
 }

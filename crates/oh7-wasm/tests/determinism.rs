@@ -52,7 +52,7 @@ fn requests() -> Vec<Value> {
 #[test]
 fn the_same_seeded_games_give_the_same_records_natively_and_in_webassembly() {
     let Some(wasm) = module() else { return skip("no WebAssembly module: build oh7-server (or set OH7_WASM_FILE)") };
-    let runner = root().join("web/test/wasm-run.mjs");
+    let runner = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/wasm-run.mjs");
     let child = Command::new("node").arg(&runner).arg(&wasm).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn();
     let Ok(mut child) = child else { return skip("node is not installed") };
     let reqs = requests();

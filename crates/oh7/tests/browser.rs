@@ -1222,3 +1222,265 @@ fn accounts_rated_turn_based_game_and_player_pages() {
 async fn c_select(c: &Client, css: &str, value: &str) {
     wait_for(c, css).await.select_by_value(value).await.unwrap();
 }
+
+/// Ask the page's solo worker (`web/local.js`'s `request`) and wait for its answer.
+async fn ask_worker(c: &Client, op: &str) -> Value {
+    ask_worker_with(c, op, json!({})).await
+}
+
+async fn ask_worker_with(c: &Client, op: &str, fields: Value) -> Value {
+    c.execute_async(
+        &format!(
+            "const done = arguments[arguments.length - 1];
+             import('./local.js').then(m => m.request({}, {fields})).then(done, e => done({{error: String(e)}}));",
+            json!(op)
+        ),
+        vec![],
+    )
+    .await
+    .unwrap_or_else(|e| panic!("asking the worker {op}: {e}"))
+}
+
+/// Wait until the service worker has the whole app (the WebAssembly included) in its cache.
+async fn wait_offline_ready(c: &Client) {
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let r = c
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 navigator.serviceWorker.ready
+                   .then(async () => { for (const k of await caches.keys()) { if (await (await caches.open(k)).match('oh7.wasm')) return true; } return false; })
+                   .then(done, () => done(false));",
+                vec![],
+            )
+            .await
+            .unwrap_or(Value::Bool(false));
+        if r == json!(true) {
+            return;
+        }
+        assert!(Instant::now() < until, "the service worker never cached the app");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Chromium's network emulation (chromedriver's own endpoint): `offline` cuts the page off.
+async fn network(c: &Client, driver: &str, offline: bool) {
+    let id = c.session_id().await.unwrap().expect("a session");
+    let body = json!({"network_conditions": {"offline": offline, "latency": 0, "download_throughput": -1, "upload_throughput": -1}});
+    let addr = driver.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let body = body.to_string();
+    use std::io::{Read, Write};
+    write!(
+        s,
+        "POST /session/{id}/chromium/network_conditions HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "network conditions: {answer}");
+}
+
+/// A static host for the folder `oh7 web` wrote (what `python3 -m http.server` does): GET only,
+/// one request at a time, until the guard's flag says stop.
+fn static_host(dir: PathBuf) -> (std::sync::Arc<std::sync::atomic::AtomicBool>, String) {
+    use std::io::{BufRead, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    std::thread::spawn(move || {
+        while !flag.load(std::sync::atomic::Ordering::SeqCst) {
+            let Ok((mut s, _)) = listener.accept() else {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            };
+            s.set_nonblocking(false).ok();
+            let mut line = String::new();
+            let mut r = std::io::BufReader::new(s.try_clone().unwrap());
+            if r.read_line(&mut line).is_err() {
+                continue;
+            }
+            loop {
+                let mut h = String::new();
+                if r.read_line(&mut h).map_or(true, |n| n == 0) || h == "\r\n" {
+                    break;
+                }
+            }
+            let path = line.split(' ').nth(1).unwrap_or("/").split(['?', '#']).next().unwrap_or("/");
+            let name = if path.ends_with('/') { format!("{path}index.html") } else { path.to_string() };
+            let file = dir.join(name.trim_start_matches('/'));
+            let ty = match file.extension().and_then(|e| e.to_str()) {
+                Some("html") => "text/html",
+                Some("js") => "text/javascript",
+                Some("css") => "text/css",
+                Some("wasm") => "application/wasm",
+                Some("png") => "image/png",
+                Some("svg") => "image/svg+xml",
+                _ => "application/octet-stream",
+            };
+            let _ = match std::fs::read(&file) {
+                Ok(body) => {
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: {ty}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        body.len()
+                    );
+                    s.write_all(head.as_bytes()).and_then(|_| s.write_all(&body))
+                }
+                Err(_) => s.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+            };
+        }
+    });
+    (stop, format!("http://{addr}"))
+}
+
+/// A solo game with the hand's first legal action each time, by clicks, until `done` holds.
+async fn solo_until(c: &Client, what: &str, limit: u64, done: impl Fn(&Value) -> bool) {
+    play_until(c, what, limit, done).await;
+}
+
+#[test]
+fn play_on_this_device() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(driver_bin) = find_driver() else {
+        assert!(
+            std::env::var("OH7_BROWSER_TESTS").as_deref() != Ok("require"),
+            "OH7_BROWSER_TESTS=require but chromedriver is not installed"
+        );
+        eprintln!("browser tests skipped: chromedriver not found (apt-get install -y chromium chromium-driver)");
+        return;
+    };
+    if !oh7_server::web::has_wasm() {
+        assert!(
+            std::env::var("OH7_BROWSER_TESTS").as_deref() != Ok("require"),
+            "OH7_BROWSER_TESTS=require but this build has no WebAssembly (rustup target add wasm32-unknown-unknown)"
+        );
+        eprintln!("play on this device skipped: this build has no WebAssembly");
+        return;
+    }
+    let scratch = tempfile::Builder::new().prefix("oh7-solo-").tempdir().expect("a temporary directory");
+    let dir = scratch.path().to_path_buf();
+    let (server, addr) = serve_with(dir.join("oh7.db"), &[]);
+    let base = format!("http://{addr}");
+    let (_driver, driver, rt) = start_driver(&driver_bin);
+    rt.block_on(async {
+        eprintln!("scenario: a phone loads the server's page once, then the server stops");
+        let c = session(&driver, 390, 844, "en-US").await;
+        c.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&c, "#solo-start").await;
+        js(&c, "localStorage.setItem('oh7.pace', 'fast'); return true;").await;
+        wait_offline_ready(&c).await;
+        c_select(&c, "#solo-game", "oh7").await;
+        c_select(&c, "#solo-preset", "en").await;
+        click(&c, "#solo-start").await;
+        wait_state(&c, "the solo table", |s| s["table"]["state"] == "playing" && s["you"] == 0).await;
+        drop(server);
+
+        eprintln!("scenario: undo takes back a bet");
+        let bet = wait_state(&c, "a bet to make", |s| {
+            s["view"]["phase"]["name"] == "betting" && s["legal"].as_array().is_some_and(|l| !l.is_empty())
+        })
+        .await;
+        let before = bet["version"].as_u64().unwrap();
+        play_until(&c, "the bet made", 30, |s| s["version"].as_u64() > Some(before) && s["pending"].is_null()).await;
+        click(&c, "#undo-btn").await;
+        let undone = wait_state(&c, "the bet taken back", |s| {
+            s["view"]["phase"]["name"] == "betting"
+                && s["legal"].as_array().is_some_and(|l| !l.is_empty())
+                && s["version"].as_u64() <= Some(before)
+        })
+        .await;
+        assert_eq!(undone["legal"], bet["legal"], "the same bets to choose from again");
+        axe(&c, "solo table").await;
+
+        eprintln!("scenario: undo takes back a card");
+        play_until(&c, "my turn to play a card", 60, my_turn_to_play).await;
+        let hand = state(&c).await["view"]["hand"].as_array().map_or(0, Vec::len);
+        play_until(&c, "a card played", 30, |s| s["view"]["hand"].as_array().map_or(0, Vec::len) < hand).await;
+        click(&c, "#undo-btn").await;
+        wait_state(&c, "the card back in hand", |s| {
+            s["view"]["hand"].as_array().map_or(0, Vec::len) == hand && my_turn_to_play(s)
+        })
+        .await;
+        shot(&c, "solo-390x844-en").await;
+
+        eprintln!("scenario: a reload mid-round resumes at the same decision");
+        let at = state(&c).await;
+        c.refresh().await.unwrap();
+        let back =
+            wait_state(&c, "the table after the reload", |s| s["version"] == at["version"] && !s["legal"].is_null())
+                .await;
+        assert_eq!(back["legal"], at["legal"]);
+        assert_eq!(back["view"]["hand"], at["view"]["hand"]);
+
+        eprintln!("scenario: the game to its end, by clicks");
+        solo_until(&c, "the end of the game", 600, |s| s["table"]["state"] == "over").await;
+        wait_for(&c, "#review-btn").await;
+        shot(&c, "solo-end-390x844-en").await;
+
+        eprintln!("scenario: the record exported replays with the native `oh7 replay`");
+        let records = ask_worker(&c, "records").await;
+        let record = records.as_array().and_then(|r| r.last()).cloned().expect("a finished game's record");
+        let file = dir.join("solo.json");
+        std::fs::write(&file, record.to_string()).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_oh7")).arg("replay").arg(&file).output().unwrap();
+        assert!(out.status.success(), "oh7 replay: {}", String::from_utf8_lossy(&out.stderr));
+        let history = ask_worker(&c, "history").await;
+        assert_eq!(history[0]["record"], record, "the local history keeps the game");
+
+        eprintln!("scenario: the review made on the device");
+        click(&c, "#review-btn").await;
+        wait_state(&c, "the review done", |s| s["review"]["state"] == "done").await;
+        click(&c, "#review-open").await;
+        let until = Instant::now() + Duration::from_secs(60);
+        while !text(&c).await.contains("Accuracy") {
+            assert!(Instant::now() < until, "the review page never showed: {}", text(&c).await);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        axe(&c, "solo review").await;
+
+        eprintln!("scenario: the static folder (`oh7 web`) on a plain static host, the desktop home page");
+        let web = dir.join("web");
+        let out = Command::new(env!("CARGO_BIN_EXE_oh7")).args(["web", "--out"]).arg(&web).output().unwrap();
+        assert!(out.status.success(), "oh7 web: {}", String::from_utf8_lossy(&out.stderr));
+        let (stop, host) = static_host(web);
+        let d = session(&driver, 1280, 800, "en-US").await;
+        d.goto(&format!("{host}/")).await.unwrap();
+        wait_for(&d, "#solo-start").await;
+        assert!(d.find(Locator::Css("#create")).await.is_err(), "a static copy offers no online table");
+        axe(&d, "static home").await;
+        shot(&d, "solo-home-1280x800-en").await;
+        d.close().await.ok();
+
+        eprintln!("scenario: loaded once, then Chromium's network offline: a Seven game at 360x640");
+        let p = session(&driver, 360, 640, "en-US").await;
+        p.goto(&format!("{host}/")).await.unwrap();
+        wait_for(&p, "#solo-start").await;
+        js(&p, "localStorage.setItem('oh7.pace', 'fast'); return true;").await;
+        wait_offline_ready(&p).await;
+        network(&p, &driver, true).await;
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        c_select(&p, "#solo-game", "seven").await;
+        js(&p, "const e = document.getElementById('solo-players'); e.value = '3'; return true;").await;
+        c_select(&p, "#solo-level", "random").await;
+        click(&p, "#solo-start").await;
+        wait_state(&p, "the Seven table", |s| s["table"]["state"] == "playing" && s["table"]["game"] == "seven").await;
+        // No pause between the bots' decisions (a game of Seven has hundreds).
+        ask_worker_with(&p, "speed", json!({"ms": 0})).await;
+        p.refresh().await.unwrap();
+        wait_state(&p, "the Seven table after a reload offline", |s| {
+            s["table"]["game"] == "seven" && !s["legal"].is_null()
+        })
+        .await;
+        ask_worker_with(&p, "speed", json!({"ms": 0})).await;
+        solo_until(&p, "the end of the Seven game", 600, |s| s["table"]["state"] == "over").await;
+        shot(&p, "solo-seven-360x640-en").await;
+        axe(&p, "Seven solo end").await;
+        network(&p, &driver, false).await;
+        for x in [c, p] {
+            x.close().await.ok();
+        }
+    });
+}

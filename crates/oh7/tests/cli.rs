@@ -446,3 +446,37 @@ fn learn_data_train_eval_and_their_errors() {
     );
     fails_with(&["learn", "eval", p], "without --baseline");
 }
+
+/// `oh7 web` writes the static client: the page with relative links in local-only mode, the
+/// service worker with its version and every file it caches, the WebAssembly; a file where the
+/// folder should be is one clear line.
+#[test]
+fn web_writes_the_static_client() {
+    if !oh7_server::web::has_wasm() {
+        fails_with(&["web", "--out", "unused"], "no WebAssembly");
+        return;
+    }
+    let scratch = scratch();
+    let out = scratch.path().join("site");
+    let run = oh7(&["web", "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("data-mode=\"local\""), "{index}");
+    assert!(index.contains("src=\"./app.js\"") && !index.contains("=\"/"), "links relative: {index}");
+    let sw = std::fs::read_to_string(out.join("sw.js")).unwrap();
+    assert!(!sw.contains("__OH7_"), "the version and files written in");
+    let files: Vec<String> =
+        serde_json::from_str(sw.lines().find_map(|l| l.strip_prefix("const FILES = ")).unwrap().trim_end_matches(';'))
+            .unwrap();
+    for f in &files {
+        let path = if f == "./" { out.join("index.html") } else { out.join(f.trim_start_matches("./")) };
+        assert!(path.metadata().is_ok_and(|m| m.len() > 0), "{f} cached by the service worker but not written");
+    }
+    assert!(files.contains(&"./oh7.wasm".to_string()));
+    let wasm = std::fs::read(out.join("oh7.wasm")).unwrap();
+    assert_eq!(&wasm[..4], b"\0asm");
+    // Written again over itself: the same files.
+    assert!(oh7(&["web", "--out", out.to_str().unwrap()]).status.success());
+    std::fs::write(scratch.path().join("file"), "x").unwrap();
+    fails_with(&["web", "--out", scratch.path().join("file").to_str().unwrap()], "cannot make the folder");
+}

@@ -1,4 +1,4 @@
-// Runs oh7.wasm under node for the determinism test (crates/oh7-wasm/tests/determinism.rs):
+// Runs oh7.wasm under node for the determinism test (determinism.rs beside it):
 // each line of standard input is a request, each line of standard output its answer, through
 // the same three exports the page's worker calls (web/worker.js).
 import { readFileSync } from "node:fs";
