@@ -33,6 +33,8 @@ let reviewLoad = null;
 let sock = null;
 // The table is a solo table played on this device (local.js), not a server's.
 let solo = false;
+// The solo panel's redraw, for when the presets arrive.
+let soloRedraw = null;
 // Installing the app (Android, desktop Chromium): the browser's prompt, offered on the home page.
 let installPrompt = null;
 // The page asked the new version's service worker to take over: reload once it has.
@@ -540,15 +542,16 @@ function homePage() {
   // that moved the focus.
   players.addEventListener("input", drawSeats);
   drawSeats();
-  if (!presets && !LOCAL_ONLY) {
-    fetch("/api/presets")
-      .then((r) => (r.ok ? r.json() : null))
+  if (!presets) {
+    // A static copy has no server: the worker's engine says the same.
+    (LOCAL_ONLY ? askWorker("presets") : fetch("/api/presets").then((r) => (r.ok ? r.json() : null)))
       .then((p) => {
         if (p?.games) {
           presets = p;
           const keep = formValues();
           drawSeats();
           restoreForm(keep);
+          soloRedraw?.();
         }
       })
       .catch(() => {});
@@ -653,7 +656,7 @@ function soloControls() {
 /** What a stored solo setup is, in words ("Kod-7, 4 players, bots: expert"). */
 function setupWords(t, st) {
   if (!st) return "";
-  const what = st.game === "seven" ? t.gameSeven : t.presets[st.preset] || st.preset || t.gameOh7;
+  const what = t.presets[st.preset ?? st.game] || st.preset || st.game;
   return `${what}, ${st.players} ${t.players.toLowerCase()}, ${t.botLevel(t.levels[st.level] || st.level)}`;
 }
 
@@ -680,10 +683,10 @@ function soloPanel() {
   const start = h("button", { type: "submit", id: "solo-start", class: "primary" }, t.solo.start);
   const resume = h("div", { class: "solo-resume", id: "solo-resume" });
   const history = h("div", { class: "solo-history", id: "solo-history" });
-  const entry = () => {
-    const key = game.value === "seven" ? "seven" : preset.value;
-    return catalogue().games.find((g) => g.preset === key) || FALLBACK.games.find((g) => g.preset === key);
-  };
+  // A game's presets (Seven has one, named after the game): the rules select only for several.
+  const presetsOf = (g) => catalogue().games.filter((e) => e.game === g);
+  const several = () => presetsOf(game.value).length > 1;
+  const entry = () => (several() ? presetsOf(game.value).find((e) => e.preset === preset.value) : null) || presetsOf(game.value)[0];
   const redraw = () => {
     const e = entry();
     players.min = e.min_players;
@@ -693,11 +696,12 @@ function soloPanel() {
     const was = level.value;
     level.replaceChildren(...levels.map((l) => h("option", { value: l }, t.levels[l] || l)));
     level.value = levels.includes(was) ? was : levels.includes("medium") ? "medium" : levels[levels.length - 1];
-    preset.disabled = game.value === "seven";
+    preset.disabled = !several();
   };
   game.addEventListener("change", redraw);
   preset.addEventListener("change", redraw);
   redraw();
+  soloRedraw = redraw;
   const form = h(
     "form",
     { id: "solo-form", novalidate: true },
@@ -712,7 +716,7 @@ function soloPanel() {
     e.preventDefault();
     error.textContent = "";
     const setup = { game: game.value, players: Number(players.value), level: level.value, lang: S.lang };
-    if (game.value === "oh7") setup.preset = preset.value;
+    if (several()) setup.preset = preset.value;
     start.disabled = true;
     start.textContent = t.solo.starting;
     const a = await newTable(setup);

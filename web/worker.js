@@ -200,6 +200,11 @@ const ops = {
     drive();
     return { ok: true };
   },
+  /** The games, presets and levels (the body of the server's `GET /api/presets`). */
+  async presets() {
+    await load();
+    return call({ op: "presets" });
+  },
   async speed({ ms }) {
     pace = Math.max(0, Math.min(5000, Number(ms) || 0));
     return { ok: true };

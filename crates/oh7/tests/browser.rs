@@ -1248,6 +1248,7 @@ async fn wait_offline_ready(c: &Client) {
         let r = c
             .execute_async(
                 "const done = arguments[arguments.length - 1];
+                 setTimeout(() => done(false), 2000);
                  navigator.serviceWorker.ready
                    .then(async () => { for (const k of await caches.keys()) { if (await (await caches.open(k)).match('oh7.wasm')) return true; } return false; })
                    .then(done, () => done(false));",
@@ -1283,7 +1284,8 @@ async fn network(c: &Client, driver: &str, offline: bool) {
 }
 
 /// A static host for the folder `oh7 web` wrote (what `python3 -m http.server` does): GET only,
-/// one request at a time, until the guard's flag says stop.
+/// a thread per connection (a browser opens connections it may not use at once), until the
+/// returned flag says stop.
 fn static_host(dir: PathBuf) -> (std::sync::Arc<std::sync::atomic::AtomicBool>, String) {
     use std::io::{BufRead, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -1297,40 +1299,44 @@ fn static_host(dir: PathBuf) -> (std::sync::Arc<std::sync::atomic::AtomicBool>, 
                 std::thread::sleep(Duration::from_millis(10));
                 continue;
             };
-            s.set_nonblocking(false).ok();
-            let mut line = String::new();
-            let mut r = std::io::BufReader::new(s.try_clone().unwrap());
-            if r.read_line(&mut line).is_err() {
-                continue;
-            }
-            loop {
-                let mut h = String::new();
-                if r.read_line(&mut h).map_or(true, |n| n == 0) || h == "\r\n" {
-                    break;
+            let dir = dir.clone();
+            std::thread::spawn(move || {
+                s.set_nonblocking(false).ok();
+                s.set_read_timeout(Some(Duration::from_secs(10))).ok();
+                let mut line = String::new();
+                let mut r = std::io::BufReader::new(s.try_clone().unwrap());
+                if r.read_line(&mut line).is_err() {
+                    return;
                 }
-            }
-            let path = line.split(' ').nth(1).unwrap_or("/").split(['?', '#']).next().unwrap_or("/");
-            let name = if path.ends_with('/') { format!("{path}index.html") } else { path.to_string() };
-            let file = dir.join(name.trim_start_matches('/'));
-            let ty = match file.extension().and_then(|e| e.to_str()) {
-                Some("html") => "text/html",
-                Some("js") => "text/javascript",
-                Some("css") => "text/css",
-                Some("wasm") => "application/wasm",
-                Some("png") => "image/png",
-                Some("svg") => "image/svg+xml",
-                _ => "application/octet-stream",
-            };
-            let _ = match std::fs::read(&file) {
-                Ok(body) => {
-                    let head = format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: {ty}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                        body.len()
-                    );
-                    s.write_all(head.as_bytes()).and_then(|_| s.write_all(&body))
+                loop {
+                    let mut h = String::new();
+                    if r.read_line(&mut h).map_or(true, |n| n == 0) || h == "\r\n" {
+                        break;
+                    }
                 }
-                Err(_) => s.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
-            };
+                let path = line.split(' ').nth(1).unwrap_or("/").split(['?', '#']).next().unwrap_or("/");
+                let name = if path.ends_with('/') { format!("{path}index.html") } else { path.to_string() };
+                let file = dir.join(name.trim_start_matches('/'));
+                let ty = match file.extension().and_then(|e| e.to_str()) {
+                    Some("html") => "text/html",
+                    Some("js") => "text/javascript",
+                    Some("css") => "text/css",
+                    Some("wasm") => "application/wasm",
+                    Some("png") => "image/png",
+                    Some("svg") => "image/svg+xml",
+                    _ => "application/octet-stream",
+                };
+                let _ = match std::fs::read(&file) {
+                    Ok(body) => {
+                        let head = format!(
+                            "HTTP/1.1 200 OK\r\nContent-Type: {ty}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                            body.len()
+                        );
+                        s.write_all(head.as_bytes()).and_then(|_| s.write_all(&body))
+                    }
+                    Err(_) => s.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+                };
+            });
         }
     });
     (stop, format!("http://{addr}"))
