@@ -1278,9 +1278,11 @@ async fn network(c: &Client, driver: &str, offline: bool) {
         body.len()
     )
     .unwrap();
-    let mut answer = String::new();
-    s.read_to_string(&mut answer).unwrap();
-    assert!(answer.starts_with("HTTP/1.1 200"), "network conditions: {answer}");
+    // The status line is all that is needed (the driver may keep the connection open).
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut head = [0u8; 12];
+    s.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200", "network conditions refused");
 }
 
 /// A static host for the folder `oh7 web` wrote (what `python3 -m http.server` does): GET only,
