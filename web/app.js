@@ -774,16 +774,28 @@ function soloPanel() {
     };
     history.replaceChildren(h("h3", {}, t.solo.history), list.length ? h("ul", {}, ...list.map(row)) : h("p", { class: "help" }, t.solo.historyNone));
   });
-  const install = installPrompt
-    ? h("button", { type: "button", id: "install-btn", onclick: async () => {
-        const p = installPrompt;
-        installPrompt = null;
-        install.remove();
-        await p.prompt();
-      } }, t.solo.install)
-    : null;
+  const install = h("div", { id: "solo-install" }, installPrompt ? installButton() : null);
   panel.append(h("h2", { id: "solo-title" }, t.solo.title), h("p", { class: "help" }, t.solo.help), resume, form, install, history);
   return panel;
+}
+
+/** The browser's install prompt, behind a button (shown once the browser offers it). */
+function installButton() {
+  const b = h(
+    "button",
+    {
+      type: "button",
+      id: "install-btn",
+      onclick: async () => {
+        const p = installPrompt;
+        installPrompt = null;
+        b.remove();
+        await p?.prompt();
+      },
+    },
+    T().solo.install,
+  );
+  return b;
 }
 
 // ---------- the table page: built once, updated in place ----------
@@ -1288,10 +1300,9 @@ if ("serviceWorker" in navigator && (location.protocol === "https:" || location.
 window.addEventListener("beforeinstallprompt", (e) => {
   e.preventDefault();
   installPrompt = e;
-  if (!code && !reviewCode && playerName === null) {
-    document.getElementById("app").__page = null;
-    render();
-  }
+  // Offered in place on the home page (nothing else redrawn: what was typed stays).
+  const spot = document.getElementById("solo-install");
+  if (spot) spot.replaceChildren(installButton());
 });
 window.addEventListener("appinstalled", () => {
   installPrompt = null;

@@ -32,7 +32,11 @@ pub(crate) fn serve_with(db: impl AsRef<std::ffi::OsStr>, more: &[&str]) -> (Gua
         .arg("--db")
         .arg(db.as_ref())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        // `OH7_TEST_SERVER_LOG=FILE`: the server's log there (appended), for a failing test.
+        .stderr(match std::env::var_os("OH7_TEST_SERVER_LOG") {
+            Some(f) => std::fs::OpenOptions::new().create(true).append(true).open(f).map_or(Stdio::null(), Stdio::from),
+            None => Stdio::null(),
+        })
         .spawn()
         .unwrap();
     let mut line = String::new();
