@@ -204,10 +204,13 @@ pub(crate) fn routes() -> Router<Arc<App>> {
 
 #[cfg(test)]
 mod tests {
-    /// The first load (page, scripts, style) stays under 300 KB.
+    /// The first load (page, scripts, style) stays under 300 KB: every text file but the review
+    /// and replay pages' scripts, which only those pages load (`import()`), and the service
+    /// worker's files (the WebAssembly is counted in docs/offline.md's compressed download).
     #[test]
     fn first_load_is_small() {
-        let total: usize = super::FILES.iter().map(|(_, _, f)| f.len()).sum();
+        let later = ["/review.js", "/review-model.js", "/review-seven.js", "/replay.js"];
+        let total: usize = super::FILES.iter().filter(|(p, _, _)| !later.contains(p)).map(|(_, _, f)| f.len()).sum();
         assert!(total < 300_000, "{total} bytes");
     }
 
