@@ -565,11 +565,9 @@ mod tests {
         let r = solo.command_text(r#"{"type":"undo","id":"u0"}"#);
         assert!(matches!(&r.messages[0], ServerMsg::Error { code: ErrorCode::NothingToUndo, .. }), "{:?}", r.messages);
         assert_eq!((solo.core.version, r.events.len()), (before, 0));
-        let mut n = 0;
-        for _ in 0..3 {
+        for n in 0..3 {
             let bet = first_legal(&client.doc);
             let a = solo.command_text(&format!(r#"{{"type":"act","id":"b{n}","action":"{bet}"}}"#));
-            n += 1;
             client.take(&a);
             while let Some(o) = solo.bot_turn() {
                 client.take(&o);

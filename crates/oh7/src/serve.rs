@@ -236,18 +236,6 @@ pub(crate) fn run(args: &ServeArgs) -> Result<()> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn public_urls_are_checked() {
-        assert_eq!(super::public_url("http://10.0.0.2:7777/").unwrap(), "http://10.0.0.2:7777");
-        assert_eq!(super::public_url("https://oh7.example").unwrap(), "https://oh7.example");
-        for bad in ["10.0.0.2:7777", "ftp://x", "http://", "http://host/path"] {
-            assert!(super::public_url(bad).is_err(), "{bad}");
-        }
-    }
-}
-
 /// `oh7 web`: the browser client as static files (local play only), each written whole to a
 /// temporary name then renamed, so a host serving the folder never sends half a file.
 pub(crate) fn write_static(out: &Path) -> Result<()> {
@@ -277,3 +265,16 @@ pub(crate) fn write_static(out: &Path) -> Result<()> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn public_urls_are_checked() {
+        assert_eq!(super::public_url("http://10.0.0.2:7777/").unwrap(), "http://10.0.0.2:7777");
+        assert_eq!(super::public_url("https://oh7.example").unwrap(), "https://oh7.example");
+        for bad in ["10.0.0.2:7777", "ftp://x", "http://", "http://host/path"] {
+            assert!(super::public_url(bad).is_err(), "{bad}");
+        }
+    }
+}
+
