@@ -36,7 +36,15 @@ new_session() {
     \"--disable-gpu\", \"--window-size=1280,800\", \"--user-data-dir=$profile\"]}, \"timeouts\": {\"script\": 600000}}}}" |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["value"]["sessionId"])'
 }
-go() { curl -s -X POST "$wd/session/$1/url" -H 'content-type: application/json' -d "{\"url\": \"$2\"}" >/dev/null; }
+# A new browser's first navigation is refused at times (chrome-error) with the server listening:
+# navigate again until the page is there.
+go() {
+  for _ in 1 2 3 4 5; do
+    curl -s -X POST "$wd/session/$1/url" -H 'content-type: application/json' -d "{\"url\": \"$2\"}" >/dev/null
+    curl -s "$wd/session/$1/url" | grep -q chrome-error || return 0
+    sleep 1
+  done
+}
 run_async() {
   python3 -c 'import json, sys; print(json.dumps({"script": sys.argv[1], "args": []}))' "$2" |
     curl -s -X POST "$wd/session/$1/execute/async" -H 'content-type: application/json' -d @- | json
@@ -63,7 +71,9 @@ for t in "oh7 en 4" "oh7 fr 4" "oh7 fr-advanced 5" "oh7 kod7 4" "oh7 bga 5" "oh7
   read -r game preset players <<<"$t"
   level=$LEVEL
   [ "$game" = seven ] && [ "$level" = expert ] && level=search
-  setup="{\"game\": \"$game\", \"players\": $players, \"level\": \"$level\", \"lang\": \"en\"$([ "$preset" != - ] && echo ", \"preset\": \"$preset\"")}"
+  extra=""
+  if [ "$preset" != - ]; then extra=", \"preset\": \"$preset\""; fi
+  setup="{\"game\": \"$game\", \"players\": $players, \"level\": \"$level\", \"lang\": \"en\"$extra}"
   printf '%-22s ' "$game $preset $players $level"
   run_async "$s" "
     const done = arguments[arguments.length - 1];
