@@ -1,6 +1,6 @@
 // A viewer's document ({table, view, legal}) follows the server through small patches: an
 // `event` or `presence` message carries only what changed since the document the server last
-// sent this viewer. The browser's copy of crates/oh7-server/src/patch.rs (`apply`):
+// sent this viewer. The browser's copy of crates/oh7-table/src/patch.rs (`apply`):
 //
 // - A patch is a JSON object `path → value`. A path is the keys and array indices from the
 //   document's root joined by `/` (`view/hand_sizes/2`); the value replaces what is there.
