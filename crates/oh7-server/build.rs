@@ -4,8 +4,8 @@
 //! The module is built by a second cargo in its own target folder (`target/wasm`, so the two
 //! never wait on each other's lock), as `substrate-wasm-builder` does. `OH7_WASM=/path/oh7.wasm`
 //! embeds a module built elsewhere instead; `OH7_WASM=skip` embeds none (the server then offers
-//! online tables only, and says so). Without the target (`rustup target add
-//! wasm32-unknown-unknown`; `rust-toolchain.toml` names it, so rustup adds it by itself) the
+//! online tables only, and says so). A toolchain managed by rustup without the target gets it
+//! (`rustup target add wasm32-unknown-unknown`); where that fails (no network, no rustup) the
 //! build warns and embeds none.
 
 use std::path::{Path, PathBuf};
@@ -37,6 +37,7 @@ fn main() {
         }
         _ => {}
     }
+    add_target();
     let target_dir = root.join("target/wasm");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
@@ -57,6 +58,20 @@ fn main() {
         Ok(s) => none(&out, &format!("building oh7-wasm for wasm32-unknown-unknown failed ({s})")),
         Err(e) => none(&out, &format!("cargo could not be run: {e}")),
     }
+}
+
+/// rustup adds a toolchain file's targets when it installs the toolchain, not to a toolchain
+/// already installed: add the WebAssembly target here when rustup manages this toolchain and
+/// lacks it (a fresh machine's `cargo run --release -- serve` then builds the page's module too).
+fn add_target() {
+    let Ok(out) = Command::new("rustup").args(["target", "list", "--installed"]).output() else { return };
+    if !out.status.success()
+        || String::from_utf8_lossy(&out.stdout).lines().any(|l| l.trim() == "wasm32-unknown-unknown")
+    {
+        return;
+    }
+    // Its output goes to the build's log (cargo shows it with -vv or on failure).
+    let _ = Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]).status();
 }
 
 /// No module: an empty file, and a warning saying why.
