@@ -200,6 +200,10 @@ impl From<ApplyError> for Refusal {
     }
 }
 
+fn not_started() -> Refusal {
+    Refusal::new(ErrorCode::NotStarted, "The game has not started yet.")
+}
+
 /// The state a log rebuilds: everything but connections and bots.
 pub struct Core {
     /// The version of the last event applied (0: none).
@@ -502,6 +506,38 @@ impl Core {
         }
     }
 
+    /// Whether `seat` may act now: a game running that waits on it (`not_started`,
+    /// `game_over`, `not_your_turn` otherwise). The game, to check the action against.
+    pub fn may_act(&self, seat: Seat) -> Result<&dyn DynGame, Refusal> {
+        let g = self.game.as_deref().ok_or_else(not_started)?;
+        if g.is_over() {
+            return Err(Refusal::new(ErrorCode::GameOver, "The game is over."));
+        }
+        if !g.to_move().contains(seat) {
+            return Err(Refusal::new(ErrorCode::NotYourTurn, "It is not your turn."));
+        }
+        Ok(g)
+    }
+
+    /// Whether `seat` has a decision to be hinted (`not_started`, `not_your_turn` otherwise).
+    pub fn may_hint(&self, seat: Seat) -> Result<&dyn DynGame, Refusal> {
+        let g = self.game.as_deref().ok_or_else(not_started)?;
+        if !g.to_move().contains(seat) {
+            return Err(Refusal::new(ErrorCode::NotYourTurn, "Nothing to decide now."));
+        }
+        Ok(g)
+    }
+
+    /// Whether another game may start: the last one is over (`not_started`, `not_over`
+    /// otherwise).
+    pub fn may_rematch(&self) -> Result<(), Refusal> {
+        match &self.game {
+            None => Err(not_started()),
+            Some(g) if !g.is_over() => Err(Refusal::new(ErrorCode::NotOver, "The game is not over yet.")),
+            Some(_) => Ok(()),
+        }
+    }
+
     /// In the lobby, playing, or over.
     pub fn state(&self) -> TableState {
         match &self.game {
@@ -535,6 +571,46 @@ mod tests {
         // An id acted again (only a replayed log has these) keeps one place.
         a.insert(2, "c-0", 9);
         assert_eq!((a.get(2, "c-0"), a.seats[&2].order.len()), (Some(9), 1));
+    }
+
+    /// The refusals every driver words alike: nothing before a start, a turn that is not the
+    /// seat's, a game over, another game before this one ends.
+    #[test]
+    fn who_may_act_hint_or_ask_for_another_game() {
+        let spec = oh7_core::registry::GameSpec::from_request(&oh7_core::registry::GameRequest::default())
+            .expect("the default game");
+        let config = TableConfig {
+            spec,
+            players: 4,
+            seats: vec![None; 4],
+            lang: "en".into(),
+            turn_clock_s: None,
+            log: crate::event::LOG_FORMAT,
+            rated: false,
+            move_deadline_s: None,
+        };
+        let mut core = Core::new(&config);
+        let code = |r: Result<(), Refusal>| r.err().map(|r| r.code);
+        assert_eq!(code(core.may_act(0).map(drop)), Some(ErrorCode::NotStarted));
+        assert_eq!(code(core.may_hint(0).map(drop)), Some(ErrorCode::NotStarted));
+        assert_eq!(code(core.may_rematch()), Some(ErrorCode::NotStarted));
+        let mut g = config.spec.new_game(4, 3).expect("a game");
+        let owes = g.to_move();
+        let idle = (0..4).find(|s| !owes.contains(*s));
+        core.game = Some(g.box_clone());
+        assert_eq!(code(core.may_rematch()), Some(ErrorCode::NotOver));
+        assert!(core.may_act(owes.lowest().expect("a seat owes")).is_ok());
+        if let Some(s) = idle {
+            assert_eq!(code(core.may_act(s).map(drop)), Some(ErrorCode::NotYourTurn));
+            assert_eq!(code(core.may_hint(s).map(drop)), Some(ErrorCode::NotYourTurn));
+        }
+        while let Some(seat) = g.to_move().lowest() {
+            let first = g.legal_text(seat)[0].clone();
+            g.apply_text(seat, &first).expect("a legal action");
+        }
+        core.game = Some(g);
+        assert_eq!(code(core.may_act(0).map(drop)), Some(ErrorCode::GameOver));
+        assert_eq!(code(core.may_rematch()), None);
     }
 
     #[test]

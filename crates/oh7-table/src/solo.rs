@@ -371,38 +371,21 @@ impl Solo {
     }
 
     fn act(&mut self, id: &str, action: String, out: &mut Output) -> Result<Option<Ack>, Refusal> {
-        let Some(g) = &self.core.game else {
-            return Err(Refusal::new(ErrorCode::NotStarted, "The game has not started yet."));
-        };
-        if g.is_over() {
-            return Err(Refusal::new(ErrorCode::GameOver, "The game is over."));
-        }
-        if !g.to_move().contains(YOU) {
-            return Err(Refusal::new(ErrorCode::NotYourTurn, "It is not your turn."));
-        }
+        self.core.may_act(YOU)?;
         self.commit(Event::Act { seat: YOU, action, id: Some(id.to_string()), by_bot: false }, out)?;
         Ok(Some(self.ack(id)))
     }
 
     fn hint(&mut self, id: &str) -> Result<Option<Ack>, Refusal> {
-        let Some(g) = &self.core.game else {
-            return Err(Refusal::new(ErrorCode::NotStarted, "The game has not started yet."));
-        };
-        if !g.to_move().contains(YOU) {
-            return Err(Refusal::new(ErrorCode::NotYourTurn, "Nothing to decide now."));
-        }
+        let g = self.core.may_hint(YOU)?;
         let level = self.config.spec.strongest();
         let mut bot = self.config.spec.bot(level, self.core.version).map_err(|e| bad(&e.to_string()))?;
-        let action = bot.decide(g.as_ref(), YOU);
+        let action = bot.decide(g, YOU);
         Ok(Some(Ack { hint: Some(action), level: Some(level), ..self.ack(id) }))
     }
 
     fn rematch(&mut self, id: &str, seed: u64, out: &mut Output) -> Result<Option<Ack>, Refusal> {
-        match &self.core.game {
-            None => return Err(Refusal::new(ErrorCode::NotStarted, "The game has not started yet.")),
-            Some(g) if !g.is_over() => return Err(Refusal::new(ErrorCode::NotOver, "The game is not over yet.")),
-            Some(_) => {}
-        }
+        self.core.may_rematch()?;
         self.commit(Event::Start { seat: Some(YOU), id: Some(id.to_string()), seed, fill: None }, out)?;
         Ok(Some(self.ack(id)))
     }

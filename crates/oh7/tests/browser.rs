@@ -23,6 +23,20 @@ fn find_driver() -> Option<PathBuf> {
     ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"].iter().map(PathBuf::from).find(|p| p.exists())
 }
 
+/// chromedriver, or `None` after saying the test is skipped (a failure where the browser tests
+/// are required).
+fn driver_or_skip() -> Option<PathBuf> {
+    let found = find_driver();
+    if found.is_none() {
+        assert!(
+            std::env::var("OH7_BROWSER_TESTS").as_deref() != Ok("require"),
+            "OH7_BROWSER_TESTS=require but chromedriver is not installed"
+        );
+        eprintln!("browser tests skipped: chromedriver not found (apt-get install -y chromium chromium-driver)");
+    }
+    found
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
@@ -459,14 +473,7 @@ static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 #[test]
 fn the_browser_table() {
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(driver_bin) = find_driver() else {
-        assert!(
-            std::env::var("OH7_BROWSER_TESTS").as_deref() != Ok("require"),
-            "OH7_BROWSER_TESTS=require but chromedriver is not installed"
-        );
-        eprintln!("browser tests skipped: chromedriver not found (apt-get install -y chromium chromium-driver)");
-        return;
-    };
+    let Some(driver_bin) = driver_or_skip() else { return };
     let scratch = tempfile::Builder::new().prefix("oh7-browser-").tempdir().expect("a temporary directory");
     let dir = scratch.path().to_path_buf();
     // A short wait for answers to "Play again", so the scenario of a friend gone does not idle.
@@ -1098,10 +1105,7 @@ async fn sign_up_here(c: &Client, base: &str, name: &str) {
 #[test]
 fn accounts_rated_turn_based_game_and_player_pages() {
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(driver_bin) = find_driver() else {
-        eprintln!("browser tests skipped: chromedriver not found (apt-get install -y chromium chromium-driver)");
-        return;
-    };
+    let Some(driver_bin) = driver_or_skip() else { return };
     let scratch = tempfile::Builder::new().prefix("oh7-browser-accounts-").tempdir().expect("a temporary directory");
     let dir = scratch.path().to_path_buf();
     let clock = dir.join("clock-ahead-s");
@@ -1366,14 +1370,7 @@ async fn solo_until(c: &Client, what: &str, limit: u64, done: impl Fn(&Value) ->
 #[test]
 fn play_on_this_device() {
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(driver_bin) = find_driver() else {
-        assert!(
-            std::env::var("OH7_BROWSER_TESTS").as_deref() != Ok("require"),
-            "OH7_BROWSER_TESTS=require but chromedriver is not installed"
-        );
-        eprintln!("browser tests skipped: chromedriver not found (apt-get install -y chromium chromium-driver)");
-        return;
-    };
+    let Some(driver_bin) = driver_or_skip() else { return };
     if !oh7_server::web::has_wasm() {
         assert!(
             std::env::var("OH7_BROWSER_TESTS").as_deref() != Ok("require"),

@@ -193,15 +193,7 @@ impl Table {
         let Some(seat) = seat else {
             return Err(Refusal::new(ErrorCode::NotSeated, "Take a seat to play."));
         };
-        let Some(g) = &self.core.game else {
-            return Err(Refusal::new(ErrorCode::NotStarted, "The game has not started yet."));
-        };
-        if g.is_over() {
-            return Err(Refusal::new(ErrorCode::GameOver, "The game is over."));
-        }
-        if !g.to_move().contains(seat) {
-            return Err(Refusal::new(ErrorCode::NotYourTurn, "It is not your turn."));
-        }
+        self.core.may_act(seat)?;
         // Read once, in `commit`; the log keeps the canonical text.
         let ev = Event::Act { seat, action: action.to_string(), id: Some(id.to_string()), by_bot: false };
         let happened = self.commit(ev).await?;
@@ -292,11 +284,7 @@ impl Table {
 
     async fn rematch(&mut self, id: &str, seat: Option<Seat>) -> Result<Option<Ack>, Refusal> {
         self.is_host(seat)?;
-        match &self.core.game {
-            None => return Err(Refusal::new(ErrorCode::NotStarted, "The game has not started yet.")),
-            Some(g) if !g.is_over() => return Err(Refusal::new(ErrorCode::NotOver, "The game is not over yet.")),
-            Some(_) => {}
-        }
+        self.core.may_rematch()?;
         if self.core.rematch.is_some() {
             // Asked again while the others answer: start now, bots for those not in (the start
             // carries this command's id, so a repeat of it is answered, not applied).
@@ -420,13 +408,7 @@ impl Table {
         let Some(seat) = seat else {
             return Err(Refusal::new(ErrorCode::NotSeated, "Take a seat first."));
         };
-        let Some(g) = &self.core.game else {
-            return Err(Refusal::new(ErrorCode::NotStarted, "The game has not started yet."));
-        };
-        if !g.to_move().contains(seat) {
-            return Err(Refusal::new(ErrorCode::NotYourTurn, "Nothing to decide now."));
-        }
-        let g = g.clone();
+        let g = self.core.may_hint(seat)?.box_clone();
         let level = self.config.spec.strongest();
         let mut bot = self
             .config
