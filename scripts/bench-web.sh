@@ -36,15 +36,7 @@ new_session() {
     \"--disable-gpu\", \"--window-size=1280,800\", \"--user-data-dir=$profile\"]}, \"timeouts\": {\"script\": 600000}}}}" |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["value"]["sessionId"])'
 }
-# A new browser's first navigation is refused at times (chrome-error) with the server listening:
-# navigate again until the page is there.
-go() {
-  for _ in 1 2 3 4 5; do
-    curl -s -X POST "$wd/session/$1/url" -H 'content-type: application/json' -d "{\"url\": \"$2\"}" >/dev/null
-    curl -s "$wd/session/$1/url" | grep -q chrome-error || return 0
-    sleep 1
-  done
-}
+go() { curl -s -X POST "$wd/session/$1/url" -H 'content-type: application/json' -d "{\"url\": \"$2\"}" >/dev/null; }
 run_async() {
   python3 -c 'import json, sys; print(json.dumps({"script": sys.argv[1], "args": []}))' "$2" |
     curl -s -X POST "$wd/session/$1/execute/async" -H 'content-type: application/json' -d @- | json

@@ -206,6 +206,15 @@ pub(crate) fn backup(db: &oh7_server::Database, out: &std::path::Path) -> Result
 
 /// Run `oh7 serve` until Ctrl-C or SIGTERM.
 pub(crate) fn run(args: &ServeArgs) -> Result<()> {
+    // A server must outlive its clients: with SIGPIPE at its default (`main` sets it so for the
+    // command-line tools), a browser closed while a large answer was being written (the page's
+    // 3 MB WebAssembly, written with `writev`, which cannot ask the kernel not to signal) killed
+    // the process. Ignored, the write fails with EPIPE and only that connection ends.
+    #[cfg(unix)]
+    // SAFETY: set before the runtime and its threads start.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
     let filter = || tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into());
     let logs = tracing_subscriber::fmt().with_env_filter(filter()).with_writer(std::io::stderr);
     match args.log_format {
