@@ -5,7 +5,6 @@
 use oh7_bots::{GameBots, GameSpec};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::time::Instant;
 
 use oh7_core::game::{Seat, SeatSet};
 use oh7_core::refusal::Refused;
@@ -75,8 +74,9 @@ pub struct SeatState {
     pub forced: bool,
     /// Since which version the seat has owed a decision without a break.
     pub owed_since: Option<u64>,
-    /// Last chat line (for the chat rate limit).
-    pub last_chat: Option<Instant>,
+    /// When the seat's last chat line was written (ms since 1970, as the driver said; for the
+    /// chat rate limit).
+    pub last_chat_ms: Option<i64>,
 }
 
 /// How many command ids of each seat are remembered: a repeated id among them is answered
@@ -392,7 +392,10 @@ impl Core {
                 if g.is_over() {
                     self.finished.push(Arc::new(FinishedGame::of(self.game_number, g.as_ref())));
                 }
+                // The actor's next decision, if it owes one at once, is a new one: its own
+                // clock, its own deadline, and a bot forced to decide made only this one.
                 self.seats[*seat].forced = false;
+                self.seats[*seat].owed_since = None;
                 self.update_owed();
                 Happened::Act { seat: *seat, action, by_bot: *by_bot }
             }

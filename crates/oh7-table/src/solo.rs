@@ -23,8 +23,8 @@ use serde_json::Value;
 
 use crate::core::{Core, TableConfig};
 use crate::event::{Event, LOG_FORMAT};
-use crate::project::{Happened, Sight, TableInfo, sight, table_part, told};
-use crate::protocol::{Ack, ErrorCode, Links, MAX_ID_LEN, PROTOCOL, Refusal, ServerMsg};
+use crate::machine::{self, Access, BotJob, ConnId, Effect, Entropy, Machine, Settings};
+use crate::protocol::{Ack, ClientMsg, ErrorCode, MAX_ID_LEN, Refusal, ServerMsg};
 use crate::token::TokenHash;
 
 /// The person's seat.
@@ -114,20 +114,41 @@ pub struct Saved {
     pub events: Vec<Event>,
 }
 
-/// One person's table against bots, with no I/O.
+/// One person's table against bots, with no I/O: a [`Machine`] with one connection (the
+/// person's, at seat 0), bots at every other seat, and the log kept here.
 pub struct Solo {
-    config: TableConfig,
-    core: Core,
+    machine: Machine,
     log: Vec<Event>,
-    /// The person's document as last sent (`None`: send a snapshot next).
-    doc: Option<Sight>,
-    table_part: Value,
-    last_info: Option<TableInfo>,
-    ruleset: Value,
+    /// The bots' decisions asked for, not made yet (the driver makes them at its pace).
+    jobs: Vec<BotJob>,
 }
+
+/// The person's connection.
+const CONN: ConnId = 0;
+
+/// The account that holds the person's seat (a solo table has one person and no accounts).
+const PERSON: &str = "you";
 
 fn bad(message: &str) -> Refusal {
     Refusal::new(ErrorCode::BadRequest, message)
+}
+
+/// A solo table's seeds: the one the command gave (a rematch's), or none needed.
+struct Seed(u64);
+
+impl Entropy for Seed {
+    fn seed(&mut self) -> u64 {
+        self.0
+    }
+    fn secret(&mut self) -> String {
+        String::new()
+    }
+}
+
+fn settings() -> Settings {
+    // No other people: no grace period, chat or rematch wait matters; bots are paced by the
+    // driver and made anew for each decision, so an undo's replay decides alike.
+    Settings { rematch_wait_ms: 0, bot_pause_ms: 0, keep_bots: false, ..Settings::default() }
 }
 
 impl Solo {
@@ -164,14 +185,7 @@ impl Solo {
         let name = match setup.name.trim() {
             "" if setup.lang == "fr" => "Joueur".to_string(),
             "" => "Player".to_string(),
-            n if n.chars().count() > 24 || n.chars().any(char::is_control) => {
-                return Err(Refusal::new(
-                    ErrorCode::BadName,
-                    "A name has 1 to 24 characters, without control characters.",
-                )
-                .param("max", 24));
-            }
-            n => n.to_string(),
+            n => crate::machine::check_name(n)?,
         };
         let seats = (0..setup.players).map(|s| (s != YOU).then(|| setup.level.clone())).collect();
         let config = TableConfig {
@@ -184,49 +198,67 @@ impl Solo {
             rated: false,
             move_deadline_s: None,
         };
-        let mut solo = Solo::empty(config);
-        let mut out = Output::default();
         // The person's seat has no token: nobody else can come to take it.
-        for ev in [
+        let events = vec![
             Event::Join { seat: YOU, name, token_hash: TokenHash([0; 32]) },
             Event::Start { seat: None, id: None, seed, fill: None },
-        ] {
-            solo.commit(ev, &mut out)?;
-        }
-        out.messages.push(solo.snapshot());
+        ];
+        let (solo, out) = Solo::rebuild(config, events).map_err(|e| bad(&e))?;
+        let out = Output { events: solo.log.clone(), ..out };
         Ok((solo, out))
     }
 
-    fn empty(config: TableConfig) -> Solo {
-        let ruleset = config.spec.ruleset_json();
-        Solo {
-            core: Core::new(&config),
-            config,
-            log: Vec::new(),
-            doc: None,
-            table_part: Value::Null,
-            last_info: None,
-            ruleset,
+    /// The table a log makes, its person connected; the output holds the person's snapshot.
+    fn rebuild(config: TableConfig, events: Vec<Event>) -> Result<(Solo, Output), String> {
+        let mut core = Core::new(&config);
+        for (i, ev) in events.iter().enumerate() {
+            core.apply(&config, ev).map_err(|e| format!("event {}: {e}", i + 1))?;
+            core.version += 1;
+        }
+        if events.is_empty() {
+            return Err("a solo table's log starts with its person and its first game".into());
+        }
+        let links = vec![(YOU, PERSON.to_string())];
+        let (machine, first) = Machine::new(config, core, settings(), (String::new(), String::new()), links, vec![], 0);
+        let mut solo = Solo { machine, log: events, jobs: Vec::new() };
+        let mut out = Output::default();
+        solo.drive(first, &mut Seed(0), &mut out);
+        let attached =
+            solo.machine.attach(CONN, Access::Invite, None, Some(PERSON.to_string())).map_err(|r| r.message)?;
+        solo.drive(attached, &mut Seed(0), &mut out);
+        Ok((solo, out))
+    }
+
+    /// Do what the machine asks: the person's messages into `out`, bots' decisions kept for
+    /// [`Solo::bot_turn`], hints worked out at once, and each change written to the log.
+    fn drive(&mut self, mut step: machine::Output, entropy: &mut dyn Entropy, out: &mut Output) {
+        loop {
+            for effect in step.effects {
+                match effect {
+                    Effect::Send { to, msg } if to.contains(&CONN) => out.messages.push(msg),
+                    Effect::Bot(job) => self.jobs.push(job),
+                    Effect::Hint(job) => out.messages.push(job.run()),
+                    // No other people, no clocks, nothing to record beyond the log.
+                    _ => {}
+                }
+            }
+            let Some(p) = step.write else { break };
+            if let Some(ev) = p.event() {
+                self.log.push(ev.clone());
+                out.events.push(ev.clone());
+            }
+            step = self.machine.written(p, entropy);
         }
     }
 
     /// The table its stored settings and events make (every event checked as it applies).
     pub fn restore(saved: Saved) -> Result<Solo, String> {
-        let mut solo = Solo::empty(saved.config);
-        for (i, ev) in saved.events.into_iter().enumerate() {
-            solo.core.apply(&solo.config, &ev).map_err(|e| format!("event {}: {e}", i + 1))?;
-            solo.core.version += 1;
-            solo.log.push(ev);
-        }
-        if solo.log.is_empty() {
-            return Err("a solo table's log starts with its person and its first game".into());
-        }
-        Ok(solo)
+        Solo::rebuild(saved.config, saved.events).map(|(solo, _)| solo)
     }
 
     /// What to store: the settings and every event.
     pub fn saved(&self) -> Saved {
-        Saved { config: self.config.clone(), events: self.log.clone() }
+        Saved { config: self.machine.config().clone(), events: self.log.clone() }
     }
 
     /// Every event of the table, first to last.
@@ -236,81 +268,25 @@ impl Solo {
 
     /// The table's settings.
     pub fn config(&self) -> &TableConfig {
-        &self.config
+        self.machine.config()
     }
 
     /// The table's state (its game, seats, finished games).
     pub fn core(&self) -> &Core {
-        &self.core
+        self.machine.core()
     }
 
     /// The records of the finished games, first to last.
     pub fn records(&self) -> Vec<Value> {
-        self.core.finished.iter().map(|f| f.record_value()).collect()
+        self.core().finished.iter().map(|f| f.record_value()).collect()
     }
 
     /// The person's whole document, sent as a `snapshot`.
     pub fn snapshot(&mut self) -> ServerMsg {
-        let info = self.info();
-        self.table_part = table_part(&info);
-        self.last_info = Some(info);
-        let seen = sight(self.core.game.as_deref(), Some(YOU));
-        let msg = ServerMsg::Snapshot {
-            protocol: PROTOCOL,
-            version: self.core.version,
-            you: Some(YOU),
-            table: self.table_part.clone(),
-            view: seen.view(),
-            legal: seen.legal(),
-            chat: Vec::new(),
-            links: Links { invite: None, watch: String::new() },
-        };
-        self.doc = Some(seen);
-        msg
-    }
-
-    fn info(&self) -> TableInfo {
-        self.core.info(&self.config, &self.ruleset, 0, 0)
-    }
-
-    /// Check `ev`, apply it, and add it and what the person is told of it to `out`.
-    fn commit(&mut self, ev: Event, out: &mut Output) -> Result<(), Refusal> {
-        let checked = self.core.check(&self.config, &ev)?;
-        let ev = match (ev, &checked) {
-            (Event::Act { seat, id, by_bot, .. }, Some(c)) => {
-                Event::Act { seat, action: c.text().to_string(), id, by_bot }
-            }
-            (ev, _) => ev,
-        };
-        let happened = self.core.apply_checked(&self.config, &ev, checked)?;
-        self.core.version += 1;
-        self.log.push(ev.clone());
-        out.events.push(ev);
-        if let Some(msg) = self.tell(&happened) {
-            out.messages.push(msg);
-        }
-        Ok(())
-    }
-
-    /// The `event` message of `happened` for the person: the patch from the document last sent.
-    fn tell(&mut self, happened: &Happened) -> Option<ServerMsg> {
-        let seen = self.doc.as_mut()?;
-        let mut patch = serde_json::Map::new();
-        let info = self.core.info(&self.config, &self.ruleset, 0, 0);
-        if self.last_info.as_ref() != Some(&info) {
-            let table = table_part(&info);
-            crate::patch::diff_into("t", &self.table_part, &table, &mut patch);
-            self.table_part = table;
-            self.last_info = Some(info);
-        }
-        let new = sight(self.core.game.as_deref(), Some(YOU));
-        seen.diff_into(&new, &mut patch);
-        *seen = new;
-        Some(ServerMsg::Event { version: self.core.version, event: told(happened, Some(YOU)), patch })
-    }
-
-    fn ack(&self, id: &str) -> Ack {
-        Ack { id: id.to_string(), version: self.core.version, ..Ack::default() }
+        let mut out = Output::default();
+        let step = self.machine.command(CONN, ClientMsg::Sync {}, &mut Seed(0));
+        self.drive(step, &mut Seed(0), &mut out);
+        out.messages.pop().expect("a sync is answered with a snapshot")
     }
 
     /// One command of the person (a JSON text, as a WebSocket would carry it): its answer (an
@@ -320,7 +296,7 @@ impl Solo {
             Ok(msg) => self.command(msg),
             Err(e) => {
                 let r = Refusal::new(ErrorCode::Malformed, format!("Not a command of this table: {e}."));
-                Output { messages: vec![r.to_msg(None, Some(self.core.version))], ..Output::default() }
+                Output { messages: vec![r.to_msg(None, Some(self.core().version))], ..Output::default() }
             }
         }
     }
@@ -329,120 +305,77 @@ impl Solo {
     /// and what it changed.
     pub fn command(&mut self, msg: SoloMsg) -> Output {
         let mut out = Output::default();
-        let id = match &msg {
-            SoloMsg::Act { id, .. } | SoloMsg::Hint { id } | SoloMsg::Undo { id } | SoloMsg::Rematch { id, .. } => {
-                Some(id.clone())
+        let (msg, seed) = match msg {
+            SoloMsg::Act { id, action } => (ClientMsg::Act { id, action }, 0),
+            SoloMsg::Hint { id } => (ClientMsg::Hint { id }, 0),
+            SoloMsg::Rematch { id, seed } => (ClientMsg::Rematch { id }, seed),
+            SoloMsg::Sync {} => (ClientMsg::Sync {}, 0),
+            SoloMsg::Ping {} => (ClientMsg::Ping {}, 0),
+            SoloMsg::Undo { id } => {
+                if let Some(r) = bad_id(&id) {
+                    out.messages.push(r.to_msg(None, Some(self.core().version)));
+                } else if let Err(r) = self.undo(&id, &mut out) {
+                    out.messages = vec![r.to_msg(Some(&id), Some(self.core().version))];
+                }
+                return out;
             }
-            SoloMsg::Sync {} | SoloMsg::Ping {} => None,
         };
-        if id.as_ref().is_some_and(|id| id.is_empty() || id.len() > MAX_ID_LEN) {
-            let r = Refusal::new(ErrorCode::Malformed, format!("A command id has 1 to {MAX_ID_LEN} characters."));
-            out.messages.push(r.to_msg(None, Some(self.core.version)));
+        if let Some(r) = msg.id().and_then(bad_id) {
+            out.messages.push(r.to_msg(None, Some(self.core().version)));
             return out;
         }
-        let r = match msg {
-            SoloMsg::Sync {} => {
-                out.messages.push(self.snapshot());
-                Ok(None)
-            }
-            SoloMsg::Ping {} => {
-                out.messages.push(ServerMsg::Pong { version: self.core.version });
-                Ok(None)
-            }
-            SoloMsg::Act { id, .. } | SoloMsg::Rematch { id, .. } if self.core.acted.get(YOU, &id).is_some() => {
-                let version = self.core.acted.get(YOU, &id).unwrap_or_default();
-                Ok(Some(Ack { id, version, repeated: Some(true), ..Ack::default() }))
-            }
-            SoloMsg::Act { id, action } => self.act(&id, action, &mut out),
-            SoloMsg::Hint { id } => self.hint(&id),
-            SoloMsg::Undo { id } => self.undo(&id, &mut out),
-            SoloMsg::Rematch { id, seed } => self.rematch(&id, seed, &mut out),
-        };
-        match r {
-            // The answer goes first, as a server acks the actor before it broadcasts.
-            Ok(Some(ack)) => out.messages.insert(0, ServerMsg::Ack(ack)),
-            Ok(None) => {}
-            Err(refusal) => {
-                out.events.clear();
-                out.messages = vec![refusal.to_msg(id.as_deref(), Some(self.core.version))];
-            }
-        }
+        let step = self.machine.command(CONN, msg, &mut Seed(seed));
+        self.drive(step, &mut Seed(seed), &mut out);
         out
-    }
-
-    fn act(&mut self, id: &str, action: String, out: &mut Output) -> Result<Option<Ack>, Refusal> {
-        self.core.may_act(YOU)?;
-        self.commit(Event::Act { seat: YOU, action, id: Some(id.to_string()), by_bot: false }, out)?;
-        Ok(Some(self.ack(id)))
-    }
-
-    fn hint(&mut self, id: &str) -> Result<Option<Ack>, Refusal> {
-        let g = self.core.may_hint(YOU)?;
-        let level = self.config.spec.strongest();
-        let mut bot = self.config.spec.bot(level, self.core.version).map_err(|e| bad(&e.to_string()))?;
-        let action = bot.decide(g, YOU);
-        Ok(Some(Ack { hint: Some(action), level: Some(level), ..self.ack(id) }))
-    }
-
-    fn rematch(&mut self, id: &str, seed: u64, out: &mut Output) -> Result<Option<Ack>, Refusal> {
-        self.core.may_rematch()?;
-        self.commit(Event::Start { seat: Some(YOU), id: Some(id.to_string()), seed, fill: None }, out)?;
-        Ok(Some(self.ack(id)))
     }
 
     /// Whether a bot owes a decision now (the driver then calls [`Solo::bot_turn`], after the
     /// pause it likes).
     pub fn bot_owes(&self) -> bool {
-        self.next_bot().is_some()
-    }
-
-    fn next_bot(&self) -> Option<Seat> {
-        let g = self.core.game.as_ref()?;
-        g.to_move().iter().find(|&s| s != YOU)
+        !self.jobs.is_empty()
     }
 
     /// The decision of the lowest bot seat that owes one, committed (`None`: no bot owes one).
-    /// The bot is made for this decision with a seed from the table's version and its seat, so
-    /// the same table at the same version always decides the same.
+    /// The bot is made for this decision with a seed from when its seat began to owe it, so the
+    /// same log always decides the same.
     pub fn bot_turn(&mut self) -> Option<Output> {
-        let seat = self.next_bot()?;
-        let g = self.core.game.as_ref()?;
-        let level = self.core.seats[seat].bot.clone().unwrap_or_else(|| self.config.spec.strongest().to_string());
-        let seed = bot_seed(self.core.version, seat);
-        let mut bot = self.config.spec.bot(&level, seed).ok()?;
-        let action = bot.decide(g.as_ref(), seat)?;
+        let i = (0..self.jobs.len()).min_by_key(|&i| self.jobs[i].seat)?;
+        let done = self.jobs.remove(i).run();
         let mut out = Output::default();
-        self.commit(Event::Act { seat, action, id: None, by_bot: false }, &mut out).ok()?;
+        let step = self.machine.bot_done(done);
+        self.drive(step, &mut Seed(0), &mut out);
         Some(out)
     }
 
     /// Take back the person's last decision of the game being played: the log is cut before it
     /// and replayed, and the person gets a snapshot.
-    fn undo(&mut self, id: &str, out: &mut Output) -> Result<Option<Ack>, Refusal> {
+    fn undo(&mut self, id: &str, out: &mut Output) -> Result<(), Refusal> {
         let start = self.log.iter().rposition(|e| matches!(e, Event::Start { .. })).unwrap_or(0);
         let Some(cut) = self.log.iter().rposition(|e| matches!(e, Event::Act { seat: YOU, .. })) else {
             return Err(nothing_to_undo());
         };
-        if cut < start || self.core.game.as_ref().is_some_and(|g| g.is_over()) {
+        if cut < start || self.core().game.as_ref().is_some_and(|g| g.is_over()) {
             return Err(nothing_to_undo());
         }
         let mut events = self.log.clone();
         events.truncate(cut);
-        let rebuilt = Solo::restore(Saved { config: self.config.clone(), events }).map_err(|e| bad(&e))?;
+        let (rebuilt, _) = Solo::rebuild(self.config().clone(), events).map_err(|e| bad(&e))?;
         *self = rebuilt;
         out.reset = true;
+        let version = self.core().version;
+        out.messages.push(ServerMsg::Ack(Ack { id: id.to_string(), version, ..Ack::default() }));
         out.messages.push(self.snapshot());
-        Ok(Some(self.ack(id)))
+        Ok(())
     }
+}
+
+fn bad_id(id: &str) -> Option<Refusal> {
+    (id.is_empty() || id.len() > MAX_ID_LEN)
+        .then(|| Refusal::new(ErrorCode::Malformed, format!("A command id has 1 to {MAX_ID_LEN} characters.")))
 }
 
 fn nothing_to_undo() -> Refusal {
     Refusal::new(ErrorCode::NothingToUndo, "You have made no decision in this game to take back.")
-}
-
-/// A bot's seed at version `version` for `seat` (the server's formula).
-pub fn bot_seed(version: u64, seat: Seat) -> u64 {
-    (version << 8) ^ (seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 #[cfg(test)]
@@ -504,7 +437,7 @@ mod tests {
             while let Some(out) = solo.bot_turn() {
                 client.take(&out);
             }
-            if solo.core.game.as_ref().unwrap().is_over() {
+            if solo.core().game.as_ref().unwrap().is_over() {
                 return;
             }
             *n += 1;
@@ -544,10 +477,10 @@ mod tests {
         while let Some(o) = solo.bot_turn() {
             client.take(&o);
         }
-        let before = solo.core.version;
+        let before = solo.core().version;
         let r = solo.command_text(r#"{"type":"undo","id":"u0"}"#);
         assert!(matches!(&r.messages[0], ServerMsg::Error { code: ErrorCode::NothingToUndo, .. }), "{:?}", r.messages);
-        assert_eq!((solo.core.version, r.events.len()), (before, 0));
+        assert_eq!((solo.core().version, r.events.len()), (before, 0));
         for n in 0..3 {
             let bet = first_legal(&client.doc);
             let a = solo.command_text(&format!(r#"{{"type":"act","id":"b{n}","action":"{bet}"}}"#));
@@ -557,14 +490,14 @@ mod tests {
             }
         }
         let played: Vec<Event> = solo.log.clone();
-        let version = solo.core.version;
+        let version = solo.core().version;
         // Undo: the log is cut before the person's last decision, the person is to move again.
         let u = solo.command_text(r#"{"type":"undo","id":"u1"}"#);
         assert!(u.reset);
         assert!(matches!(&u.messages[0], ServerMsg::Ack(_)));
         client.take(&u);
-        assert!(solo.core.version < version);
-        assert!(solo.core.game.as_ref().unwrap().to_move().contains(YOU));
+        assert!(solo.core().version < version);
+        assert!(solo.core().game.as_ref().unwrap().to_move().contains(YOU));
         assert_eq!(solo.log[..], played[..solo.log.len()]);
         // The same decision again: the bots decide as they did.
         let again = first_legal(&client.doc);
@@ -586,7 +519,7 @@ mod tests {
     fn bad_commands_change_nothing() {
         let (mut solo, _) = Solo::new(setup(Some("en"), "oh7", 4, "heuristic"), 3).unwrap();
         while solo.bot_turn().is_some() {}
-        let (version, log) = (solo.core.version, solo.log.len());
+        let (version, log) = (solo.core().version, solo.log.len());
         for (cmd, code) in [
             ("{", ErrorCode::Malformed),
             (r#"{"type":"act","id":"x","action":"play 2H","extra":1}"#, ErrorCode::Malformed),
@@ -600,7 +533,7 @@ mod tests {
                 [ServerMsg::Error { code: c, .. }] => assert_eq!(*c, code, "{cmd}"),
                 other => panic!("{cmd}: {other:?}"),
             }
-            assert_eq!((solo.core.version, solo.log.len()), (version, log));
+            assert_eq!((solo.core().version, solo.log.len()), (version, log));
         }
         assert!(Solo::new(setup(Some("en"), "oh7", 9, "heuristic"), 1).is_err());
         assert!(Solo::new(setup(Some("en"), "oh7", 4, "grandmaster"), 1).is_err());
@@ -634,7 +567,7 @@ mod tests {
         play_out(&mut solo, &mut client, &mut n);
         let out = solo.command_text(r#"{"type":"rematch","id":"again","seed":42}"#);
         client.take(&out);
-        assert_eq!(solo.core.game_number, 2);
+        assert_eq!(solo.core().game_number, 2);
         assert_eq!(client.doc["t"]["state"], "playing");
         play_out(&mut solo, &mut client, &mut n);
         assert_eq!(solo.records().len(), 2);

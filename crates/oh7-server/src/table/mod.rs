@@ -1,35 +1,30 @@
-//! One task per table: it owns the table's game and seats, applies commands one at a time,
-//! commits each change to the log **before** anyone is told, then acks and broadcasts through
-//! [`crate::project`]. Connections only send it messages; nothing else touches a table's state.
+//! One task per table: it drives the table's [`Machine`] (`oh7-table`, which holds what a table
+//! does: seats, commands, rematch, clocks, bots, the projection into seat views and patches)
+//! and does its I/O: it writes each change the machine asks for to the store **before** the
+//! machine applies it and tells anyone, sends the machine's messages on the connections, runs
+//! its timers on tokio and its bots and hints on blocking threads. Connections only send it
+//! messages; nothing else touches a table's state.
 //!
 //! A table is rebuilt from its log by the same [`state::Core::apply`] that applies live changes,
-//! so a restart continues every table at the version its clients were acked. The parts, by job:
-//! [`state`] (what the log rebuilds), [`commands`] (check, write, apply), [`seats`] (who is
-//! connected, away and back), [`clock`] (turn clocks), [`bots`] (asking bots), [`outbox`] (the
-//! messages, each viewer's document and its patches).
-
-mod bots;
-mod clock;
-mod commands;
-mod outbox;
-mod seats;
+//! so a restart continues every table at the version its clients were acked.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant, UNIX_EPOCH};
 
-use oh7_core::game::{Seat, SeatSet};
+use oh7_core::game::Seat;
 use oh7_core::glossary::Lang;
+use oh7_table::machine::{self, BotDone, Effect, Entropy, Machine, Output, Pending, Timer, WriteFailure};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 
 use crate::Settings;
-use crate::event;
+use crate::event::{self, Event};
 use crate::project::TableInfo;
-use crate::protocol::{Ack, ClientMsg, ErrorCode, Refusal, ServerMsg};
-use crate::store::{Row, Store, StoredTable};
-use oh7_bots::DynBot;
+use crate::protocol::{ClientMsg, Refusal, ServerMsg};
+use crate::secrets::{new_secret, new_seed};
+use crate::store::{Row, Store, StoreError, StoredTable};
 
 /// The store as tables and the lobby share it.
 pub(crate) type SharedStore = Arc<dyn Store>;
@@ -38,21 +33,8 @@ use oh7_table::core as state;
 use state::Core;
 pub(crate) use state::{FinishedGame, TableConfig};
 
-/// A connection's id (unique in the process).
-pub(crate) type ConnId = u64;
 pub(crate) use crate::protocol::Frame;
-
-/// Longest display name.
-pub(crate) const MAX_NAME: usize = 24;
-
-/// How a connection came in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Access {
-    /// The invite code: may take a seat.
-    Invite,
-    /// The spectator code: may only watch.
-    Watch,
-}
+pub(crate) use machine::{Access, ConnId, MAX_NAME, check_name};
 
 /// What a table task is told.
 pub(crate) enum TableMsg {
@@ -87,35 +69,9 @@ pub(crate) enum TableMsg {
         msg: ClientMsg,
     },
     /// A bot decided.
-    BotDone {
-        /// The seat.
-        seat: Seat,
-        /// Game number and version when it was asked.
-        asked: (u32, u64),
-        /// Its action.
-        action: Option<String>,
-        /// The bot, back.
-        bot: Box<dyn DynBot>,
-    },
-    /// An away person's grace period ended.
-    Grace {
-        /// The seat.
-        seat: Seat,
-        /// Which absence.
-        epoch: u64,
-    },
-    /// A person's turn clock ran out.
-    Clock {
-        /// The seat.
-        seat: Seat,
-        /// Since which version the seat owed the decision.
-        since: u64,
-    },
-    /// The deadline of the rematch asked at version `asked` passed.
-    RematchDeadline {
-        /// The version of the host's request.
-        asked: u64,
-    },
+    BotDone(BotDone),
+    /// A timer of the machine fired.
+    Timer(Timer),
     /// Public information (for HTTP).
     Info {
         /// The answer.
@@ -146,56 +102,39 @@ pub(crate) enum TableMsg {
     },
 }
 
-struct Conn {
-    seat: Option<Seat>,
-    access: Access,
-    tx: mpsc::Sender<Frame>,
-    /// The account signed in on the connection.
-    account: Option<String>,
+/// The server's random source, for the machine's seeds and seat tokens.
+struct Os;
+
+impl Entropy for Os {
+    fn seed(&mut self) -> u64 {
+        new_seed()
+    }
+    fn secret(&mut self) -> String {
+        new_secret()
+    }
 }
 
 /// A table task's state.
 pub(crate) struct Table {
     id: String,
-    /// The invite code (told to those who came in with it).
-    join_code: String,
-    /// The spectator code.
-    watch_code: String,
-    config: TableConfig,
     store: SharedStore,
     settings: Arc<Settings>,
-    core: Core,
-    bots: Vec<Option<Box<dyn DynBot>>>,
-    inflight: SeatSet,
-    conns: HashMap<ConnId, Conn>,
-    /// Answers to guests' `sit` commands by connection and id.
-    sat: HashMap<(ConnId, String), Ack>,
+    machine: Machine,
+    /// What the machine asked for when it was made (driven when the task starts).
+    first: Option<Output>,
+    /// Each connection's outbox.
+    conns: HashMap<ConnId, mpsc::Sender<Frame>>,
     me: mpsc::Sender<TableMsg>,
-    /// Each kind of viewer's view and legal actions as last sent (`None`: spectators and
-    /// guests); with [`Table::table_part`], its document.
-    docs: HashMap<Option<Seat>, crate::project::Sight>,
-    /// The table information as last sent (the same for every viewer), and as it was made.
-    table_part: Value,
-    last_info: Option<TableInfo>,
-    /// The rules as JSON (for the table information; fixed at creation).
-    ruleset: Value,
     /// Last time anything happened (for unloading idle tables).
     last_busy: Instant,
     /// Where reviews are asked for.
     reviews: Arc<crate::reviews::Reviews>,
     /// This instance may no longer write the table (another one holds it): stop.
     lost: bool,
-    /// When the rematch being asked starts without those who have not answered.
-    rematch_deadline: Option<std::time::SystemTime>,
-    /// The account that holds each linked seat.
-    links: HashMap<Seat, String>,
-    /// A turn-based table's deadlines: per seat that owes, `(owed since version, due at)`.
-    deadlines: HashMap<Seat, (u64, i64)>,
-    /// The deadlines changed since they were last written.
-    deadlines_dirty: bool,
-    /// Each away seat's grace timer, stopped when the seat comes back (a person who drops and
-    /// comes back every minute would otherwise leave a sleeping task behind each time).
-    grace_timers: HashMap<Seat, tokio::task::AbortHandle>,
+    /// Each away seat's grace timer and its absence, stopped when the seat comes back (a person
+    /// who drops and comes back every minute would otherwise leave a sleeping task behind each
+    /// time).
+    grace_timers: HashMap<Seat, (u64, tokio::task::AbortHandle)>,
 }
 
 /// A table's settings and state rebuilt from its log.
@@ -224,7 +163,7 @@ pub(crate) fn finished_games(stored: StoredTable) -> Result<Vec<Arc<FinishedGame
 impl Drop for Table {
     /// A table that stops (unloaded, moved, the server stopping) leaves no grace timer asleep.
     fn drop(&mut self) {
-        for timer in self.grace_timers.values() {
+        for (_, timer) in self.grace_timers.values() {
             timer.abort();
         }
     }
@@ -237,6 +176,11 @@ pub(crate) struct TableHandle {
     pub tx: mpsc::Sender<TableMsg>,
 }
 
+/// Milliseconds since 1970 by the server's clock.
+fn now_ms(settings: &Settings) -> i64 {
+    settings.clock.now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
 impl Table {
     /// Rebuild a table from its stored log and start its task.
     pub(crate) fn spawn(
@@ -245,65 +189,32 @@ impl Table {
         settings: Arc<Settings>,
         reviews: Arc<crate::reviews::Reviews>,
     ) -> Result<TableHandle, String> {
-        let (config, mut core) = replay(&stored.id, &stored.config, std::mem::take(&mut stored.events))?;
-        // Everyone is away until they reconnect; the grace period starts now.
-        for st in &mut core.seats {
-            if st.name.is_some() {
-                st.away = true;
-            }
-        }
+        let (config, core) = replay(&stored.id, &stored.config, std::mem::take(&mut stored.events))?;
         let (tx, rx) = mpsc::channel(1024);
-        let n = config.players;
-        let ruleset = config.spec.ruleset_json();
-        let mut t = Table {
+        let rules = machine::Settings {
+            grace_ms: settings.grace.as_millis() as u64,
+            rematch_wait_ms: settings.rematch_wait.as_millis() as u64,
+            chat_len: settings.chat_len,
+            chat_interval_ms: settings.chat_interval.as_millis() as u64,
+            bot_pause_ms: settings.bot_pause.as_millis() as u64,
+            keep_bots: true,
+        };
+        let codes = (stored.join_code, stored.watch_code);
+        let (machine, first) =
+            Machine::new(config, core, rules, codes, stored.links, stored.deadlines, now_ms(&settings));
+        let t = Table {
             id: stored.id,
-            join_code: stored.join_code,
-            watch_code: stored.watch_code,
-            config,
             store,
             settings,
-            core,
-            bots: (0..n).map(|_| None).collect(),
-            inflight: SeatSet::EMPTY,
+            machine,
+            first: Some(first),
             conns: HashMap::new(),
-            sat: HashMap::new(),
             me: tx.clone(),
-            docs: HashMap::new(),
-            table_part: Value::Null,
-            last_info: None,
-            ruleset,
             last_busy: Instant::now(),
             reviews,
             lost: false,
-            rematch_deadline: None,
-            links: stored.links.into_iter().filter(|(s, _)| *s < n).collect(),
-            deadlines: stored.deadlines.into_iter().filter(|(s, ..)| *s < n).map(|(s, v, d)| (s, (v, d))).collect(),
-            deadlines_dirty: false,
             grace_timers: HashMap::new(),
         };
-        // Deadlines lost in a crash start again from now (a crash may lengthen one, never
-        // shorten it).
-        t.note_deadlines();
-        tracing::info!(table = %t.id, version = t.core.version, "table ready");
-        for s in 0..n {
-            if t.core.seats[s].away {
-                t.start_grace(s);
-            }
-        }
-        // A rated table's finished games are rated (again: once only, whatever happened to the
-        // write at their end).
-        let rated: Vec<Row> = t.core.finished.iter().filter_map(|g| t.rated(g)).map(Row::Rated).collect();
-        if !rated.is_empty() {
-            let (store, id) = (t.store.clone(), t.id.clone());
-            crate::spawn_here(async move {
-                if let Err(e) = store.append(rated).await {
-                    tracing::warn!(table = %id, error = %e, "could not rate the finished games");
-                }
-            });
-        }
-        // A rematch being asked when the server stopped: the people get the whole wait again.
-        t.arm_rematch();
-        t.schedule();
         // Its own root: the request that happened to load the table is not its parent.
         let span = tracing::info_span!(parent: None, "table", id = %t.id);
         tokio::spawn(tracing::Instrument::instrument(t.run(rx), span));
@@ -311,10 +222,26 @@ impl Table {
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<TableMsg>) {
+        tracing::info!(version = self.machine.version(), "table ready");
+        // A rated table's finished games are rated (again: once only, whatever happened to the
+        // write at their end).
+        let rated: Vec<Row> =
+            self.machine.core().finished.iter().filter_map(|g| self.rated(g)).map(Row::Rated).collect();
+        if !rated.is_empty() {
+            let (store, id) = (self.store.clone(), self.id.clone());
+            crate::spawn_here(async move {
+                if let Err(e) = store.append(rated).await {
+                    tracing::warn!(table = %id, error = %e, "could not rate the finished games");
+                }
+            });
+        }
+        if let Some(first) = self.first.take() {
+            self.drive(first).await;
+        }
         let idle = self.settings.idle_unload;
-        let mut tick = tokio::time::interval((idle / 4).max(std::time::Duration::from_millis(20)));
+        let mut tick = tokio::time::interval((idle / 4).max(Duration::from_millis(20)));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut gauge = crate::metrics::TableGauge::new(self.core.state());
+        let mut gauge = crate::metrics::TableGauge::new(self.machine.core().state());
         loop {
             let msg = tokio::select! {
                 m = rx.recv() => match m {
@@ -322,9 +249,7 @@ impl Table {
                     None => break,
                 },
                 _ = tick.tick() => {
-                    if self.deadlines_dirty {
-                        self.write_deadlines().await;
-                    }
+                    self.write_deadlines().await;
                     if self.is_idle() && rx.is_empty() {
                         self.unload(rx).await;
                         return;
@@ -334,13 +259,11 @@ impl Table {
             };
             self.last_busy = Instant::now();
             let go_on = self.handle(msg).await;
-            gauge.set(self.core.state());
+            gauge.set(self.machine.core().state());
             if !go_on {
                 break;
             }
-            if self.deadlines_dirty {
-                self.write_deadlines().await;
-            }
+            self.write_deadlines().await;
             if self.lost {
                 self.moved(&mut rx).await;
                 break;
@@ -354,10 +277,13 @@ impl Table {
     /// connections.
     async fn moved(&mut self, rx: &mut mpsc::Receiver<TableMsg>) {
         rx.close();
+        let version = self.machine.version();
         while let Ok(msg) = rx.try_recv() {
             if let TableMsg::Command { conn, msg } = msg {
-                if msg.id().is_some() {
-                    self.refuse(conn, msg.id(), Refusal::moved());
+                if msg.id().is_some()
+                    && let Some(tx) = self.conns.get(&conn)
+                {
+                    let _ = tx.try_send(refused(&Refusal::moved(), msg.id(), version));
                 }
             } else if let Some(TableMsg::Shutdown { reply }) = self.answer(msg) {
                 let _ = reply.send(());
@@ -367,21 +293,24 @@ impl Table {
             Some(c) => c.owner_url(&self.id).await.ok().flatten(),
             None => None,
         };
-        tracing::warn!(table = %self.id, version = self.core.version, owner = ?url, "table lost to another instance");
+        tracing::warn!(version, owner = ?url, "table lost to another instance");
         let msg = match url {
             Some(url) => ServerMsg::Redirect { url, message: "This table is played on another server now.".into() },
-            None => crate::protocol::ClosingReason::Moved.msg(self.core.version),
+            None => crate::protocol::ClosingReason::Moved.msg(version),
         };
-        let f = msg.frame();
-        for c in self.conns.values() {
-            let _ = c.tx.try_send(f.clone());
+        self.tell_all(msg.frame());
+    }
+
+    fn tell_all(&mut self, f: Frame) {
+        for tx in self.conns.values() {
+            let _ = tx.try_send(f.clone());
         }
         self.conns.clear();
     }
 
     /// Nobody connected, no bot deciding, nothing for a while.
     fn is_idle(&self) -> bool {
-        self.conns.is_empty() && self.inflight.is_empty() && self.last_busy.elapsed() >= self.settings.idle_unload
+        self.conns.is_empty() && self.machine.is_quiet() && self.last_busy.elapsed() >= self.settings.idle_unload
     }
 
     /// Leave memory: close the mailbox (the lobby sees a closed handle and loads the table anew
@@ -401,25 +330,27 @@ impl Table {
                 let _ = reply.send(());
             }
         }
-        tracing::info!(table = %self.id, version = self.core.version, "idle table unloaded");
+        tracing::info!(version = self.machine.version(), "idle table unloaded");
     }
 
     /// Answer a question about the table (information, records); any other message is given
     /// back.
     fn answer(&self, msg: TableMsg) -> Option<TableMsg> {
+        let core = self.machine.core();
         match msg {
             TableMsg::Info { reply } => {
-                let _ = reply.send(self.info());
+                let _ = reply.send(self.machine.info());
             }
             TableMsg::Record { reply } => {
-                let _ = reply.send(self.core.finished.last().map(|f| f.record_value()));
+                let _ = reply.send(core.finished.last().map(|f| f.record_value()));
             }
             TableMsg::Rules { reply } => {
-                let summary = |lang| self.config.spec.summary(Some(self.config.players), lang);
+                let config = self.machine.config();
+                let summary = |lang| config.spec.summary(Some(config.players), lang);
                 let _ = reply.send(crate::protocol::RulesBody { en: summary(Lang::En), fr: summary(Lang::Fr) });
             }
             TableMsg::Finished { reply } => {
-                let _ = reply.send(self.core.finished.clone());
+                let _ = reply.send(core.finished.clone());
             }
             other => return Some(other),
         }
@@ -429,45 +360,262 @@ impl Table {
     /// Handle one message; `false` to stop.
     async fn handle(&mut self, msg: TableMsg) -> bool {
         let Some(msg) = self.answer(msg) else { return true };
+        self.machine.set_now(now_ms(&self.settings));
         match msg {
             TableMsg::Attach { conn, tx, access, token, account, reply } => {
-                let r = self.attach(conn, tx, access, token, account).instrument(conn_span(conn)).await;
-                let _ = reply.send(r);
+                let span = conn_span(conn);
+                self.conns.insert(conn, tx);
+                match span.in_scope(|| self.machine.attach(conn, access, token.as_deref(), account)) {
+                    Ok(out) => {
+                        self.drive(out).instrument(span).await;
+                        let _ = reply.send(Ok(self.machine.seat_of(conn)));
+                    }
+                    Err(r) => {
+                        self.conns.remove(&conn);
+                        let _ = reply.send(Err(r));
+                    }
+                }
             }
-            TableMsg::Detach { conn } => conn_span(conn).in_scope(|| self.detach(conn)),
-            TableMsg::Command { conn, msg } => self.command(conn, msg).instrument(conn_span(conn)).await,
-            TableMsg::BotDone { seat, asked, action, bot } => self.bot_done(seat, asked, action, bot).await,
-            TableMsg::Grace { seat, epoch } => self.grace_over(seat, epoch),
-            TableMsg::Clock { seat, since } => self.clock_ran_out(seat, since),
-            TableMsg::RematchDeadline { asked } => self.rematch_deadline(asked).await,
+            TableMsg::Detach { conn } => {
+                self.conns.remove(&conn);
+                let out = conn_span(conn).in_scope(|| self.machine.detach(conn));
+                self.drive(out).await;
+            }
+            TableMsg::Command { conn, msg } => {
+                if self.conns.contains_key(&conn) {
+                    let span = conn_span(conn);
+                    let out = span.in_scope(|| self.machine.command(conn, msg, &mut Os));
+                    self.drive(out).instrument(span).await;
+                }
+            }
+            TableMsg::BotDone(done) => {
+                let out = self.machine.bot_done(done);
+                self.drive(out).await;
+            }
+            TableMsg::Timer(timer) => {
+                if let Timer::Grace { seat, epoch } = timer
+                    && self.grace_timers.get(&seat).is_some_and(|(e, _)| *e == epoch)
+                {
+                    self.grace_timers.remove(&seat);
+                }
+                let out = self.machine.timer(timer, &mut Os);
+                self.drive(out).await;
+            }
             TableMsg::Info { .. } | TableMsg::Record { .. } | TableMsg::Rules { .. } | TableMsg::Finished { .. } => {}
             TableMsg::Lost => self.lost = true,
-            TableMsg::DeadlinesDue => self.deadlines_due(),
+            TableMsg::DeadlinesDue => {
+                let out = self.machine.deadlines_due();
+                self.drive(out).await;
+            }
             TableMsg::Shutdown { reply } => {
-                self.closing(crate::protocol::ClosingReason::Stopping);
-                self.conns.clear();
+                self.tell_all(crate::protocol::ClosingReason::Stopping.msg(self.machine.version()).frame());
                 let _ = reply.send(());
                 return false;
             }
         }
         true
     }
+
+    /// Do what the machine asks, write the change it asks for, and go on with what it asks
+    /// then, until it asks for nothing.
+    async fn drive(&mut self, mut out: Output) {
+        loop {
+            self.execute(out.effects).await;
+            let Some(p) = out.write else { break };
+            out = self.write(p).await;
+        }
+    }
+
+    /// Write a change to the store; only then may the machine apply it.
+    async fn write(&mut self, p: Pending) -> Output {
+        let mut rows = Vec::new();
+        if let Some(ev) = p.event() {
+            let body = serde_json::to_string(ev).expect("events always serialize");
+            rows.push(Row::Event { table_id: self.id.clone(), version: p.version(), body });
+            if p.starts_game() {
+                rows.push(Row::Finished { table_id: self.id.clone(), finished: false });
+            }
+        }
+        if let Some((seat, account)) = p.link() {
+            rows.push(Row::Link { table_id: self.id.clone(), seat, account: account.to_string() });
+        }
+        let asked = Instant::now();
+        let written = self.store.append(rows).await;
+        if p.event().is_some() {
+            metrics::histogram!(crate::metrics::COMMIT).record(asked.elapsed());
+        }
+        match written {
+            Ok(()) => {
+                if let Some(Event::Act { seat, by_bot, .. }) = p.event() {
+                    // A bot seat's moves are a bot's, as are a stand-in's for a person.
+                    let bot = *by_bot || self.machine.core().seats[*seat].bot.is_some();
+                    metrics::counter!(crate::metrics::MOVES, "by" => if bot { "bot" } else { "person" }).increment(1);
+                }
+                tracing::debug!(version = p.version(), "committed");
+                self.machine.written(p, &mut Os)
+            }
+            Err(e) => {
+                let why = if matches!(e, StoreError::Leased { .. } | StoreError::Conflict { .. }) {
+                    // Another instance holds the table now: this one stops and its clients go
+                    // there.
+                    tracing::warn!(error = %e, "the table is held elsewhere; the change is dropped");
+                    self.lost = true;
+                    WriteFailure::Moved
+                } else {
+                    tracing::error!(error = %e, "commit failed; the change is dropped");
+                    WriteFailure::Storage
+                };
+                self.machine.not_written(p, why)
+            }
+        }
+    }
+
+    /// Carry out the machine's effects; a connection too slow to keep up is dropped (it
+    /// reconnects and gets a snapshot), and what the machine then asks (telling the others the
+    /// seat is away) is done too.
+    async fn execute(&mut self, effects: Vec<Effect>) {
+        let began = Instant::now();
+        let mut queue = std::collections::VecDeque::from(effects);
+        let mut dead = Vec::new();
+        loop {
+            let Some(effect) = queue.pop_front() else {
+                // Leaving asks for no write: only messages and timers.
+                let Some(conn) = dead.pop() else { break };
+                if self.conns.remove(&conn).is_some() {
+                    queue.extend(self.machine.detach(conn).effects);
+                }
+                continue;
+            };
+            match effect {
+                Effect::Send { to, msg } => {
+                    if let ServerMsg::Error { code, .. } = &msg {
+                        metrics::counter!(crate::metrics::REFUSALS, "code" => code.as_str()).increment(1);
+                    }
+                    let f = msg.frame();
+                    for conn in to {
+                        if self.conns.get(&conn).is_some_and(|tx| tx.try_send(f.clone()).is_err()) {
+                            dead.push(conn);
+                        }
+                    }
+                }
+                Effect::Timer { after_ms, timer } => {
+                    let me = self.me.clone();
+                    let handle = crate::spawn_here(async move {
+                        tokio::time::sleep(Duration::from_millis(after_ms)).await;
+                        let _ = me.send(TableMsg::Timer(timer)).await;
+                    });
+                    if let Timer::Grace { seat, epoch } = timer
+                        && let Some((_, old)) = self.grace_timers.insert(seat, (epoch, handle.abort_handle()))
+                    {
+                        old.abort();
+                    }
+                }
+                Effect::CancelGrace { seat } => {
+                    if let Some((_, timer)) = self.grace_timers.remove(&seat) {
+                        timer.abort();
+                    }
+                }
+                Effect::Bot(job) => {
+                    let me = self.me.clone();
+                    crate::spawn_here(async move {
+                        if job.pause_ms > 0 {
+                            tokio::time::sleep(Duration::from_millis(job.pause_ms)).await;
+                        }
+                        if let Ok(done) = tokio::task::spawn_blocking(move || job.run()).await {
+                            let _ = me.send(TableMsg::BotDone(done)).await;
+                        }
+                    });
+                }
+                Effect::Hint(job) => {
+                    let tx = self.conns.get(&job.conn).cloned();
+                    crate::spawn_here(async move {
+                        if let Ok(msg) = tokio::task::spawn_blocking(move || job.run()).await
+                            && let Some(tx) = tx
+                        {
+                            let _ = tx.send(msg.frame()).await;
+                        }
+                    });
+                }
+                Effect::Review(job) => self.review(job),
+                Effect::GameOver(g) => self.game_over(&g).await,
+            }
+        }
+        metrics::histogram!(crate::metrics::BROADCAST).record(began.elapsed());
+    }
+
+    /// A game ended: the table is marked finished and a rated game's ratings move, in one
+    /// transaction. Written after the game's last event: if it is lost in a crash, the over
+    /// table is merely loaded at the next start, and rates its finished games again (once: see
+    /// ratings.rs).
+    async fn game_over(&mut self, g: &FinishedGame) {
+        let mut rows = vec![Row::Finished { table_id: self.id.clone(), finished: true }];
+        rows.extend(self.rated(g).map(Row::Rated));
+        if let Err(e) = self.store.append(rows).await {
+            tracing::warn!(error = %e, "could not mark the table finished");
+        }
+    }
+
+    /// A finished game's outcome for the ratings (`None`: the table is not rated).
+    fn rated(&self, g: &FinishedGame) -> Option<crate::ratings::Rated> {
+        let config = self.machine.config();
+        if !config.rated {
+            return None;
+        }
+        let mut people: Vec<(Seat, String)> = self.machine.links().map(|(s, a)| (s, a.to_string())).collect();
+        people.sort();
+        let spec = &config.spec;
+        Some(crate::ratings::Rated {
+            table_id: self.id.clone(),
+            game: g.game,
+            family: crate::ratings::family(spec.game_name(), &spec.label()),
+            placings: crate::ratings::placings(&g.totals, &g.winners, &people),
+        })
+    }
+
+    /// Hand a review to the review service; its messages go to the asking connection only.
+    fn review(&self, job: machine::ReviewJob) {
+        let Some(tx) = self.conns.get(&job.conn).cloned() else { return };
+        let info = self.machine.info();
+        let table = crate::reviews::ReviewTable {
+            preset: info.preset,
+            lang: info.lang,
+            players: info.players,
+            names: info
+                .seats
+                .iter()
+                .map(|s| s.name.clone().or_else(|| s.bot.as_ref().map(|b| format!("bot:{b}"))).unwrap_or_default())
+                .collect(),
+        };
+        self.reviews.request(crate::reviews::Job {
+            table_id: self.id.clone(),
+            game: job.game,
+            seat: job.seat,
+            record: job.done.record_value(),
+            table,
+            version: job.version,
+            tx,
+        });
+    }
+
+    /// Write the turn-based deadlines if they changed (they outlive the task and the server;
+    /// the lobby's sweep reads them); tried again after the next message if the write fails.
+    async fn write_deadlines(&mut self) {
+        let Some(due) = self.machine.deadlines_to_write() else { return };
+        let row = Row::Deadlines { table_id: self.id.clone(), due: due.clone() };
+        match self.store.append(vec![row]).await {
+            Ok(()) => self.machine.deadlines_written(&due),
+            Err(e) => tracing::warn!(error = %e, "could not write the move deadlines"),
+        }
+    }
+}
+
+/// A refusal as a frame.
+fn refused(r: &Refusal, id: Option<&str>, version: u64) -> Frame {
+    metrics::counter!(crate::metrics::REFUSALS, "code" => r.code.as_str()).increment(1);
+    r.to_msg(id, Some(version)).frame()
 }
 
 /// The span of what a table does for connection `conn` (its log lines carry the connection id).
 fn conn_span(conn: ConnId) -> tracing::Span {
     tracing::info_span!("conn", id = conn)
-}
-
-/// A display name: trimmed, 1 to 24 characters, no control characters.
-pub(crate) fn check_name(name: &str) -> Result<String, Refusal> {
-    let n = name.trim();
-    if n.is_empty() || n.chars().count() > MAX_NAME || n.chars().any(char::is_control) {
-        return Err(Refusal::new(
-            ErrorCode::BadName,
-            format!("A name has 1 to {MAX_NAME} characters, without control characters."),
-        )
-        .param("max", MAX_NAME));
-    }
-    Ok(n.to_string())
 }

@@ -2,25 +2,25 @@
 //! back, and the grace period after which a bot plays for an away person.
 
 use oh7_core::game::Seat;
-use tokio::sync::mpsc;
 
-use super::{Access, Conn, ConnId, Frame, Table, TableMsg};
+use super::commands::After;
+use super::{Access, Conn, ConnId, Effect, Machine, Output, Pending, Timer};
 use crate::protocol::{ErrorCode, Refusal};
-use crate::store::Row;
 
-impl Table {
+impl Machine {
     /// A connection joins: with a seat token, at that seat (linked to the connection's account
-    /// if the seat is not linked yet: a guest who signed up keeps their seat); without one but
-    /// signed in, at the seat the account holds here (by the invite link only); else as a guest
-    /// or spectator.
-    pub(super) async fn attach(
+    /// if the seat is not linked yet: a guest who signed up keeps their seat, and the output
+    /// holds that link to write); without one but signed in, at the seat the account holds here
+    /// (by the invite link only); else as a guest or spectator. A refusal changes nothing and
+    /// the connection stays as it was. Once the output is driven, [`Machine::seat_of`] says
+    /// where the connection sits.
+    pub fn attach(
         &mut self,
         conn: ConnId,
-        tx: mpsc::Sender<Frame>,
         access: Access,
-        token: Option<String>,
+        token: Option<&str>,
         account: Option<String>,
-    ) -> Result<Option<Seat>, Refusal> {
+    ) -> Result<Output, Refusal> {
         let mut seat = None;
         if let Some(token) = token {
             if access == Access::Watch {
@@ -29,39 +29,45 @@ impl Table {
                     "A spectator link cannot take a seat: use the invite link.",
                 ));
             }
-            seat = self.core.seats.iter().position(|s| s.token_hash.is_some_and(|h| h.matches(&token)));
+            seat = self.core.seats.iter().position(|s| s.token_hash.is_some_and(|h| h.matches(token)));
             let Some(s) = seat else {
                 return Err(Refusal::new(ErrorCode::BadToken, "This seat token is not valid at this table."));
             };
-            if let Some(a) = &account
+            if let Some(a) = account.clone()
                 && !self.links.contains_key(&s)
             {
-                self.link(s, a).await;
+                let after = After::Attach { conn, access, seat: s, account: a.clone() };
+                let version = self.core.version;
+                self.out.write = Some(Pending { event: None, checked: None, version, link: Some((s, a)), after });
+                return Ok(self.take());
             }
         } else if let Some(a) = &account
             && access == Access::Invite
         {
             seat = self.links.iter().find(|(_, held)| *held == a).map(|(s, _)| *s);
         }
+        self.join(conn, access, seat, account);
+        Ok(self.take())
+    }
+
+    /// The connection takes its seat (if any) and gets its snapshot.
+    pub(super) fn join(&mut self, conn: ConnId, access: Access, seat: Option<Seat>, account: Option<String>) {
         // The others hear that the seat is back; this connection gets the snapshot that says so.
         if let Some(s) = seat {
             self.seat_connected(s);
         }
-        self.conns.insert(conn, Conn { seat, access, tx, account });
+        self.conns.insert(conn, Conn { seat, access, account });
         self.send_snapshot(conn);
-        Ok(seat)
     }
 
-    /// Record that `account` holds `seat` (a failed write only logs: the seat stays the
-    /// person's by its token).
-    async fn link(&mut self, seat: Seat, account: &str) {
-        let row = Row::Link { table_id: self.id.clone(), seat, account: account.to_string() };
-        match self.store.append(vec![row]).await {
-            Ok(()) => {
-                self.links.insert(seat, account.to_string());
-            }
-            Err(e) => tracing::warn!(table = %self.id, seat, error = %e, "could not link the seat to its account"),
-        }
+    /// Where a connection sits (`None`: a guest or spectator, or not attached).
+    pub fn seat_of(&self, conn: ConnId) -> Option<Seat> {
+        self.conns.get(&conn).and_then(|c| c.seat)
+    }
+
+    /// The account signed in on a connection.
+    pub fn account_of(&self, conn: ConnId) -> Option<&str> {
+        self.conns.get(&conn).and_then(|c| c.account.as_deref())
     }
 
     pub(super) fn seat_connected(&mut self, s: Seat) {
@@ -71,15 +77,22 @@ impl Table {
             st.away = false;
             st.bot_for_away = false;
             st.away_epoch += 1;
-            if let Some(timer) = self.grace_timers.remove(&s) {
-                timer.abort();
+            if self.grace.contains(s) {
+                self.grace.remove(s);
+                self.out.effects.push(Effect::CancelGrace { seat: s });
             }
-            tracing::info!(table = %self.id, seat = s, "back at the table");
+            tracing::info!(seat = s, "back at the table");
             self.presence();
         }
     }
 
-    pub(super) fn detach(&mut self, conn: ConnId) {
+    /// A connection closed (or is too slow to keep up: it reconnects and gets a snapshot).
+    pub fn detach(&mut self, conn: ConnId) -> Output {
+        self.leave(conn);
+        self.take()
+    }
+
+    pub(super) fn leave(&mut self, conn: ConnId) {
         let Some(c) = self.conns.remove(&conn) else { return };
         self.sat.retain(|(k, _), _| *k != conn);
         if !self.conns.values().any(|o| o.seat == c.seat) {
@@ -92,7 +105,7 @@ impl Table {
             if st.conns == 0 && !st.away {
                 st.away = true;
                 st.away_epoch += 1;
-                tracing::info!(table = %self.id, seat = s, "away");
+                tracing::info!(seat = s, "away");
                 self.start_grace(s);
                 self.presence();
             }
@@ -105,25 +118,23 @@ impl Table {
             return;
         }
         let epoch = self.core.seats[s].away_epoch;
-        let me = self.me.clone();
-        let grace = self.settings.grace;
-        let timer = crate::spawn_here(async move {
-            tokio::time::sleep(grace).await;
-            let _ = me.send(TableMsg::Grace { seat: s, epoch }).await;
-        });
-        if let Some(old) = self.grace_timers.insert(s, timer.abort_handle()) {
-            old.abort();
+        if self.grace.contains(s) {
+            self.out.effects.push(Effect::CancelGrace { seat: s });
         }
+        self.grace.insert(s);
+        self.out
+            .effects
+            .push(Effect::Timer { after_ms: self.settings.grace_ms, timer: Timer::Grace { seat: s, epoch } });
     }
 
     pub(super) fn grace_over(&mut self, seat: Seat, epoch: u64) {
         if self.core.seats[seat].away_epoch == epoch {
-            self.grace_timers.remove(&seat);
+            self.grace.remove(seat);
         }
         let st = &mut self.core.seats[seat];
         if st.away && st.away_epoch == epoch && !st.bot_for_away {
             st.bot_for_away = true;
-            tracing::info!(table = %self.id, seat, "a bot plays for the away seat");
+            tracing::info!(seat, "a bot plays for the away seat");
             self.presence();
             self.schedule();
         }
