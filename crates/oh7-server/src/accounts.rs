@@ -891,9 +891,11 @@ async fn signin(
     not_held(&app, Some(&c.name), ip)?;
     let stored = app.lobby.accounts().account_named(&c.name).await?;
     // An unknown name is checked against a stand-in hash: it takes as long as a wrong password.
+    // (Verified before the match: a guard on `Some` would skip it for an unknown name.)
     let phc = stored.as_ref().map_or_else(|| dummy_hash().to_string(), |s| s.password.clone());
+    let verified = verify(c.password, phc).await;
     match stored {
-        Some(s) if verify(c.password, phc).await => open(&app, &s.account, StatusCode::OK).await,
+        Some(s) if verified => open(&app, &s.account, StatusCode::OK).await,
         _ => {
             app.attempts.count(Some(&c.name), ip, Instant::now());
             Err(wrong("Wrong name or password."))

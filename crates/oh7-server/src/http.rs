@@ -64,6 +64,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
         .route("/api/presets", get(presets))
         .route("/api/lobby", get(lobby))
         .route("/api/tables", post(create))
@@ -151,6 +152,22 @@ async fn lobby(State(app): State<Arc<App>>) -> Response {
     }
 }
 
+/// Ready to take players: not stopping, and a change can be committed now (the database answers
+/// and can write). `503` with the reason otherwise, for a load balancer or an orchestrator's
+/// readiness probe; `/healthz` says only that the process is alive.
+async fn readyz(State(app): State<Arc<App>>) -> Response {
+    if *app.stopping.borrow() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "not ready: stopping\n").into_response();
+    }
+    match app.lobby.ready(std::time::Duration::from_secs(2)).await {
+        Ok(()) => "ready\n".into_response(),
+        Err(e) => {
+            tracing::warn!(error = %e, "not ready: a change cannot be committed");
+            (StatusCode::SERVICE_UNAVAILABLE, format!("not ready: cannot commit ({e})\n")).into_response()
+        }
+    }
+}
+
 async fn review(State(app): State<Arc<App>>, Path(code): Path<String>) -> Response {
     match app.lobby.reviews.page(&code).await {
         Some(body) => ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response(),
@@ -209,6 +226,8 @@ async fn create(
             let status = match r.code {
                 ErrorCode::TooMany => StatusCode::TOO_MANY_REQUESTS,
                 ErrorCode::Storage => StatusCode::SERVICE_UNAVAILABLE,
+                // As every account call says it (a rated table needs a signed-in host).
+                ErrorCode::SignedOut => StatusCode::UNAUTHORIZED,
                 _ => StatusCode::BAD_REQUEST,
             };
             refusal_response(status, &r)

@@ -271,18 +271,9 @@ pub async fn start(
         Database::Postgres(url) => Arc::new(store::PgStore::open(url, &secrets::new_code(), settings.lease).await?),
         Database::Sqlite(path) => Arc::new(store::SqliteStore::open(path).await?),
     };
-    let reviews = reviews::Reviews::new(store.clone(), &settings.review_level, settings.review_jobs);
-    let lobby = lobby::Lobby::new(store.clone(), settings.clone(), reviews);
-    let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
-    let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
-    let url = settings.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
-    // On a shared database, say where this instance is before it holds any table, so the
-    // others can send the tables' clients here from the first lease on.
-    lobby.heartbeat(&url).await;
-    let restored = tracing::Instrument::instrument(lobby.restore(), tracing::info_span!("task", kind = "start"))
-        .await
-        .map_err(ServeError::Restore)?;
-    let listener = listen::HeaderTimeoutListener::new(listener, header_timeout);
+    // The metrics recorder before any table is loaded: a table restored or claimed at the start
+    // is counted like any other (a gauge raised before the recorder existed was lost, and its
+    // fall when the table unloaded made it negative).
     let (stopping_tx, stopping_rx) = watch::channel(false);
     let mut metrics_addr = None;
     if let Some(maddr) = settings.metrics_addr {
@@ -292,6 +283,17 @@ pub async fn start(
         let handle = metrics::recorder().ok_or(ServeError::Metrics)?;
         metrics::serve(listener, handle, store.clone(), stopping_rx.clone());
     }
+    let reviews = reviews::Reviews::new(store.clone(), &settings.review_level, settings.review_jobs);
+    let lobby = lobby::Lobby::new(store.clone(), settings.clone(), reviews);
+    let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
+    let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+    let url = settings.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+    // On a shared database, say where this instance is before it holds any table, so the
+    // others can send the tables' clients here from the first lease on.
+    let start = tracing::info_span!("task", kind = "start");
+    tracing::Instrument::instrument(lobby.heartbeat(&url), start.clone()).await;
+    let restored = tracing::Instrument::instrument(lobby.restore(), start).await.map_err(ServeError::Restore)?;
+    let listener = listen::HeaderTimeoutListener::new(listener, header_timeout);
     let every = settings.lease / 3;
     let app = Arc::new(http::App::new(lobby, settings, stopping_rx));
     let handle_app = app.clone();

@@ -17,8 +17,11 @@ use crate::protocol::TableState;
 pub const CONNECTIONS: &str = "oh7_connections";
 /// Gauge, label `state` (`lobby`, `playing`, `over`): tables loaded in memory.
 pub const TABLES: &str = "oh7_tables";
-/// Counter, label `by` (`person`, `bot`): game actions committed (its rate: moves per second).
+/// Counter, label `by` ([`MOVERS`]): game actions committed (its rate: moves per second).
 pub const MOVES: &str = "oh7_moves_total";
+/// Who made a move: a person, a bot seat, or a bot standing in for a person (away, out of time,
+/// past a turn-based deadline, or not in a rematch).
+pub const MOVERS: [&str; 3] = ["person", "bot", "stand_in"];
 /// Histogram, seconds: a change's write to the database, from asking to durable.
 pub const COMMIT: &str = "oh7_commit_seconds";
 /// Histogram, seconds: telling every connection of a table what changed (projection, patches).
@@ -114,11 +117,18 @@ pub(crate) fn recorder() -> Option<PrometheusHandle> {
             for s in ["lobby", "playing", "over"] {
                 metrics::gauge!(TABLES, "state" => s).increment(0.0);
             }
-            for by in ["person", "bot"] {
+            for by in MOVERS {
                 metrics::counter!(MOVES, "by" => by).increment(0);
+            }
+            for code in crate::protocol::ErrorCode::ALL {
+                metrics::counter!(REFUSALS, "code" => code.as_str()).increment(0);
             }
             metrics::counter!(LEASES_LOST).increment(0);
             metrics::counter!(LEASES_CLAIMED).increment(0);
+            // Histograms too, empty (registered: their count and sum show 0).
+            for h in [COMMIT, BROADCAST, POOL_WAIT] {
+                let _ = metrics::histogram!(h);
+            }
             // Histograms are drained into their buckets by the upkeep.
             let h = handle.clone();
             std::thread::Builder::new()

@@ -369,6 +369,17 @@ async fn writer(db: PgStore, rx: Arc<tokio::sync::Mutex<mpsc::Receiver<Batch>>>)
 }
 
 impl Store for PgStore {
+    /// The writer answers, and the database is a primary (a standby in recovery cannot commit).
+    fn ready(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            self.append(Vec::new()).await?;
+            let standby: bool = sqlx::query_scalar("SELECT pg_is_in_recovery()").fetch_one(&self.pool).await?;
+            if standby {
+                return Err(StoreError::Closed);
+            }
+            Ok(())
+        })
+    }
     fn append(&self, rows: Vec<Row>) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(async move {
             let Some(queue) = &self.queue else { return self.write(rows).await };

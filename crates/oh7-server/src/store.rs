@@ -207,6 +207,11 @@ pub trait Store: Send + Sync {
     fn pool_state(&self) -> Option<(u32, usize)> {
         None
     }
+    /// Whether a change can be committed now (`/readyz`): a transaction through the same
+    /// writer as every change.
+    fn ready(&self) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.append(Vec::new())
+    }
 }
 
 /// What one heartbeat of an instance on a shared store learnt.

@@ -119,8 +119,13 @@ impl Session {
         let bucket = Bucket { level: s.burst, at: Instant::now(), rate: s.commands_per_s, burst: s.burst };
         let mut session =
             Session { conn, app: app.clone(), tx, bucket, table: None, heard_by: None, close: None, account };
-        session.read_all(&mut stream).await;
+        let stopped = session.read_all(&mut stream).await;
         let Session { table, tx, close, .. } = session;
+        if stopped && table.is_none() {
+            // A connection at no table hears it from nobody else: every client of a stopping
+            // server gets `closing` before the close (a table tells its own, with its version).
+            let _ = tx.send(crate::protocol::ClosingReason::Stopping.msg(0).frame()).await;
+        }
         if let Some(h) = table {
             let _ = h.tx.send(TableMsg::Detach { conn }).await;
         }
@@ -138,8 +143,9 @@ impl Session {
         }
     }
 
-    /// Read frames until the connection ends (or must end).
-    async fn read_all(&mut self, stream: &mut SplitStream<WebSocket>) {
+    /// Read frames until the connection ends (or must end); `true` if it ends because the
+    /// server is stopping.
+    async fn read_all(&mut self, stream: &mut SplitStream<WebSocket>) -> bool {
         let mut stopping = self.app.stopping.clone();
         loop {
             // The table's task ended (it was lost to another instance): its last frames are sent
@@ -158,9 +164,9 @@ impl Session {
             };
             let msg = tokio::select! {
                 m = stream.next() => m,
-                _ = stopping.changed() => return,
-                _ = table_gone => return,
-                _ = deadline => return,
+                _ = stopping.changed() => return true,
+                _ = table_gone => return false,
+                _ = deadline => return false,
             };
             if self.heard_by.is_some() {
                 self.heard_by = Some(tokio::time::Instant::now() + self.app.settings.heartbeat);
@@ -182,7 +188,7 @@ impl Session {
                 Some(Ok(Message::Close(_))) | None => Flow::Stop,
             };
             if let Flow::Stop = flow {
-                return;
+                return false;
             }
         }
     }

@@ -254,3 +254,33 @@ async fn appends_committed_together_are_fenced_one_by_one() {
     a.close().await;
     b.close().await;
 }
+
+/// TLS to PostgreSQL (issue 55): `sslmode=require` in the URL gives an encrypted session (as a
+/// managed database demands), the password may come from PGPASSWORD instead of the URL, and a
+/// certificate that does not verify against the given CA file is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_to_postgres_and_a_password_outside_the_url() {
+    let Some(url) = fresh_db().await else { return };
+    let tls = format!("{url}?sslmode=require");
+    let store = PgStore::open(&tls, "tls-test", std::time::Duration::from_secs(5)).await;
+    let store = match store {
+        Ok(s) => s,
+        // A server without TLS (not Debian's default cluster): nothing to check here.
+        Err(e) if e.to_string().contains("does not support TLS") => {
+            eprintln!("this PostgreSQL has no TLS: skipped ({e})");
+            return;
+        }
+        Err(e) => panic!("sslmode=require: {e}"),
+    };
+    drop(store);
+    let mut c = sqlx::PgConnection::connect(&tls).await.unwrap();
+    let encrypted: bool =
+        sqlx::query_scalar("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").fetch_one(&mut c).await.unwrap();
+    assert!(encrypted, "the session is encrypted");
+    // (`oh7 serve --db-password-file` with a URL without its password: tests/failover.rs.)
+    // A CA file that did not sign the server's certificate: refused, not silently trusted.
+    let ca = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(ca.path(), include_str!("fixtures/unrelated-ca.pem")).unwrap();
+    let strict = format!("{url}?sslmode=verify-ca&sslrootcert={}", ca.path().display());
+    assert!(sqlx::PgConnection::connect(&strict).await.is_err(), "an unverified certificate is refused");
+}

@@ -206,6 +206,9 @@ async fn a_half_sent_request_head_times_out() {
     assert_eq!(snap["type"], "snapshot", "{snap}");
     let (status, body) = http(server.addr, "GET", "/healthz", None).await.unwrap();
     assert_eq!((status, body.as_str()), (200, "ok"));
+    // Ready: a change can be committed through the writer.
+    let (status, body) = http(server.addr, "GET", "/readyz", None).await.unwrap();
+    assert_eq!((status, body.as_str()), (200, "ready\n"));
     server.stop().await;
 }
 

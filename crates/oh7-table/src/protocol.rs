@@ -239,6 +239,58 @@ impl Serialize for ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code (for the metrics' series at zero, and the docs' test).
+    pub const ALL: [ErrorCode; 48] = [
+        ErrorCode::Malformed,
+        ErrorCode::TooLarge,
+        ErrorCode::RateLimited,
+        ErrorCode::NoHello,
+        ErrorCode::AlreadyJoined,
+        ErrorCode::UnknownTable,
+        ErrorCode::BadToken,
+        ErrorCode::Spectator,
+        ErrorCode::NotSeated,
+        ErrorCode::AlreadySeated,
+        ErrorCode::TableFull,
+        ErrorCode::BadName,
+        ErrorCode::NotHost,
+        ErrorCode::NotStarted,
+        ErrorCode::AlreadyStarted,
+        ErrorCode::SeatsFree,
+        ErrorCode::NotYourTurn,
+        ErrorCode::Illegal,
+        ErrorCode::GameOver,
+        ErrorCode::NotOver,
+        ErrorCode::NotAsked,
+        ErrorCode::ChatTooLong,
+        ErrorCode::BadRequest,
+        ErrorCode::SeatTaken,
+        ErrorCode::BadSeat,
+        ErrorCode::BadPlayers,
+        ErrorCode::BadRuleset,
+        ErrorCode::RulesetTooLarge,
+        ErrorCode::UnknownPreset,
+        ErrorCode::UnknownLevel,
+        ErrorCode::HostSeatBot,
+        ErrorCode::BadLang,
+        ErrorCode::BadClock,
+        ErrorCode::PresetAndRuleset,
+        ErrorCode::TooMany,
+        ErrorCode::Storage,
+        ErrorCode::ShuttingDown,
+        ErrorCode::UnknownReview,
+        ErrorCode::BadPassword,
+        ErrorCode::NameTaken,
+        ErrorCode::BadCredentials,
+        ErrorCode::SignedOut,
+        ErrorCode::CrossOrigin,
+        ErrorCode::UnknownPlayer,
+        ErrorCode::BadDeadline,
+        ErrorCode::BadEmail,
+        ErrorCode::Moved,
+        ErrorCode::NothingToUndo,
+    ];
+
     /// The code's name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -657,4 +709,27 @@ pub struct RulesBody {
     pub en: oh7_core::rules_summary::Summary,
     /// In French.
     pub fr: oh7_core::rules_summary::Summary,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
+
+    #[test]
+    fn every_error_code_is_in_all_once() {
+        // The enum's variants as written in this file.
+        let src = include_str!("protocol.rs");
+        let body = src.split("pub enum ErrorCode {").nth(1).unwrap().split("\n}").next().unwrap();
+        let variants: Vec<&str> = body
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'))
+            .map(|l| l.trim_end_matches(','))
+            .collect();
+        assert_eq!(variants.len(), ErrorCode::ALL.len(), "{variants:?}");
+        let mut names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ErrorCode::ALL.len());
+    }
 }

@@ -19,6 +19,11 @@ pub(crate) struct ServeArgs {
     /// the environment variable OH7_DB, so a password need not be on the command line.
     #[arg(long, env = "OH7_DB", hide_env_values = true, default_value = "oh7.db")]
     pub db: oh7_server::Database,
+    /// PostgreSQL: a file whose first line is the database password (a mounted secret), for a
+    /// URL without one. The standard PGPASSWORD, PGPASSFILE (~/.pgpass), PGUSER, PGHOST,
+    /// PGSSLMODE and PGSSLROOTCERT are read too, for what the URL leaves out.
+    #[arg(long, env = "OH7_DB_PASSWORD_FILE", value_name = "FILE")]
+    pub db_password_file: Option<std::path::PathBuf>,
     /// Pause before each bot decision when a person sits at the table, in milliseconds.
     #[arg(long, default_value_t = 700)]
     pub bot_pause_ms: u64,
@@ -214,6 +219,19 @@ pub(crate) fn run(args: &ServeArgs) -> Result<()> {
     // SAFETY: set before the runtime and its threads start.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    if let Some(file) = &args.db_password_file {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("{}: cannot read the database password", file.display()))?;
+        let password = text.lines().next().unwrap_or("").trim_end_matches('\r');
+        if password.is_empty() {
+            bail!("{}: the file is empty; its first line is the database password", file.display());
+        }
+        // SAFETY: set before the runtime and its threads start; the PostgreSQL driver reads
+        // PGPASSWORD for a URL without a password (and nothing here prints it).
+        unsafe {
+            std::env::set_var("PGPASSWORD", password);
+        }
     }
     let filter = || tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into());
     let logs = tracing_subscriber::fmt().with_env_filter(filter()).with_writer(std::io::stderr);

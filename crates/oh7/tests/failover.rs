@@ -522,3 +522,123 @@ async fn a_turn_based_rated_table_fails_over_with_its_deadline_and_rating() {
         }
     }
 }
+
+/// `oh7 serve` on `db` with its metrics page: the guard, the game's address, the page's.
+fn serve_metrics(db: &str) -> (Guard, SocketAddr, SocketAddr) {
+    use std::io::{BufRead, BufReader};
+    let lease = lease_s().to_string();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_oh7"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--bot-pause-ms", "0"])
+        .args(["--grace-s", "600", "--lease-s", &lease, "--db", db])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut game, mut metrics) = (None, None);
+    let mut line = String::new();
+    while metrics.is_none() {
+        line.clear();
+        assert!(out.read_line(&mut line).unwrap() > 0, "the server said where its metrics are");
+        let addr = |l: &str| l.split("http://").nth(1).and_then(|r| r.split('/').next()).map(|a| a.parse().unwrap());
+        if line.starts_with("oh7 is serving at") {
+            game = addr(&line);
+        } else if line.starts_with("metrics at") {
+            metrics = addr(&line);
+        }
+    }
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    (Guard(child), game.unwrap(), metrics.unwrap())
+}
+
+/// A sample's value on a metrics page (0 when absent).
+fn sample(page: &str, series: &str) -> f64 {
+    page.lines()
+        .find_map(|l| l.strip_prefix(series).and_then(|r| r.strip_prefix(' ')))
+        .map_or(0.0, |v| v.trim().parse().unwrap())
+}
+
+/// The metrics of an instance that took over a dead one's tables are true (issue 55): it counts
+/// the tables it claimed, holds, and plays as the database and the lobby say, and nothing is
+/// negative.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_are_true_after_a_failover() {
+    let Some(db) = fresh_db().await else { return };
+    let (mut a, addr_a, _) = serve_metrics(&db.url);
+    let (b, addr_b, metrics_b) = serve_metrics(&db.url);
+    // Three games under way on A, one on B; nobody acts.
+    let mut tabs = Vec::new();
+    for i in 0..4 {
+        tabs.push(new_table(if i < 3 { addr_a } else { addr_b }, "en").await);
+    }
+    a.0.kill().unwrap();
+    a.0.wait().unwrap();
+    let mut conn = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    let until = Instant::now() + Duration::from_secs(lease_s() * 3 + 10);
+    let page = loop {
+        let (_, page) = http(metrics_b, "GET", "/metrics", None).await.unwrap();
+        let live: i64 = sqlx::query_scalar("SELECT count(*) FROM leases WHERE expires_at > now()")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        if live == 4 && sample(&page, "oh7_leases_claimed_total") == 3.0 && sample(&page, "oh7_leases_held") == 4.0 {
+            break page;
+        }
+        assert!(Instant::now() < until, "B holds the four tables ({live} leases live):\n{page}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(sample(&page, "oh7_tables{state=\"playing\"}"), 4.0, "{page}");
+    let (_, lobby) = http(addr_b, "GET", "/api/lobby", None).await.unwrap();
+    let lobby: Value = serde_json::from_str(&lobby).unwrap();
+    assert_eq!(lobby["tables_running"], 4, "{lobby}");
+    for line in page.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let v: f64 = line.rsplit(' ').next().unwrap().parse().unwrap();
+        assert!(v >= 0.0, "{line}");
+    }
+    drop(tabs);
+    drop(b);
+    drop(db);
+}
+
+/// `--db-password-file` (issue 55): the URL carries no password, a mounted file does; the server
+/// starts, is ready (it can commit), and prints no password.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_password_comes_from_a_file() {
+    use std::io::Read;
+    let Some(db) = fresh_db().await else { return };
+    let (head, rest) = db.url.split_once("://").unwrap();
+    let (creds, host) = rest.split_once('@').unwrap();
+    let (user, password) = creds.split_once(':').unwrap();
+    let bare = format!("{head}://{user}@{host}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("password");
+    std::fs::write(&file, format!("{password}\n")).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_oh7"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", &bare, "--db-password-file"])
+        .arg(&file)
+        .env_remove("PGPASSWORD")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+    let addr: SocketAddr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("the server started: {line}"))
+        .parse()
+        .unwrap();
+    let (status, body) = http(addr, "GET", "/readyz", None).await.unwrap();
+    assert_eq!((status, body.as_str()), (200, "ready\n"));
+    let mut guard = Guard(child);
+    terminate(&mut guard);
+    let mut err = String::new();
+    guard.0.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    // (The test role's password is a common word: look for it as a URL would carry it.)
+    let carried = format!(":{password}@");
+    assert!(!line.contains(&carried) && !err.contains(&carried), "the password was printed: {line}{err}");
+    drop(db);
+}

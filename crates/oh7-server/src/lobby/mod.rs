@@ -245,6 +245,15 @@ impl Lobby {
         })
     }
 
+    /// Whether a change can be committed now (`/readyz`), within `within`.
+    pub(crate) async fn ready(&self, within: std::time::Duration) -> Result<(), String> {
+        match tokio::time::timeout(within, self.store.ready()).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no commit within {} s", within.as_secs())),
+        }
+    }
+
     /// Stop loading tables (the server is stopping).
     pub(crate) async fn close(&self) {
         let _door = self.loading.lock().await;

@@ -298,14 +298,22 @@ impl Table {
             Some(url) => ServerMsg::Redirect { url, message: "This table is played on another server now.".into() },
             None => crate::protocol::ClosingReason::Moved.msg(version),
         };
-        self.tell_all(msg.frame());
+        self.tell_all(msg.frame()).await;
     }
 
-    fn tell_all(&mut self, f: Frame) {
-        for tx in self.conns.values() {
-            let _ = tx.try_send(f.clone());
+    /// Send `f` to every connection and let them go (the last frame they get from the table).
+    /// An outbox that is full gets up to a second to take it: a client must not lose its
+    /// `closing` because it was slow.
+    async fn tell_all(&mut self, f: Frame) {
+        let mut full = Vec::new();
+        for (_, tx) in self.conns.drain() {
+            if let Err(mpsc::error::TrySendError::Full(f)) = tx.try_send(f.clone()) {
+                full.push(async move {
+                    let _ = tx.send(f).await;
+                });
+            }
         }
-        self.conns.clear();
+        let _ = tokio::time::timeout(Duration::from_secs(1), futures_util::future::join_all(full)).await;
     }
 
     /// Nobody connected, no bot deciding, nothing for a while.
@@ -408,7 +416,7 @@ impl Table {
                 self.drive(out).await;
             }
             TableMsg::Shutdown { reply } => {
-                self.tell_all(crate::protocol::ClosingReason::Stopping.msg(self.machine.version()).frame());
+                self.tell_all(crate::protocol::ClosingReason::Stopping.msg(self.machine.version()).frame()).await;
                 let _ = reply.send(());
                 return false;
             }
@@ -447,9 +455,13 @@ impl Table {
         match written {
             Ok(()) => {
                 if let Some(Event::Act { seat, by_bot, .. }) = p.event() {
-                    // A bot seat's moves are a bot's, as are a stand-in's for a person.
-                    let bot = *by_bot || self.machine.core().seats[*seat].bot.is_some();
-                    metrics::counter!(crate::metrics::MOVES, "by" => if bot { "bot" } else { "person" }).increment(1);
+                    let [person, bot, stand_in] = crate::metrics::MOVERS;
+                    let by = match (self.machine.core().seats[*seat].bot.is_some(), by_bot) {
+                        (true, _) => bot,
+                        (false, true) => stand_in,
+                        (false, false) => person,
+                    };
+                    metrics::counter!(crate::metrics::MOVES, "by" => by).increment(1);
                 }
                 tracing::debug!(version = p.version(), "committed");
                 self.machine.written(p, &mut Os)
