@@ -732,6 +732,60 @@ async fn a_turn_based_game_waits_a_day_then_a_bot_moves() {
     }
 }
 
+/// Issue 55: past a move deadline a bot makes exactly the decision that was due, once, at every
+/// table, however often the sweep runs: eight turn-based tables (a person and two bots), the
+/// clock moved 25 hours, sweeps every 20 ms for two seconds, and the bot's acts for the person
+/// counted at each table. Before, two to five of the eight got one or two more (the person's
+/// next decision, owed at once, kept the passed deadline).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_passed_deadline_makes_one_decision_at_every_table() {
+    use oh7_server::clock::ManualClock;
+    let db = temp_db();
+    let clock = std::sync::Arc::new(ManualClock::default());
+    let settings = oh7_server::Settings {
+        clock: clock.clone(),
+        deadline_sweep: std::time::Duration::from_millis(20),
+        ..fast()
+    };
+    let server = start(&db, settings).await;
+    let addr = server.addr;
+    let ann = sign_up(addr, "Ann").await;
+    let mut watchers = Vec::new();
+    for _ in 0..8 {
+        let body = json!({"players": 3, "preset": "kod7", "name": "Ann", "move_hours": 24,
+            "seats": ["human", "random", "random"]});
+        let made = call(addr, "POST", "/api/tables", Some(&ann), Some(body)).await;
+        assert_eq!(made.status, 201, "{}", made.body);
+        let made: Value = serde_json::from_str(&made.body).unwrap();
+        let mut a = page_ws(addr, Some(&ann)).await;
+        a.hello(made["invite"].as_str().unwrap(), made["token"].as_str()).await.unwrap();
+        assert_eq!(a.command(json!({"type": "start"})).await.unwrap()["type"], "ack");
+        // Until only the person is awaited (the bots bet meanwhile).
+        while a.legal.is_empty() || a.view["to_move"] != json!([0]) {
+            a.recv().await.unwrap();
+        }
+        drop(a);
+        let mut w = Client::connect(addr).await.unwrap();
+        w.hello(made["watch"].as_str().unwrap(), None).await.unwrap();
+        watchers.push(w);
+    }
+    clock.advance(std::time::Duration::from_secs(25 * 3600));
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let mut counts = Vec::new();
+    for w in &mut watchers {
+        let mut n = 0;
+        while let Ok(m) = tokio::time::timeout(std::time::Duration::from_millis(200), w.recv()).await {
+            let m = m.unwrap();
+            if m["type"] == "event" && m["event"]["kind"] == "act" && m["event"]["seat"] == 0 {
+                assert_eq!(m["event"]["by_bot"], true, "{m}");
+                n += 1;
+            }
+        }
+        counts.push(n);
+    }
+    assert_eq!(counts, vec![1; 8], "one decision by a bot at each table");
+}
+
 /// A local SMTP sink: accepts every mail (plain SMTP, as `--smtp` speaks it) and keeps each as
 /// `(recipients, message)`.
 async fn smtp_sink() -> (String, std::sync::Arc<std::sync::Mutex<Vec<(Vec<String>, String)>>>) {
