@@ -742,11 +742,8 @@ async fn a_passed_deadline_makes_one_decision_at_every_table() {
     use oh7_server::clock::ManualClock;
     let db = temp_db();
     let clock = std::sync::Arc::new(ManualClock::default());
-    let settings = oh7_server::Settings {
-        clock: clock.clone(),
-        deadline_sweep: std::time::Duration::from_millis(20),
-        ..fast()
-    };
+    let settings =
+        oh7_server::Settings { clock: clock.clone(), deadline_sweep: std::time::Duration::from_millis(20), ..fast() };
     let server = start(&db, settings).await;
     let addr = server.addr;
     let ann = sign_up(addr, "Ann").await;

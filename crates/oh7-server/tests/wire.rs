@@ -256,3 +256,30 @@ async fn a_ping_is_answered_and_holds_the_client_to_its_heartbeat() {
     assert_eq!(m["version"], snap["version"]);
     server.stop().await;
 }
+
+/// Every client of a stopping server gets `closing` before the close (issue 55: in a rolling
+/// restart one client in three got a bare close): a seat, a spectator, and a connection that has
+/// joined no table yet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_client_of_a_stopping_server_gets_closing() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let created = create_table(server.addr, &json!({"players": 3, "name": "A"})).await.unwrap();
+    let mut seat = Client::connect(server.addr).await.unwrap();
+    seat.hello(created["invite"].as_str().unwrap(), created["token"].as_str()).await.unwrap();
+    let mut watcher = Client::connect(server.addr).await.unwrap();
+    watcher.hello(created["watch"].as_str().unwrap(), None).await.unwrap();
+    let idle = Client::connect(server.addr).await.unwrap();
+    let stopping = tokio::spawn(server.stop());
+    for (who, mut c) in [("seat", seat), ("spectator", watcher), ("at no table", idle)] {
+        let mut seen = Vec::new();
+        loop {
+            match c.recv_within(Duration::from_secs(10)).await {
+                Ok(m) => seen.push(m["type"].as_str().unwrap_or("").to_string()),
+                Err(_) => break,
+            }
+        }
+        assert_eq!(seen.last().map(String::as_str), Some("closing"), "{who}: {seen:?}");
+    }
+    stopping.await.unwrap();
+}
