@@ -462,7 +462,7 @@ function langSwitch() {
 // ---------- home: create a table ----------
 
 const FALLBACK = {
-  levels: { oh7: ["random", "heuristic", "easy", "medium", "hard", "ismcts", "expert"], seven: ["random", "heuristic", "search"] },
+  levels: { oh7: ["random", "beginner", "heuristic", "easy", "medium", "hard", "ismcts", "expert"], seven: ["random", "heuristic", "search"] },
   games: [
     { game: "oh7", preset: "en", min_players: 2, max_players: 4, ruleset: { dummy: true } },
     { game: "oh7", preset: "fr", min_players: 2, max_players: 5, ruleset: { dummy: true } },
@@ -580,6 +580,8 @@ function homePage() {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
+    // A new game replaces the unfinished one: only when the person says so.
+    if (unfinished && !confirm(t.solo.replaceAsk)) return;
     const body = { game: game.value, players: Number(players.value), name: name.value, lang: S.lang };
     body.seats = ["human", ...[...seats.querySelectorAll("select")].map((s) => s.value)];
     if (clock.value) body.turn_clock_s = Number(clock.value);
@@ -662,7 +664,8 @@ function setupWords(t, st) {
 
 /** Download a record as the JSON file `oh7 replay`, `oh7 review` and `oh7 stats` read. */
 function download(name, value) {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(value, null, 1)], { type: "application/json" }));
+  // One line: a record file is JSON Lines, one record a line, as `oh7 replay` and `oh7 stats` read.
+  const url = URL.createObjectURL(new Blob([`${JSON.stringify(value)}\n`], { type: "application/json" }));
   const a = h("a", { href: url, download: name });
   document.body.append(a);
   a.click();
@@ -695,7 +698,9 @@ function soloPanel() {
     const levels = catalogue().levels[game.value] || FALLBACK.levels[game.value];
     const was = level.value;
     level.replaceChildren(...levels.map((l) => h("option", { value: l }, t.levels[l] || l)));
-    level.value = levels.includes(was) ? was : levels.includes("medium") ? "medium" : levels[levels.length - 1];
+    // A newcomer (no level chosen on this device yet) is offered the beginner first.
+    const chosen = localStorage.getItem("oh7.solo.level");
+    level.value = levels.includes(was) ? was : levels.includes(chosen) ? chosen : levels.includes("beginner") ? "beginner" : levels[levels.length - 1];
     preset.disabled = !several();
   };
   game.addEventListener("change", redraw);
@@ -715,7 +720,10 @@ function soloPanel() {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
+    // A new game replaces the unfinished one: only when the person says so.
+    if (unfinished && !confirm(t.solo.replaceAsk)) return;
     const setup = { game: game.value, players: Number(players.value), level: level.value, lang: S.lang };
+    localStorage.setItem("oh7.solo.level", level.value);
     if (several()) setup.preset = preset.value;
     start.disabled = true;
     start.textContent = t.solo.starting;
@@ -730,14 +738,16 @@ function soloPanel() {
     location.hash = "#solo";
   });
   // The unfinished game and the finished ones, from the worker's storage.
+  let unfinished = false;
   storedTable().then((a) => {
-    if (!a) return;
+    if (!a || a.over) return;
+    unfinished = true;
     resume.replaceChildren(
       h("a", { class: "button primary", id: "solo-resume-link", href: "#solo" }, t.solo.resume),
       " ",
       h("small", { class: "help" }, t.solo.resumeHelp(setupWords(t, a.setup))),
       " ",
-      h("button", { type: "button", class: "link", id: "solo-abandon", onclick: () => askWorker("abandon").then(() => resume.replaceChildren()) }, t.solo.abandon),
+      h("button", { type: "button", class: "link", id: "solo-abandon", onclick: () => askWorker("abandon").then(() => { unfinished = false; resume.replaceChildren(); }) }, t.solo.abandon),
     );
   });
   askWorker("history").then((list) => {

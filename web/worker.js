@@ -177,7 +177,9 @@ const ops = {
     current = table.setup;
     post(a.messages);
     drive();
-    return { table: true, setup: current };
+    // A table whose game is over is not an unfinished game to offer again.
+    const over = (a.messages || []).some((m) => m.type === "snapshot" && m.table?.state === "over");
+    return { table: true, setup: current, over };
   },
   /** A new table (the stored one is replaced). */
   async new({ setup }) {

@@ -182,6 +182,59 @@ pub fn signal(games: usize, level: &str, expert_level: &str, seconds: f64) -> Re
     Ok(())
 }
 
+/// `oh7 bench review-share`: `games` seeded games of `level` in every seat at `preset` with
+/// `players`, each seat reviewed by `reviewer` (no hindsight); per game, the expected points
+/// lost per round on bets and on card play (summed over the seats, divided by seats and
+/// rounds), and the bets' share of what was lost. Games run on every core; the figures are
+/// means over games with 95% intervals.
+pub fn share(preset: Preset, players: usize, games: usize, level: &str, reviewer: &str) -> Result<()> {
+    use rayon::prelude::*;
+    if oh7_review::Reviewer::of(reviewer).is_none() {
+        return Err(oh7_review::ReviewError::Level(reviewer.into()).into());
+    }
+    let opts = ReviewOptions { level: reviewer.into(), hindsight: false, ..ReviewOptions::default() };
+    let start = Instant::now();
+    let per_game: Vec<Result<(f64, f64, f64, usize)>> = (1..=games as u64)
+        .into_par_iter()
+        .map(|seed| {
+            let v = bot_game(Ruleset::preset(preset), players, &[level], seed)?;
+            let rounds = v["rounds"].as_array().map_or(1, |r| r.len().max(1));
+            let (mut bets, mut play, mut other) = (0.0, 0.0, 0.0);
+            for seat in 0..players {
+                let r = review_oh7(&v, seat, &opts, &|_, _| {})?;
+                for d in &r.decisions {
+                    let loss = d.loss.unwrap_or(0.0);
+                    match d.kind.as_str() {
+                        "bet" => bets += loss,
+                        "play" => play += loss,
+                        _ => other += loss,
+                    }
+                }
+            }
+            let per = (players * rounds) as f64;
+            Ok((bets / per, play / per, other / per, rounds))
+        })
+        .collect();
+    let per_game: Vec<(f64, f64, f64, usize)> = per_game.into_iter().collect::<Result<_>>()?;
+    let col = |f: fn(&(f64, f64, f64, usize)) -> f64| per_game.iter().map(f).collect::<Vec<f64>>();
+    let (b, bh) = mean_ci(&col(|g| g.0));
+    let (p, ph) = mean_ci(&col(|g| g.1));
+    let (o, oh) = mean_ci(&col(|g| g.2));
+    let shares = col(|g| if g.0 + g.1 > 0.0 { g.0 / (g.0 + g.1) } else { 0.0 });
+    let (sh, shh) = mean_ci(&shares);
+    let rounds: usize = per_game.iter().map(|g| g.3).sum();
+    println!(
+        "review share: {} {preset:?} games of {players} players, {rounds} rounds, {level} in every seat, reviewer {reviewer}, {:.0} s",
+        per_game.len(),
+        start.elapsed().as_secs_f64()
+    );
+    println!(
+        "  expected points lost per player and round: bets {b:.3} ± {bh:.3}, card play {p:.3} ± {ph:.3}, other {o:.3} ± {oh:.3}"
+    );
+    println!("  bets' share of what bets and card play lose: {:.1}% ± {:.1}%", 100.0 * sh, 100.0 * shh);
+    Ok(())
+}
+
 fn mean_ci(v: &[f64]) -> (f64, f64) {
     let n = v.len() as f64;
     if v.is_empty() {

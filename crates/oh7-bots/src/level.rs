@@ -15,6 +15,8 @@ use oh7_core::registry::GameId;
 pub enum Level {
     /// Uniformly random legal actions.
     Random,
+    /// Plays as a newcomer does: counts its hand roughly, overbids, forgets to duck (Oh 7).
+    Beginner,
     /// Hand evaluation and bet-aiming play, no search.
     Heuristic,
     /// The determinization search at a small budget (Oh 7).
@@ -32,8 +34,16 @@ pub enum Level {
 }
 
 /// The levels of the Oh 7 family, weakest first.
-pub const OH7: [Level; 7] =
-    [Level::Random, Level::Heuristic, Level::Easy, Level::Medium, Level::Hard, Level::Ismcts, Level::Expert];
+pub const OH7: [Level; 8] = [
+    Level::Random,
+    Level::Beginner,
+    Level::Heuristic,
+    Level::Easy,
+    Level::Medium,
+    Level::Hard,
+    Level::Ismcts,
+    Level::Expert,
+];
 /// The levels of Seven, weakest first.
 pub const SEVEN: [Level; 3] = [Level::Random, Level::Heuristic, Level::Search];
 
@@ -48,7 +58,7 @@ const fn names<const N: usize>(levels: [Level; N]) -> [&'static str; N] {
 }
 
 /// [`OH7`] by name (what the wire and the records say).
-pub const OH7_NAMES: [&str; 7] = names(OH7);
+pub const OH7_NAMES: [&str; 8] = names(OH7);
 /// [`SEVEN`] by name.
 pub const SEVEN_NAMES: [&str; 3] = names(SEVEN);
 
@@ -57,6 +67,7 @@ impl Level {
     pub const fn name(self) -> &'static str {
         match self {
             Level::Random => "random",
+            Level::Beginner => "beginner",
             Level::Heuristic => "heuristic",
             Level::Easy => "easy",
             Level::Medium => "medium",

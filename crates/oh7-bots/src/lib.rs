@@ -9,6 +9,7 @@
 //! What it is not: it does no I/O and reads no clock; a bot's randomness comes from its own
 //! seeded ChaCha RNG, so a bot is deterministic for a given seed.
 
+pub mod beginner;
 pub mod dyn_bot;
 pub mod expert;
 pub mod hand_model;
@@ -141,6 +142,7 @@ pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::o
     match level {
         BotLevel::Level(l) => match l {
             Level::Random => Ok(Box::new(RandomBot::new(seed))),
+            Level::Beginner => Ok(Box::new(beginner::BeginnerBot::new(seed))),
             Level::Heuristic => Ok(Box::new(heuristic::HeuristicBot::new())),
             Level::Ismcts => Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::default(), seed))),
             // The strongest level: ISMCTS with four times the budget.

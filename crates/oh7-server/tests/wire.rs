@@ -273,11 +273,8 @@ async fn every_client_of_a_stopping_server_gets_closing() {
     let stopping = tokio::spawn(server.stop());
     for (who, mut c) in [("seat", seat), ("spectator", watcher), ("at no table", idle)] {
         let mut seen = Vec::new();
-        loop {
-            match c.recv_within(Duration::from_secs(10)).await {
-                Ok(m) => seen.push(m["type"].as_str().unwrap_or("").to_string()),
-                Err(_) => break,
-            }
+        while let Ok(m) = c.recv_within(Duration::from_secs(10)).await {
+            seen.push(m["type"].as_str().unwrap_or("").to_string());
         }
         assert_eq!(seen.last().map(String::as_str), Some("closing"), "{who}: {seen:?}");
     }

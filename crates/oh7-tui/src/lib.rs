@@ -291,6 +291,7 @@ pub fn level_words(level: &str, lang: Lang, bots: usize) -> String {
     }
     let (one, many) = match level {
         "random" => ("aléatoire", "aléatoires"),
+        "beginner" => ("débutant", "débutants"),
         "heuristic" => ("heuristique", "heuristiques"),
         "easy" => ("facile", "faciles"),
         "medium" => ("moyen", "moyens"),

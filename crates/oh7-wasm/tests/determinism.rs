@@ -40,10 +40,11 @@ fn requests() -> Vec<Value> {
     }
     out.push(json!({"op": "selfplay", "seed": 11, "setup": setup("seven", None, None, 4, "random")}));
     let one_round = "preset = \"kod7\"\nend = \"fixed_rounds\"\nrounds = 1\n";
-    for level in ["random", "heuristic", "easy", "medium", "hard", "ismcts", "expert"] {
+    // Every level of each game, from the registry.
+    for level in oh7_bots::OH7_LEVELS {
         out.push(json!({"op": "selfplay", "seed": 5, "setup": setup("oh7", None, Some(one_round), 3, level)}));
     }
-    for level in ["random", "heuristic", "search"] {
+    for level in oh7_bots::SEVEN_LEVELS {
         out.push(json!({"op": "selfplay", "seed": 5, "setup": setup("seven", None, Some(""), 3, level)}));
     }
     out

@@ -44,7 +44,7 @@ pub(crate) enum BenchCommand {
     },
     /// Time per decision of an Oh 7 bot (median and p95, one thread).
     Bot {
-        /// The bot level (random, heuristic, easy, medium, hard, ismcts, expert), or a research
+        /// The bot level (random, beginner, heuristic, easy, medium, hard, ismcts, expert), or a research
         /// setting as `oh7 tournament --bots` takes them (`ismcts:iterations=4000`, ...).
         #[arg(long, default_value = "expert")]
         level: String,
@@ -132,6 +132,26 @@ pub(crate) enum BenchCommand {
         #[arg(long, default_value_t = 300.0)]
         seconds: f64,
     },
+    /// Where a level loses its points: seeded games of `--level` against itself, every seat
+    /// reviewed by `--reviewer`; the expected points lost per round on bets and on card play,
+    /// and the bets' share of them, with 95% intervals over games (issue 56).
+    ReviewShare {
+        /// Preset.
+        #[arg(long, default_value_t = oh7_core::registry::DEFAULT_PRESET, value_parser = crate::parse_preset)]
+        preset: oh7_core::ruleset::Preset,
+        /// Players at the table.
+        #[arg(long, default_value_t = 4)]
+        players: usize,
+        /// Games (seeds 1, 2, ...; each on its own core).
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// The level that plays every seat.
+        #[arg(long, default_value = "expert")]
+        level: String,
+        /// The reviewer level (easy, medium, hard, pimc, expert).
+        #[arg(long, default_value = "expert")]
+        reviewer: String,
+    },
     /// Single-thread random-play throughput of the engine (rounds/s, games/s, actions/s).
     Engine {
         /// The game: oh7 (the preset names the variant) or seven.
@@ -195,6 +215,9 @@ pub(crate) fn run(what: &BenchCommand) -> Result<()> {
         BenchCommand::Review { level, games, no_hindsight } => oh7_bench::review::bench(level, *games, !*no_hindsight),
         BenchCommand::ReviewSignal { games, level, expert, seconds } => {
             oh7_bench::review::signal(*games, level, expert, *seconds)
+        }
+        BenchCommand::ReviewShare { preset, players, games, level, reviewer } => {
+            oh7_bench::review::share(*preset, *players, *games, level, reviewer)
         }
         BenchCommand::Bot { level, preset, players, rounds } => {
             oh7_bench::solver::bench_bot(level, *preset, *players, *rounds)

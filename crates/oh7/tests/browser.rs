@@ -1429,13 +1429,29 @@ fn play_on_this_device() {
         wait_for(&c, "#review-btn").await;
         shot(&c, "solo-end-390x844-en").await;
 
-        eprintln!("scenario: the record exported replays with the native `oh7 replay`");
+        eprintln!("scenario: the record exported (the game-over screen's download) replays with the native `oh7 replay`");
         let records = ask_worker(&c, "records").await;
         let record = records.as_array().and_then(|r| r.last()).cloned().expect("a finished game's record");
+        // The file the download button makes, as the browser would save it.
+        let saved = c
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 const made = URL.createObjectURL;
+                 URL.createObjectURL = (b) => { URL.createObjectURL = made; b.text().then(done); return made.call(URL, b); };
+                 document.querySelector('#download').click();",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let saved = saved.as_str().expect("the downloaded file's text").to_string();
+        assert_eq!(saved.lines().count(), 1, "one record, one line (JSON Lines)");
+        assert_eq!(serde_json::from_str::<Value>(&saved).unwrap(), record);
         let file = dir.join("solo.json");
-        std::fs::write(&file, record.to_string()).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_oh7")).arg("replay").arg(&file).output().unwrap();
-        assert!(out.status.success(), "oh7 replay: {}", String::from_utf8_lossy(&out.stderr));
+        std::fs::write(&file, &saved).unwrap();
+        for cmd in ["replay", "stats"] {
+            let out = Command::new(env!("CARGO_BIN_EXE_oh7")).arg(cmd).arg(&file).output().unwrap();
+            assert!(out.status.success(), "oh7 {cmd}: {}", String::from_utf8_lossy(&out.stderr));
+        }
         let history = ask_worker(&c, "history").await;
         assert_eq!(history[0]["record"], record, "the local history keeps the game");
 
@@ -1449,6 +1465,12 @@ fn play_on_this_device() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         axe(&c, "solo review").await;
+
+        eprintln!("scenario: back home, the finished game is in the history and not offered as unfinished");
+        c.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&c, "#solo-history li").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(c.find(Locator::Css("#solo-resume-link")).await.is_err(), "a finished game offered as unfinished");
 
         eprintln!("scenario: the static folder (`oh7 web`) on a plain static host, the desktop home page");
         let web = dir.join("web");
