@@ -41,7 +41,8 @@ struct Driver {
 }
 
 fn config(players: usize, seats: Vec<Option<&str>>) -> TableConfig {
-    let spec = GameSpec::from_request(&GameRequest { game: Some("oh7"), preset: Some("en"), ruleset: None }).unwrap();
+    let game = oh7_core::registry::GameId::Oh7.name();
+    let spec = GameSpec::from_request(&GameRequest { game: Some(game), preset: Some("en"), ruleset: None }).unwrap();
     TableConfig {
         spec,
         players,
