@@ -4,7 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::Seat;
+/// A seat (the engine's `game::Seat`, written here as what it is so that this module, which
+/// `game` uses, uses nothing of `game`'s).
+type Seat = usize;
 
 /// What kind of decision a [`Move`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -12,6 +12,7 @@
 //! `leader 2`, `trump H`, `announce H`) are accepted in their phase too.
 
 mod record;
+mod refusal;
 pub mod trick;
 mod view;
 

@@ -76,6 +76,7 @@
 
 mod cards;
 mod record;
+mod refusal;
 #[cfg(test)]
 mod tests;
 mod view;
