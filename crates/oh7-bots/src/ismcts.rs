@@ -32,121 +32,17 @@ use std::sync::Arc;
 use oh7_core::card::{CARD_IDS, Card, CardSet};
 use oh7_core::game::Seat;
 use oh7_core::oh7::{Action, MAX_SEATS, PhaseView, SeatView};
-use oh7_core::ruleset::Ruleset;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::Bot;
 use crate::expert::{BetContext, CardValue, bet_rank, first_lead, resolve_leader};
 use crate::hand_model::{CardProbs, HandModel};
-use crate::heuristic::{cards_of, expected_tricks, heuristic_bet, heuristic_play, other_decision, play_info};
-use crate::pi::{Position, Scorer, Solver};
-use crate::policy::PolicyPrior;
+use crate::heuristic::{cards_of, expected_tricks, other_decision};
+use crate::pi::{Position, Scorer};
 use crate::sample::{Knowledge, position_from_view, seat_of};
-use crate::value::{LearnedValue, ValueNet};
-
-/// How a rollout finishes the round from the tree's last node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rollout {
-    /// Uniformly random legal moves (the paper's and OpenSpiel's default).
-    Random,
-    /// The heuristic bot's bets and plays.
-    Heuristic,
-}
-
-/// How the search values the position where its tree ends: it finishes the round there and
-/// gives every seat's points, and it chooses the other seats' bets inside a bet decision's
-/// iterations (chance to the observer). The rollout ([`Playout`], the policy named by
-/// [`IsmctsConfig::rollout`]) is the built-in one; a learned value is another
-/// ([`IsmctsBot::with_evaluator`]).
-///
-/// An evaluator sees a determinization (every hand of one sampled deal), never the real deal.
-pub trait Evaluator: Send {
-    /// The points of each seat at the end of the round from `pos` (the tree's last node),
-    /// scored by `scorer`; `pos` may be played on.
-    fn evaluate(&mut self, pos: &mut Position, scorer: &Scorer, rng: &mut ChaCha8Rng) -> [f64; MAX_SEATS];
-
-    /// A bet card from `bettable` for a seat holding `hand` (a card of `hand`).
-    fn bet(&mut self, rules: &Ruleset, hand: CardSet, bettable: CardSet, table: usize, rng: &mut ChaCha8Rng) -> Card;
-
-    /// A card from `legal` for the seat to move at `pos`, in a playout after a re-bet.
-    fn play(&mut self, pos: &Position, bets: &[u8; MAX_SEATS], legal: CardSet, rng: &mut ChaCha8Rng) -> Card;
-
-    /// A decision begins: a bet (`betting`) or a card to play.
-    fn begin(&mut self, _betting: bool) {}
-}
-
-/// A prior over the root's actions, read from the deciding seat's view only: the search's
-/// visits go to each action in proportion to its prior and its value (PUCT, as in AlphaZero)
-/// instead of by UCB1 alone.
-pub trait Prior: Send {
-    /// The probability of each card of `legal` (bet or played, as the phase asks), indexed by
-    /// card id; the search normalises over `legal`.
-    fn root(&mut self, view: &SeatView<'_>, legal: CardSet) -> [f32; CARD_IDS];
-}
-
-/// The built-in evaluator: a playout by [`Rollout`]'s policy to the end of the round, replaced
-/// by the exact solution of the determinization from [`IsmctsConfig::exact`] tricks left.
-pub struct Playout {
-    policy: Rollout,
-    exact: u8,
-    exact_nodes: u64,
-    solver: Option<Solver>,
-}
-
-impl Playout {
-    /// The evaluator the settings `cfg` name.
-    pub fn new(cfg: &IsmctsConfig) -> Playout {
-        Playout {
-            policy: cfg.rollout,
-            exact: cfg.exact,
-            exact_nodes: cfg.exact_nodes,
-            solver: (cfg.exact > 0).then(|| Solver::new(14)),
-        }
-    }
-}
-
-impl Evaluator for Playout {
-    fn evaluate(&mut self, pos: &mut Position, scorer: &Scorer, rng: &mut ChaCha8Rng) -> [f64; MAX_SEATS] {
-        while !pos.is_over() {
-            if pos.tricks_left() <= self.exact
-                && let Some(solver) = self.solver.as_mut()
-            {
-                solver.set_scorer(*scorer);
-                solver.reset_nodes();
-                solver.node_limit = self.exact_nodes;
-                let w = solver.solve(pos);
-                solver.node_limit = u64::MAX;
-                if !solver.aborted {
-                    pos.won = w;
-                    break;
-                }
-            }
-            let legal = pos.legal();
-            let c = self.play(pos, &scorer.bets, legal, rng);
-            pos.play(c);
-        }
-        let mut points = [0.0; MAX_SEATS];
-        for (p, x) in points.iter_mut().enumerate().take(usize::from(scorer.players)) {
-            *x = scorer.score(&pos.won, p) as f64;
-        }
-        points
-    }
-
-    fn bet(&mut self, rules: &Ruleset, hand: CardSet, bettable: CardSet, table: usize, rng: &mut ChaCha8Rng) -> Card {
-        match self.policy {
-            Rollout::Heuristic => heuristic_bet(rules, hand, bettable, table, CardSet::EMPTY),
-            Rollout::Random => random_card(bettable, rng),
-        }
-    }
-
-    fn play(&mut self, pos: &Position, bets: &[u8; MAX_SEATS], legal: CardSet, rng: &mut ChaCha8Rng) -> Card {
-        match self.policy {
-            Rollout::Heuristic => heuristic_play(&play_info(pos, bets)),
-            Rollout::Random => random_card(legal, rng),
-        }
-    }
-}
+use crate::seams::random_card;
+pub use crate::seams::{Evaluator, Playout, Prior, Rollout};
 
 /// What one iteration gave the deciding seat.
 #[derive(Clone, Copy, Debug, Default)]
@@ -189,11 +85,6 @@ impl Outcomes {
 }
 
 /// A uniformly random card of a non-empty `set`.
-fn random_card(set: CardSet, rng: &mut ChaCha8Rng) -> Card {
-    let k = rng.random_range(0..set.len());
-    set.iter().nth(k as usize).expect("k < len")
-}
-
 /// The settings of an ISMCTS bot.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IsmctsConfig {
@@ -306,6 +197,10 @@ pub enum IsmctsConfigError {
 }
 
 impl IsmctsConfig {
+    /// The built-in evaluator these settings name (rollout policy, exact solution).
+    pub fn playout(&self) -> Playout {
+        Playout::new(self.rollout, self.exact, self.exact_nodes)
+    }
     /// Settings from `key=value` pairs over the defaults ([`ISMCTS_KEYS`]: `iterations`, `c`,
     /// `scale`, `rollout` (`random` or `heuristic`), …), separated by `:` or `,`, e.g.
     /// `iterations=4000:c=0.35:rollout=random`.
@@ -382,19 +277,22 @@ pub struct IsmctsBot {
 }
 
 impl IsmctsBot {
-    /// An ISMCTS bot with `cfg`, deterministic for `seed`.
-    pub fn new(cfg: IsmctsConfig, seed: u64) -> IsmctsBot {
+    /// An ISMCTS bot with `cfg`, deterministic for `seed`, valuing its leaves with `eval` and
+    /// with the root prior `prior` (the crate's root wires the ones `cfg` names:
+    /// `IsmctsBot::new`).
+    pub fn assemble(
+        cfg: IsmctsConfig,
+        seed: u64,
+        eval: Box<dyn Evaluator>,
+        prior: Option<Box<dyn Prior>>,
+    ) -> IsmctsBot {
         IsmctsBot {
             cfg,
             rng: ChaCha8Rng::seed_from_u64(seed),
             nodes: Vec::new(),
             path: Vec::new(),
-            eval: if cfg.value {
-                Box::new(LearnedValue::new(ValueNet::shipped().clone(), &cfg))
-            } else {
-                Box::new(Playout::new(&cfg))
-            },
-            prior: cfg.prior.then(|| Box::new(PolicyPrior::shipped()) as Box<dyn Prior>),
+            eval,
+            prior,
             root_prior: None,
             probs: None,
             model: None,
@@ -402,12 +300,9 @@ impl IsmctsBot {
         }
     }
 
-    /// The `expert` level: ISMCTS with [`EXPERT_ITERATIONS`] iterations per decision, its
-    /// determinizations drawn by the learned hand model ([`IsmctsConfig::hand`]; the gates that
-    /// put it there are in `docs/bots.md`).
-    pub fn expert(seed: u64) -> IsmctsBot {
-        let cfg = IsmctsConfig { iterations: EXPERT_ITERATIONS, hand: true, ..IsmctsConfig::default() };
-        IsmctsBot { name: "bot:expert", ..IsmctsBot::new(cfg, seed) }
+    /// The name the bot gives itself (`bot:expert` for the expert level).
+    pub(crate) fn named(self, name: &'static str) -> IsmctsBot {
+        IsmctsBot { name, ..self }
     }
 
     /// This bot with `model` weighting its determinizations instead of the shipped one (turns

@@ -22,6 +22,7 @@ pub mod pi;
 pub mod policy;
 pub mod random;
 pub mod sample;
+pub mod seams;
 pub mod seven;
 pub mod spec;
 pub mod value;
@@ -229,5 +230,33 @@ pub fn seven_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::seven::
         BotLevel::Level(Level::Heuristic) => Ok(Box::new(seven::SevenHeuristic)),
         BotLevel::Level(Level::Search) => Ok(Box::new(seven::SevenSearch::new(seed, SEVEN_SEARCH_SAMPLES))),
         other => Err(BotError::OtherGame { level: other.to_string(), game: GameId::Seven.name() }),
+    }
+}
+
+impl ismcts::IsmctsBot {
+    /// An ISMCTS bot with `cfg`, deterministic for `seed`: its leaves valued by the playout or,
+    /// with [`ismcts::IsmctsConfig::value`], the shipped learned value; the shipped policy prior
+    /// with [`ismcts::IsmctsConfig::prior`]. (Wired here, above the search and the learned
+    /// models, so that neither imports the other.)
+    pub fn new(cfg: ismcts::IsmctsConfig, seed: u64) -> ismcts::IsmctsBot {
+        let eval: Box<dyn seams::Evaluator> = if cfg.value {
+            Box::new(value::LearnedValue::new(value::ValueNet::shipped().clone(), cfg.playout(), cfg.value_bets))
+        } else {
+            Box::new(cfg.playout())
+        };
+        let prior = cfg.prior.then(|| Box::new(policy::PolicyPrior::shipped()) as Box<dyn seams::Prior>);
+        ismcts::IsmctsBot::assemble(cfg, seed, eval, prior)
+    }
+
+    /// The `expert` level: ISMCTS with [`ismcts::EXPERT_ITERATIONS`] iterations per decision,
+    /// its determinizations drawn by the learned hand model ([`ismcts::IsmctsConfig::hand`]; the
+    /// gates that put it there are in `docs/bots.md`).
+    pub fn expert(seed: u64) -> ismcts::IsmctsBot {
+        let cfg = ismcts::IsmctsConfig {
+            iterations: ismcts::EXPERT_ITERATIONS,
+            hand: true,
+            ..ismcts::IsmctsConfig::default()
+        };
+        ismcts::IsmctsBot::new(cfg, seed).named("bot:expert")
     }
 }

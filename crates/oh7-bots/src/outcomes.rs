@@ -9,7 +9,8 @@
 
 use oh7_core::oh7::{MAX_SEATS, TRICKS};
 
-use crate::pi::{Scorer, Won};
+use crate::pi::position::Won;
+use crate::pi::scorer::Scorer;
 
 /// The largest number of outcomes indexed (32 words a set). Six seats with a whole deal to play
 /// have 792; seven, 1,716. Larger spaces (eight or nine seats early in a round) are not indexed

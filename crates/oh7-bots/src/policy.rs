@@ -14,8 +14,8 @@ use oh7_core::oh7::{PhaseView, SeatView};
 use oh7_core::rl::{BET, OH7_ACTIONS, PLAY};
 
 use crate::hand_model::{HAND_INPUT, Mlp, ModelError, hand_input};
-use crate::ismcts::Prior;
 use crate::sample::Knowledge;
+use crate::seams::Prior;
 
 /// The prior shipped with oh7 (`models/prior.safetensors`, trained by the commands in
 /// `docs/learning.md`).

@@ -18,8 +18,8 @@ use oh7_core::ruleset::Ruleset;
 use rand_chacha::ChaCha8Rng;
 
 use crate::hand_model::{Mlp, ModelError};
-use crate::ismcts::{Evaluator, IsmctsConfig, Playout};
 use crate::pi::{Position, Scorer};
+use crate::seams::{Evaluator, Playout};
 
 /// Numbers the network reads about one player ([`value_features`]).
 pub const VALUE_FEATURES: usize = 28;
@@ -210,7 +210,7 @@ impl ValueNet {
 pub struct LearnedValue {
     net: Arc<ValueNet>,
     playout: Playout,
-    /// Value bet decisions' leaves too ([`IsmctsConfig::value_bets`]).
+    /// Value bet decisions' leaves too (`IsmctsConfig::value_bets`).
     bets_too: bool,
     /// The decision at hand is a bet.
     betting: bool,
@@ -219,12 +219,13 @@ pub struct LearnedValue {
 }
 
 impl LearnedValue {
-    /// The evaluator of `net`, with the playout of `cfg` for the decisions inside an iteration.
-    pub fn new(net: Arc<ValueNet>, cfg: &IsmctsConfig) -> LearnedValue {
+    /// The evaluator of `net`, with `playout` for the decisions inside an iteration (and for
+    /// bet decisions' leaves unless `bets_too`).
+    pub fn new(net: Arc<ValueNet>, playout: Playout, bets_too: bool) -> LearnedValue {
         LearnedValue {
             net,
-            playout: Playout::new(cfg),
-            bets_too: cfg.value_bets,
+            playout,
+            bets_too,
             betting: false,
             x: [0.0; VALUE_FEATURES],
             scratch: [Vec::new(), Vec::new()],

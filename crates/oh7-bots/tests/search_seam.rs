@@ -68,7 +68,7 @@ fn the_evaluator_values_every_iteration_and_the_rollout_is_unchanged() {
     for (g, seat, legal) in situations() {
         let view = g.view(seat);
         let calls = Arc::new(AtomicUsize::new(0));
-        let eval = Counting { inner: Playout::new(&cfg), calls: calls.clone() };
+        let eval = Counting { inner: cfg.playout(), calls: calls.clone() };
         let mut counted = IsmctsBot::new(cfg, 5).with_evaluator(Box::new(eval));
         let a = counted.choose(&view, &legal);
         assert_eq!(a, IsmctsBot::new(cfg, 5).choose(&view, &legal), "the seam changed a decision");
@@ -157,7 +157,7 @@ fn review_values_cover_every_option_evenly_and_repeat() {
             }
         }
         let calls = Arc::new(AtomicUsize::new(0));
-        let counting = Counting { inner: Playout::new(&cfg), calls: Arc::clone(&calls) };
+        let counting = Counting { inner: cfg.playout(), calls: Arc::clone(&calls) };
         let mut bot = IsmctsBot::new(cfg, 11).with_evaluator(Box::new(counting));
         let playing = matches!(view.phase(), PhaseView::Playing);
         let values = if playing { bot.play_values(&view, cards) } else { bot.bet_values(&view, cards) };

@@ -216,8 +216,15 @@ fn toy_pipeline_of_the_leaf_value() {
     let net = Arc::new(net);
     let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 78).unwrap();
     let cfg = IsmctsConfig { iterations: 30, ..IsmctsConfig::default() };
-    let mut bots: Vec<IsmctsBot> =
-        (0..4).map(|s| IsmctsBot::new(cfg, s).with_evaluator(Box::new(LearnedValue::new(net.clone(), &cfg)))).collect();
+    let mut bots: Vec<IsmctsBot> = (0..4)
+        .map(|s| {
+            IsmctsBot::new(cfg, s).with_evaluator(Box::new(LearnedValue::new(
+                net.clone(),
+                cfg.playout(),
+                cfg.value_bets,
+            )))
+        })
+        .collect();
     let mut legal = Vec::new();
     while let Some(seat) = g.to_move().lowest() {
         g.legal_actions(seat, &mut legal);
