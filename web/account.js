@@ -2,30 +2,9 @@
 // is an HttpOnly cookie the page never sees; the page only asks the server who is signed in
 // (`GET /api/account`) and sends the forms (`POST /api/account/...`, JSON, same origin).
 
+import { call } from "./api.js";
 import { h } from "./dom.js";
 import { playerParts, rulesName } from "./player.js";
-
-/** Send an account request; returns `{ok, status, body}` (`body.code` on a refusal). */
-export async function call(method, path, body) {
-  try {
-    const r = await fetch(path, {
-      method,
-      headers: body ? { "content-type": "application/json" } : {},
-      body: body ? JSON.stringify(body) : undefined,
-      credentials: "same-origin",
-    });
-    const text = await r.text();
-    let v = {};
-    try {
-      v = text ? JSON.parse(text) : {};
-    } catch {
-      v = { code: "bad_request" };
-    }
-    return { ok: r.ok, status: r.status, body: v };
-  } catch {
-    return { ok: false, status: 0, body: { code: "offline" } };
-  }
-}
 
 /**
  * The panel: `t` the page's texts (`t.acct`), `words(code, params)` a refusal in the page's

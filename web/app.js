@@ -7,7 +7,8 @@ import { initial, reduce, gameOf, myTurn, newTurn, askedAgain } from "./state.js
 import { connect, tokenFor, keepToken } from "./socket.js";
 import { connectLocal, newTable, storedTable, request as askWorker, paceName, setPace, PACES } from "./local.js";
 import { h, region, part } from "./dom.js";
-import { accountPanel, call } from "./account.js";
+import { accountPanel } from "./account.js";
+import { call } from "./api.js";
 import { playerPage } from "./player.js";
 import { symbols, terms } from "./rules.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";

@@ -3,7 +3,7 @@
 // of their most played families. Built from `GET /api/players/NAME`; nothing of a running game.
 
 import { h } from "./dom.js";
-import { call } from "./account.js";
+import { call } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 

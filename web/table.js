@@ -8,7 +8,7 @@ import { face, speak, sortHand, suitName } from "./cards.js";
 import { terms, cap, pointsWhy } from "./rules.js";
 import { gameOf, canAct, reviewOf } from "./state.js";
 import { errorText } from "./i18n.js";
-import { call } from "./account.js";
+import { call } from "./api.js";
 
 const TRICK_HOLD_MS = 1600;
 
