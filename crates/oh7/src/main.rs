@@ -19,7 +19,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use oh7_bots::GameSpec;
 use oh7_core::glossary::Lang;
-use oh7_core::registry::{GAMES, GameId};
+use oh7_core::registry::{GAMES, GameId, GameRequest};
 use oh7_core::ruleset::{Preset, Ruleset};
 
 /// oh7: the Oh 7 family of trick-taking games (en, fr, fr-advanced, kod7, bga) and Seven.
@@ -147,7 +147,8 @@ pub struct RulesArgs {
     /// Preset: en, fr, fr-advanced, kod7 or bga.
     #[arg(long, default_value_t = oh7_core::registry::DEFAULT_PRESET, value_parser = parse_preset)]
     pub preset: Preset,
-    /// A custom ruleset (TOML naming a preset and overriding knobs); replaces --preset.
+    /// A custom ruleset (TOML): for Oh 7 naming a preset and overriding knobs (replaces
+    /// --preset); for Seven its knobs (limit, hand_size, ten_skips_with_two, round_turn_limit).
     #[arg(long, value_name = "FILE")]
     pub ruleset: Option<PathBuf>,
     /// Copies of each regular card: 1 or 2 (bga option for 2-4 players).
@@ -169,12 +170,26 @@ fn parse_preset(s: &str) -> Result<Preset, String> {
 }
 
 impl RulesArgs {
-    /// The game `game` with these rules: for Oh 7 the ruleset they name (validated), for Seven
-    /// its default rules (the Oh 7 arguments are not read).
+    /// The game `game` with these rules: for Oh 7 the ruleset they name (validated, with its
+    /// options); for another game its rules file (`--ruleset`, read by the registry as the
+    /// server and Python read it), or its default rules.
     pub fn spec(&self, game: GameId) -> Result<GameSpec> {
-        let spec = GameSpec::default_of(game);
-        // The Oh 7 arguments make a ruleset; a game without one keeps its default rules.
-        Ok(if spec.ruleset().is_some() { GameSpec::oh7(self.ruleset()?) } else { spec })
+        if GameSpec::default_of(game).ruleset().is_some() {
+            return Ok(GameSpec::oh7(self.ruleset()?));
+        }
+        let text = match &self.ruleset {
+            Some(path) => {
+                Some(std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?)
+            }
+            None => None,
+        };
+        let request = GameRequest { game: Some(game.name()), preset: None, ruleset: text.as_deref() };
+        let spec = GameSpec::from_request(&request);
+        match (&self.ruleset, spec) {
+            (_, Ok(spec)) => Ok(spec),
+            (Some(path), Err(e)) => Err(anyhow::anyhow!("in {}: {e}", path.display())),
+            (None, Err(e)) => Err(e.into()),
+        }
     }
 
     /// The ruleset these arguments name, validated.

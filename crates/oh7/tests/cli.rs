@@ -50,6 +50,19 @@ fn simulate_writes_records_that_replay() {
     let out = oh7(&["replay", f, "--show", "2"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("seven — 5 players"));
+    // Seven's rules from a file, as the server and Python take them (issue 57: the command line
+    // read no Seven ruleset); a knob Seven does not have is refused with the file named.
+    let rules = scratch.path().join("seven.toml");
+    std::fs::write(&rules, "hand_size = 5\n").unwrap();
+    let r = rules.to_str().unwrap();
+    let out = oh7(&["simulate", "--game", "seven", "--ruleset", r, "--players", "3", "--games", "2", "--record", f]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let first: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&file).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(first["ruleset"]["hand_size"], 5, "{first}");
+    assert_eq!(first["rounds"][0]["hands"][0].as_array().map(Vec::len), Some(5), "five cards a hand: {first}");
+    std::fs::write(&rules, "decks = 2\n").unwrap();
+    fails_with(&["simulate", "--game", "seven", "--ruleset", r, "--players", "3", "--games", "1"], "seven.toml");
 }
 
 #[test]
