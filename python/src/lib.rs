@@ -32,14 +32,8 @@ fn game_spec(
     limit: Option<i64>,
     hand_size: Option<u32>,
 ) -> PyResult<GameSpec> {
-    let id = match game {
-        Some(name) => name.parse::<GameId>().map_err(value_error)?,
-        None => GameId::DEFAULT,
-    };
-    if !id.entry().has_presets && (preset.is_some() || ruleset.is_some()) {
-        let title = id.entry().title;
-        return Err(value_error(format!("{title} has no presets or ruleset files: use limit and hand_size")));
-    }
+    // The registry reads the request as the server and the command line do: Seven's ruleset is
+    // its knobs (`hand_size = 5`), its one preset its own name.
     let mut spec = GameSpec::from_request(&GameRequest { game, preset, ruleset }).map_err(value_error)?;
     match &mut spec {
         GameSpec::Oh7 { .. } => {

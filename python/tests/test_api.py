@@ -128,3 +128,12 @@ def test_after_the_end_and_odd_arguments():
         e.action_text(3.7)
     with pytest.raises(TypeError, match="preset 3"):
         oh7.env("seven", 3)
+
+
+def test_a_seven_ruleset_is_read_as_the_server_and_the_command_line_read_it():
+    # Issue 57: Python refused a Seven ruleset the registry accepts.
+    e = oh7.env(game="seven", players=3, ruleset="hand_size = 5\n")
+    e.reset(seed=1)
+    assert e.record()["ruleset"]["hand_size"] == 5
+    with pytest.raises(ValueError, match="decks"):
+        oh7.env(game="seven", players=3, ruleset="decks = 2\n")
