@@ -9,6 +9,7 @@ import { connectLocal, newTable, storedTable, request as askWorker, paceName, se
 import { h, region, part } from "./dom.js";
 import { accountPanel } from "./account.js";
 import { call } from "./api.js";
+import { CATALOGUE } from "./catalogue.js";
 import { playerPage } from "./player.js";
 import { symbols, terms } from "./rules.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
@@ -462,17 +463,9 @@ function langSwitch() {
 
 // ---------- home: create a table ----------
 
-const FALLBACK = {
-  levels: { oh7: ["random", "beginner", "heuristic", "easy", "medium", "hard", "ismcts", "expert"], seven: ["random", "heuristic", "search"] },
-  games: [
-    { game: "oh7", preset: "en", min_players: 2, max_players: 4, ruleset: { dummy: true } },
-    { game: "oh7", preset: "fr", min_players: 2, max_players: 5, ruleset: { dummy: true } },
-    { game: "oh7", preset: "fr-advanced", min_players: 3, max_players: 6, ruleset: { dummy: false } },
-    { game: "oh7", preset: "kod7", min_players: 2, max_players: 6, ruleset: { dummy: true } },
-    { game: "oh7", preset: "bga", min_players: 2, max_players: 9, ruleset: { dummy: false } },
-    { game: "seven", preset: "seven", min_players: 2, max_players: 8, ruleset: {} },
-  ],
-};
+// What the page knows of the games before (or without) the server's answer: the registry's own
+// catalogue, generated into catalogue.js (no copy written here).
+const FALLBACK = CATALOGUE;
 
 function catalogue() {
   return presets || FALLBACK;

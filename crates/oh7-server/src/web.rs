@@ -35,6 +35,7 @@ const REVIEW_SEVEN: &str = include_str!("../../../web/review-seven.js");
 const REPLAY: &str = include_str!("../../../web/replay.js");
 const ACCOUNT: &str = include_str!("../../../web/account.js");
 const API: &str = include_str!("../../../web/api.js");
+const CATALOGUE: &str = include_str!("../../../web/catalogue.js");
 const PLAYER: &str = include_str!("../../../web/player.js");
 const STYLE: &str = include_str!("../../../web/style.css");
 /// Play on this device: the transport to the worker, and the worker that runs the WebAssembly.
@@ -58,6 +59,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/dom.js", JS, DOM),
     ("/account.js", JS, ACCOUNT),
     ("/api.js", JS, API),
+    ("/catalogue.js", JS, CATALOGUE),
     ("/player.js", JS, PLAYER),
     ("/table.js", JS, TABLE),
     ("/rules.js", JS, RULES),

@@ -67,6 +67,20 @@ pub fn presets() -> Presets {
     }
 }
 
+/// The catalogue as an ES module for the browser (`web/catalogue.js`, generated like
+/// `web/wording.js`): `CATALOGUE`, the body of `GET /api/presets` ([`presets`]), so the page
+/// knows every game, preset, player range, rule and bot level before any answer comes (and with
+/// no server at all) from the one registry.
+pub fn catalogue_js() -> String {
+    let body = serde_json::to_string_pretty(&presets()).expect("the presets serialize");
+    format!(
+        "// Generated from the registry by oh7_table::bodies::catalogue_js (do not edit: regenerate\n\
+         // with `OH7_WRITE_CATALOGUE=1 cargo test -p oh7-table catalogue`): every game, preset,\n\
+         // player range, rule and bot level, the body of GET /api/presets.\n\n\
+         export const CATALOGUE = {body};\n"
+    )
+}
+
 /// One finished game in [`TableStats::history`].
 #[derive(Debug, Serialize)]
 pub struct GameResult {
@@ -372,6 +386,20 @@ mod tests {
 
     fn same(new: &impl Serialize, old: &Value) {
         assert_eq!(serde_json::to_string(new).unwrap(), old.to_string());
+    }
+
+    #[test]
+    fn the_browsers_catalogue_is_the_registrys() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/catalogue.js");
+        let made = catalogue_js();
+        if std::env::var_os("OH7_WRITE_CATALOGUE").is_some() {
+            std::fs::write(path, &made).unwrap();
+        }
+        let kept = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            kept == made,
+            "web/catalogue.js is not the registry's: OH7_WRITE_CATALOGUE=1 cargo test -p oh7-table catalogue"
+        );
     }
 
     #[test]
