@@ -63,7 +63,7 @@ export function accountPanel(t, words, onName = () => {}, onTurns = () => {}) {
         status.textContent = a.saved;
       });
       const list = h("div", { id: "account-tables" });
-      const turns = h("div", { id: "account-turns", "aria-live": "polite" });
+      const turns = h("div", { id: "account-turns", "aria-live": "polite", tabindex: "-1" });
       const figures = h("div", { id: "account-figures" });
       panel.replaceChildren(title, h("p", { id: "account-name" }, a.signedInAs(me.name), " · ", h("a", { href: `/p/${encodeURIComponent(me.name)}` }, a.yourPage)), h("div", { class: "buttons" }, out, all, remove), confirm, mailForm, error, status, turns, figures, list);
       showTurns(turns);

@@ -574,8 +574,6 @@ function homePage() {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
-    // A new game replaces the unfinished one: only when the person says so.
-    if (unfinished && !confirm(t.solo.replaceAsk)) return;
     const body = { game: game.value, players: Number(players.value), name: name.value, lang: S.lang };
     body.seats = ["human", ...[...seats.querySelectorAll("select")].map((s) => s.value)];
     if (clock.value) body.turn_clock_s = Number(clock.value);
@@ -626,7 +624,15 @@ function homePage() {
           (n) => {
             // Above the form (on a phone the panel is far below): the tables waiting for a move.
             turnBanner.hidden = n === 0;
-            turnBanner.replaceChildren(h("a", { href: "#account-turns" }, t.acct.turnsWaiting(n)));
+            // The link moves to the list itself (a hash change would redraw the page and lose
+            // the place), and takes the keyboard's focus there.
+            const toList = (e) => {
+              e.preventDefault();
+              const list = document.getElementById("account-turns");
+              list?.scrollIntoView({ block: "start" });
+              list?.focus({ preventScroll: true });
+            };
+            turnBanner.replaceChildren(h("a", { href: "#account-turns", onclick: toList }, t.acct.turnsWaiting(n)));
           },
         )),
   );

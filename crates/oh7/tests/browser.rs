@@ -1175,6 +1175,16 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         let banner = text_of(owes, "#turn-banner:not([hidden]) a").await;
         assert_eq!(banner, "Your turn at 1 table");
         shot(owes, "account-turns-en").await;
+        // The banner takes the person to the list (issue 58: the page did not move).
+        js(owes, "window.scrollTo(0, 0); return true;").await;
+        click(owes, "#turn-banner a").await;
+        let moved = js(
+            owes,
+            "const r = document.getElementById('account-turns').getBoundingClientRect();
+             return r.top >= 0 && r.top < innerHeight && document.activeElement.id === 'account-turns';",
+        )
+        .await;
+        assert_eq!(moved, json!(true), "the turn banner scrolls to the list and focuses it");
 
         eprintln!("scenario: a simulated day passes: a bot decides, the spectator sees it");
         std::fs::write(&clock, "90000").unwrap();
