@@ -18,8 +18,8 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::Guard;
 use common::tables::{PLAYERS, Tab, check_record, choose, new_table, play, quantiles, reconnect, sync};
+use common::{Guard, sample};
 use oh7_server::client::{Client, http};
 use serde_json::{Value, json};
 use sqlx::Connection;
@@ -525,37 +525,8 @@ async fn a_turn_based_rated_table_fails_over_with_its_deadline_and_rating() {
 
 /// `oh7 serve` on `db` with its metrics page: the guard, the game's address, the page's.
 fn serve_metrics(db: &str) -> (Guard, SocketAddr, SocketAddr) {
-    use std::io::{BufRead, BufReader};
     let lease = lease_s().to_string();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_oh7"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--bot-pause-ms", "0"])
-        .args(["--grace-s", "600", "--lease-s", &lease, "--db", db])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let (mut game, mut metrics) = (None, None);
-    let mut line = String::new();
-    while metrics.is_none() {
-        line.clear();
-        assert!(out.read_line(&mut line).unwrap() > 0, "the server said where its metrics are");
-        let addr = |l: &str| l.split("http://").nth(1).and_then(|r| r.split('/').next()).map(|a| a.parse().unwrap());
-        if line.starts_with("oh7 is serving at") {
-            game = addr(&line);
-        } else if line.starts_with("metrics at") {
-            metrics = addr(&line);
-        }
-    }
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    (Guard(child), game.unwrap(), metrics.unwrap())
-}
-
-/// A sample's value on a metrics page (0 when absent).
-fn sample(page: &str, series: &str) -> f64 {
-    page.lines()
-        .find_map(|l| l.strip_prefix(series).and_then(|r| r.strip_prefix(' ')))
-        .map_or(0.0, |v| v.trim().parse().unwrap())
+    common::serve_metrics(db, &["--grace-s", "600", "--lease-s", &lease], std::process::Stdio::null())
 }
 
 /// The metrics of an instance that took over a dead one's tables are true (issue 55): it counts

@@ -4,12 +4,12 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::sample;
 use common::tables::{check_record, new_table, play};
 use oh7_server::client::{Client, http};
 use serde_json::{Value, json};
@@ -22,39 +22,9 @@ fn serve(db: &std::path::Path, log: &std::path::Path) -> (common::Guard, SocketA
 
 /// [`serve`] with more arguments.
 fn serve_more(db: &std::path::Path, log: &std::path::Path, more: &[&str]) -> (common::Guard, SocketAddr, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--log-format", "json"])
-        .args(more)
-        .args(["--bot-pause-ms", "0", "--commands-per-s", "10000", "--max-conns-per-ip", "1000"])
-        .arg("--db")
-        .arg(db)
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(log).unwrap())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let (mut game, mut metrics) = (None, None);
-    let mut line = String::new();
-    while metrics.is_none() {
-        line.clear();
-        assert!(out.read_line(&mut line).unwrap() > 0, "the server said where its metrics are");
-        let addr = |l: &str| l.split("http://").nth(1).and_then(|r| r.split('/').next()).map(|a| a.parse().unwrap());
-        if line.starts_with("oh7 is serving at") {
-            game = addr(&line);
-        } else if line.starts_with("metrics at") {
-            metrics = addr(&line);
-        }
-    }
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    (common::Guard(child), game.unwrap(), metrics.unwrap())
-}
-
-/// The value of the sample `name{labels}` on a metrics page (0 when absent).
-fn sample(page: &str, series: &str) -> f64 {
-    page.lines()
-        .find_map(|l| l.strip_prefix(series).and_then(|r| r.strip_prefix(' ')))
-        .map_or(0.0, |v| v.trim().parse().unwrap())
+    let mut args = vec!["--log-format", "json", "--commands-per-s", "10000", "--max-conns-per-ip", "1000"];
+    args.extend_from_slice(more);
+    common::serve_metrics(db, &args, Stdio::from(std::fs::File::create(log).unwrap()))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -48,6 +48,48 @@ pub(crate) fn serve_with(db: impl AsRef<std::ffi::OsStr>, more: &[&str]) -> (Gua
     (Guard(child), addr.parse().unwrap())
 }
 
+/// `oh7 serve` with its metrics page on an ephemeral port too, `more` arguments, and its stderr
+/// where `stderr` says: the guard, the game's address and the metrics page's (both read from
+/// what it prints).
+pub(crate) fn serve_metrics(
+    db: impl AsRef<std::ffi::OsStr>,
+    more: &[&str],
+    stderr: Stdio,
+) -> (Guard, SocketAddr, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oh7"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--bot-pause-ms", "0"])
+        .args(more)
+        .arg("--db")
+        .arg(db.as_ref())
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut game, mut metrics) = (None, None);
+    let mut line = String::new();
+    while metrics.is_none() {
+        line.clear();
+        assert!(out.read_line(&mut line).unwrap() > 0, "the server said where its metrics are");
+        let addr = |l: &str| l.split("http://").nth(1).and_then(|r| r.split('/').next()).map(|a| a.parse().unwrap());
+        if line.starts_with("oh7 is serving at") {
+            game = addr(&line);
+        } else if line.starts_with("metrics at") {
+            metrics = addr(&line);
+        }
+    }
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    (Guard(child), game.unwrap(), metrics.unwrap())
+}
+
+/// The value of the sample `name{labels}` on a metrics page (0 when absent).
+pub(crate) fn sample(page: &str, series: &str) -> f64 {
+    page.lines()
+        .find_map(|l| l.strip_prefix(series).and_then(|r| r.strip_prefix(' ')))
+        .map_or(0.0, |v| v.trim().parse().unwrap())
+}
+
 /// A session cookie (`oh7_session=…`) from a sign-up on a running server.
 pub(crate) async fn sign_up(addr: SocketAddr, name: &str) -> String {
     let origin = format!("http://{addr}");
