@@ -549,6 +549,8 @@ impl Table {
                     });
                 }
                 Effect::Review(job) => self.review(job),
+                // Before the messages that follow it: a game's end is marked and rated before
+                // anyone is told it ended (its time is in the broadcast's histogram too).
                 Effect::GameOver(g) => self.game_over(&g).await,
             }
         }
