@@ -133,6 +133,7 @@ export function playerParts(t, body, { own = false } = {}) {
       ? figuresTable(t, rows)
       : h("p", { class: "help" }, a.noFigures),
     rated.length ? h("h3", {}, own ? a.ratings : a.theirRatings) : null,
+    rated.length ? h("p", { class: "help rating-help" }, a.ratingHelp) : null,
     rated.length
       ? h(
           "table",

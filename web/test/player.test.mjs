@@ -33,3 +33,10 @@ test("a leaderboard shows its ten best people, and a body without bots shows non
   assert.equal(lines.length, 10);
   assert.ok(lines.every((l) => !l.bot));
 });
+
+test("a table's review is named by its game's number, which counts from 1", async () => {
+  // Issue 58: the review of game 1 read "review of game 2".
+  const { TEXT } = await import("../i18n.js");
+  assert.equal(TEXT.en.acct.reviewOf(1, "expert"), "review of game 1 (expert)");
+  assert.equal(TEXT.fr.acct.reviewOf(1, "expert"), "analyse de la partie 1 (expert)");
+});

@@ -1214,6 +1214,8 @@ fn accounts_rated_turn_based_game_and_player_pages() {
                 "people's names for rules and bots: {body}"
             );
             assert!(body.contains("Ann") && body.contains("Bob"), "both on the leaderboard: {body}");
+            // A new player's rating is explained where it is shown (issue 58).
+            assert!(body.contains("Everyone starts at 0"), "the rating explained: {body}");
             // Its own page lists the table with its replay link.
             wait_for(c, ".player-tables a[href^='/replay/']").await;
             fits_width(c, "the player's page").await;
@@ -1227,6 +1229,7 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         let body = text(&a).await;
         assert!(body.contains("Classement") && body.contains("robot expert") && body.contains("Évolution"), "{body}");
         assert!(body.contains("1 partie terminée"), "{body}");
+        assert!(body.contains("Tout le monde commence à 0"), "{body}");
         shot(&a, "player-fr-1280").await;
         js(&b, "localStorage.setItem('oh7.lang', 'fr'); return true").await;
         b.goto(&format!("{base}/p/Ann")).await.unwrap();
