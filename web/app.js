@@ -499,7 +499,7 @@ function homePage() {
   const ruleset = h("textarea", { id: "ruleset", rows: 2, placeholder: 'preset = "fr"\ntarget = 21', "aria-describedby": "ruleset-help" });
   const players = h("input", { id: "players", type: "number", min: 2, max: 9, value: 4, inputmode: "numeric", "aria-describedby": "players-help" });
   const playersHelp = h("small", { id: "players-help", class: "help" });
-  const name = h("input", { id: "name", maxlength: 24, autocomplete: "nickname", required: true });
+  const name = h("input", { id: "name", maxlength: 24, autocomplete: "nickname", required: true, "aria-describedby": "name-help" });
   const seats = h("fieldset", { id: "seats", class: "seats-form" });
   const error = h("p", { id: "create-error", class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", id: "create-btn", class: "primary" }, t.create);
@@ -562,7 +562,8 @@ function homePage() {
     h("label", {}, t.game, game),
     h("label", {}, t.preset, preset),
     h("label", {}, t.players, players, playersHelp),
-    h("label", {}, t.yourName, name),
+    // The field takes 24 characters at most (a longer paste is cut): said, not left to be found.
+    h("label", {}, t.yourName, name, h("small", { id: "name-help", class: "help" }, t.nameHelp)),
     seats,
     h("label", {}, t.turnClock, clock, h("small", { id: "clock-help", class: "help" }, t.clockHelp)),
     h("label", {}, t.acct.deadline, deadline, h("small", { id: "deadline-help", class: "help" }, t.acct.deadlineHelp)),

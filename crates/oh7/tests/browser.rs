@@ -489,6 +489,8 @@ fn the_browser_table() {
         axe(&a, "home").await;
         let long_a = "Annabelle-Marguerite-Zoé";
         assert_eq!(long_a.chars().count(), 24);
+        // The name's limit is said beside the field (issue 58: a longer name was cut with no word).
+        assert_eq!(text_of(&a, "#name-help").await, "1 to 24 characters.");
         create_default(&a, &base, "en", long_a).await;
         let s = state(&a).await;
         assert_eq!(s["you"], 0);
