@@ -331,7 +331,8 @@ function act(action) {
 function onMessage(msg) {
   // Keep the seat token this browser was given (never in a URL).
   if (msg.type === "ack" && msg.token) keepToken(code, msg.token);
-  if (msg.type === "snapshot" && !hasChosenLang() && msg.table?.lang) S = { ...S, lang: msg.table.lang };
+  // Each viewer reads the table in their own language (chosen, or else their browser's), not
+  // the host's: the table's language is what its bots' names and its records are written in.
   if (msg.type === "ack" && chatWaiting && msg.id === chatWaiting.id) {
     const input = document.getElementById("chat-input");
     if (input && input.value === chatWaiting.text) input.value = "";
@@ -362,14 +363,6 @@ function reviewedHere() {
     return g === null ? null : Number(g);
   } catch {
     return null;
-  }
-}
-
-function hasChosenLang() {
-  try {
-    return !!localStorage.getItem("oh7.lang");
-  } catch {
-    return false;
   }
 }
 
@@ -404,14 +397,8 @@ function render() {
           reviewCode,
           S.lang,
           langSwitch(),
-          (data) => {
-            // The table's language, unless the person chose one.
-            const l = data?.table?.lang;
-            if (!hasChosenLang() && (l === "en" || l === "fr") && l !== S.lang) {
-              S = { ...S, lang: l };
-              render();
-            }
-          },
+          // The reader's own language, as at a table (not the table's).
+          () => {},
           replay,
         ),
       );
@@ -1249,7 +1236,11 @@ window.addEventListener("pagehide", () => {
   dispatch({ type: "local/disconnected" });
 });
 window.addEventListener("pageshow", (e) => {
-  if (e.persisted && code && !sock) sock = solo ? connectLocal(onMessage) : connect(code, access, onMessage, () => dispatch({ type: "local/disconnected" }));
+  if (!e.persisted) return;
+  if (code && !sock) sock = solo ? connectLocal(onMessage) : connect(code, access, onMessage, () => dispatch({ type: "local/disconnected" }));
+  // The home page back from that cache (Back after a move at a table opened by its link) is
+  // drawn again, so its lists (whose turn it is) are asked anew, not shown as they were.
+  else if (!code && !reviewCode && !playerName) route();
 });
 document.addEventListener("keydown", (e) => {
   if (reviewCode) {
