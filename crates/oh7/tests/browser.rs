@@ -57,7 +57,9 @@ async fn session(driver: &str, width: u32, height: u32, lang: &str) -> Client {
     }
     // Notifications allowed for every site, as a person who said yes once has them: the page
     // still asks only when its box is ticked.
-    opts["prefs"] = json!({"profile.default_content_setting_values.notifications": 1});
+    // The browser's language as the page reads it (`navigator.language`): headless Chromium takes
+    // it from the accepted languages, not from `--lang`.
+    opts["prefs"] = json!({"profile.default_content_setting_values.notifications": 1, "intl.accept_languages": lang});
     caps.insert("goog:chromeOptions".into(), opts);
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     let c = ClientBuilder::new(connector).capabilities(caps).connect(driver).await.expect("chromedriver session");
@@ -499,6 +501,14 @@ fn the_browser_table() {
         axe(&a, "lobby").await;
         let invite = link(&a, "invite-link").await;
         let watch = link(&a, "watch-link").await;
+        // A French browser opening the English host's invite reads the table in French (issue
+        // 58: it got the host's language).
+        let f = session(&driver, 390, 844, "fr-FR").await;
+        f.goto(&invite).await.unwrap();
+        wait_for(&f, "#sit-name").await;
+        let seen = text(&f).await;
+        assert!(seen.contains("Prendre une place") && !seen.contains("Take a seat"), "{seen}");
+        f.close().await.ok();
         let b = session(&driver, 390, 844, "en-US").await;
         b.goto(&invite).await.unwrap();
         let long_b = "Bartholomew-Fitzgerald-X";
