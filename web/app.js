@@ -673,7 +673,9 @@ function soloPanel() {
   const error = h("p", { id: "solo-error", class: "form-error", role: "alert" });
   const start = h("button", { type: "submit", id: "solo-start", class: "primary" }, t.solo.start);
   const resume = h("div", { class: "solo-resume", id: "solo-resume" });
-  const history = h("div", { class: "solo-history", id: "solo-history" });
+  // Its heading and a line held from the start: the list comes from the worker (which may take
+  // seconds to start on a slow phone) and must not push the account panel under a finger.
+  const history = h("div", { class: "solo-history", id: "solo-history" }, h("h3", {}, t.solo.history), h("p", { class: "help" }, "\u00a0"));
   // A game's presets (Seven has one, named after the game): the rules select only for several.
   const presetsOf = (g) => catalogue().games.filter((e) => e.game === g);
   const several = () => presetsOf(game.value).length > 1;

@@ -1093,12 +1093,32 @@ fn the_browser_table() {
     });
 }
 
+/// Click an element once the page around it has stopped moving. Parts of the home page arrive
+/// late (the games saved on this device, the install button) and can push what is below them
+/// down between WebDriver finding where the element is and the click landing there; such a
+/// click is lost without an error (it failed CI once: "Ann never signed in", no request sent).
+async fn click_settled(c: &Client, css: &str) {
+    let rect = format!("const r = document.querySelector({css:?}).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]");
+    let until = Instant::now() + Duration::from_secs(10);
+    let mut last = js(c, &rect).await;
+    loop {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let now = js(c, &rect).await;
+        if now == last {
+            break;
+        }
+        assert!(Instant::now() < until, "{css} never stopped moving");
+        last = now;
+    }
+    c.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
+}
+
 /// Sign up from the home page's account panel.
 async fn sign_up_here(c: &Client, base: &str, name: &str) {
     c.goto(&format!("{base}/")).await.unwrap();
     wait_for(c, "#account-name-input").await.send_keys(name).await.unwrap();
     c.find(Locator::Css("#account-password")).await.unwrap().send_keys("a long password").await.unwrap();
-    c.find(Locator::Css("#signup")).await.unwrap().click().await.unwrap();
+    click_settled(c, "#signup").await;
     let until = Instant::now() + Duration::from_secs(20);
     while !text(c).await.contains(&format!("Signed in as {name}")) {
         assert!(Instant::now() < until, "{name} never signed in: {}", text(c).await);
