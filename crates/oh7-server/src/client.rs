@@ -161,7 +161,14 @@ impl Client {
                 .map_err(|e| ClientError::Answer(e.to_string()))?;
             req.headers_mut().insert(name, value);
         }
-        let (ws, _) = tokio_tungstenite::connect_async(req).await?;
+        // Read and write buffers of 8 KiB, as the server's (a message is under 2 KiB): with
+        // tungstenite's default of 128 KiB every read zeroes a fresh 128 KiB, which took 38% of
+        // the load generator's core at 10,000 connections and made it, not the server, the
+        // limit of `oh7 bench server`.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(8 * 1024)
+            .write_buffer_size(8 * 1024);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(req, Some(config), false).await?;
         Ok(Client {
             ws,
             version: 0,
