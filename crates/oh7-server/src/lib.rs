@@ -21,6 +21,7 @@ pub mod client;
 pub mod clock;
 pub(crate) mod http;
 pub(crate) mod listen;
+pub(crate) mod journal;
 pub(crate) mod lobby;
 pub mod mail;
 pub mod metrics;

@@ -20,6 +20,7 @@ pub(crate) const SQLITE: Embedded = Embedded(&[
     (2, "reviews", include_str!("../migrations/0002_reviews.sql")),
     (3, "accounts", include_str!("../migrations/0003_accounts.sql")),
     (4, "mail", include_str!("../migrations/0004_mail.sql")),
+    (5, "journal", include_str!("../migrations/0005_journal.sql")),
 ]);
 
 /// PostgreSQL's schema.

@@ -352,6 +352,16 @@ impl SqliteStore {
 
     /// [`SqliteStore::open`] with the checkpointer's period (tests use a short one).
     pub async fn open_with(path: &Path, checkpoint_every: Duration) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_tuned(path, checkpoint_every, crate::journal::FOLD_AFTER).await
+    }
+
+    /// [`SqliteStore::open_with`] with how long the journal fills before it is folded into
+    /// `events` (tests use a short time, to fold often).
+    pub async fn open_tuned(
+        path: &Path,
+        checkpoint_every: Duration,
+        fold_after: Duration,
+    ) -> Result<SqliteStore, StoreError> {
         let opts = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
@@ -362,13 +372,20 @@ impl SqliteStore {
         crate::migrations::SQLITE.migrator().await?.run(&pool).await?;
         // No automatic checkpoint on the writer: the checkpointer does it beside it.
         let opts = opts.pragma("wal_autocheckpoint", "0");
-        let conn = SqliteConnection::connect_with(&opts).await?;
+        let mut conn = SqliteConnection::connect_with(&opts).await?;
+        // Moves a previous run journaled and had not folded yet (a stop or a crash) go into
+        // `events` now, before the writer takes any append.
+        let found = crate::journal::fold_all(&mut conn).await?;
+        if found > 0 {
+            tracing::info!(rows = found, "folded the journal left by the last run");
+        }
         let ckpt = SqliteConnection::connect_with(&opts).await?;
         let (tx, rx) = mpsc::channel(MAX_GROUP);
         let finish = Arc::new(AtomicBool::new(false));
         let (stopped, stop) = oneshot::channel();
         use tracing::Instrument;
-        let writer = writer(conn, rx, wal_path(path), finish.clone(), stopped);
+        let journal = crate::journal::Journal::new(fold_after, pool.clone());
+        let writer = writer(conn, rx, journal, wal_path(path), finish.clone(), stopped);
         tokio::spawn(writer.instrument(tracing::info_span!("task", kind = "db-writer")));
         let checkpointer = checkpointer(ckpt, finish, stop, checkpoint_every);
         tokio::spawn(checkpointer.instrument(tracing::info_span!("task", kind = "db-checkpointer")));
@@ -413,7 +430,7 @@ pub(crate) trait TableReads {
 }
 
 macro_rules! table_reads {
-    ($pool:ty) => {
+    ($pool:ty, $log:expr) => {
         impl TableReads for $pool {
             fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
                 Box::pin(async move {
@@ -433,7 +450,7 @@ macro_rules! table_reads {
                             .fetch_one(self)
                             .await?;
                     let events: Vec<(i64, String)> =
-                        sqlx::query_as("SELECT version, body FROM events WHERE table_id = $1 ORDER BY version")
+                        sqlx::query_as($log)
                             .bind(id)
                             .fetch_all(self)
                             .await?;
@@ -485,8 +502,8 @@ macro_rules! table_reads {
     };
 }
 
-table_reads!(SqlitePool);
-table_reads!(sqlx::PgPool);
+table_reads!(SqlitePool, crate::journal::LOG_SQL);
+table_reads!(sqlx::PgPool, "SELECT version, body FROM events WHERE table_id = $1 ORDER BY version");
 
 /// A table as both stores read it back: its row and its log rows, parsed.
 pub(crate) fn stored_table(
@@ -498,8 +515,12 @@ pub(crate) fn stored_table(
 ) -> Result<StoredTable, StoreError> {
     let corrupt = |why: String| StoreError::Corrupt { table: id.to_string(), why };
     let config: Value = serde_json::from_str(config).map_err(|e| corrupt(e.to_string()))?;
-    let mut events = Vec::with_capacity(rows.len());
+    let mut events: Vec<(u64, Value)> = Vec::with_capacity(rows.len());
     for (v, body) in rows {
+        // SQLite's log is read from `events` and its journals: a row being folded is in two.
+        if events.last().is_some_and(|(last, _)| *last == v as u64) {
+            continue;
+        }
         let body: Value = serde_json::from_str(&body).map_err(|e| corrupt(e.to_string()))?;
         events.push((v as u64, body));
     }
@@ -604,15 +625,19 @@ async fn checkpoint(conn: &mut SqliteConnection) -> Result<(i64, i64), sqlx::Err
 /// A commit slower than this is logged (with the WAL's size), to see where a slow ack came from.
 const SLOW_COMMIT: Duration = Duration::from_millis(50);
 
-/// The one writer: takes every batch waiting, commits them in one transaction, answers each.
+/// The one writer: takes every batch waiting, refuses those that repeat a version already logged,
+/// commits the others in one transaction, answers each; between commits, folds the journal.
 async fn writer(
     mut conn: SqliteConnection,
     mut rx: mpsc::Receiver<Batch>,
+    mut journal: crate::journal::Journal,
     wal: std::path::PathBuf,
     finish: Arc<AtomicBool>,
     _stopped: oneshot::Sender<()>,
 ) {
-    let mut group: Vec<Batch> = Vec::with_capacity(64);
+    use crate::journal::Admission;
+    let mut group: Vec<(Batch, Vec<(String, u64)>)> = Vec::with_capacity(64);
+    let mut pending = std::collections::HashMap::new();
     loop {
         if finish.swap(false, Ordering::Relaxed) {
             // After the checkpointer's pass: copy the few frames committed while it ran, so that
@@ -630,16 +655,58 @@ async fn writer(
                 Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
             }
         }
-        let Some(first) = rx.recv().await else { break };
-        group.push(first);
-        while group.len() < MAX_GROUP {
+        // The next batch; while a fold is under way and nothing waits, the fold's next step.
+        let first = loop {
+            if journal.folding() {
+                match rx.try_recv() {
+                    Ok(b) => break Some(b),
+                    Err(mpsc::error::TryRecvError::Empty) => {
+                        journal.step(&mut conn).await;
+                        continue;
+                    }
+                    Err(mpsc::error::TryRecvError::Disconnected) => break None,
+                }
+            }
+            // A journal with rows is folded after its time even if nothing more comes.
+            match journal.due_in() {
+                None => break rx.recv().await,
+                Some(wait) => match tokio::time::timeout(wait, rx.recv()).await {
+                    Ok(b) => break b,
+                    Err(_) => journal.committed(&[], 0),
+                },
+            }
+        };
+        let Some(first) = first else { break };
+        let mut waiting = vec![first];
+        while waiting.len() < MAX_GROUP {
             match rx.try_recv() {
-                Ok(b) => group.push(b),
+                Ok(b) => waiting.push(b),
                 Err(_) => break,
             }
         }
+        pending.clear();
+        for b in waiting {
+            let writes = b.rows.iter().filter_map(|r| match r {
+                Row::Table { id, .. } => Some(crate::journal::Write::Table(id)),
+                Row::Event { table_id, version, .. } => Some(crate::journal::Write::Event(table_id, *version)),
+                _ => None,
+            });
+            match journal.admit(&mut conn, writes, &mut pending).await {
+                Ok(Admission::Fresh(written)) => group.push((b, written)),
+                Ok(Admission::Repeat { table, version }) => {
+                    let _ = b.done.send(Err(StoreError::Conflict { table, version }));
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "could not read a table's last version; nothing of the batch was applied");
+                    let _ = b.done.send(Err(StoreError::Write(e.to_string())));
+                }
+            }
+        }
+        if group.is_empty() {
+            continue;
+        }
         let began = std::time::Instant::now();
-        let result = commit(&mut conn, &group).await;
+        let result = commit(&mut conn, group.iter().map(|(b, _)| b), journal.active()).await;
         let took = began.elapsed();
         if took >= SLOW_COMMIT {
             let wal_bytes = std::fs::metadata(&wal).map_or(0, |m| m.len());
@@ -649,21 +716,32 @@ async fn writer(
             if let Err(e) = &result {
                 tracing::error!(error = %e, "commit failed; nothing of it was applied");
             }
-            for b in group.drain(..) {
+            for (b, written) in group.drain(..) {
+                if result.is_ok() {
+                    journal.committed(&written, events_in(&b.rows));
+                }
                 let _ = b.done.send(result.as_ref().map(|_| ()).map_err(|e| typed(e, &b.rows)));
             }
-            continue;
-        }
-        // One bad batch must not sink the others: commit each alone.
-        for b in group.drain(..) {
-            let one = commit(&mut conn, std::slice::from_ref(&b)).await;
-            if let Err(e) = &one {
-                tracing::error!(error = %e, "commit failed; nothing of it was applied");
+        } else {
+            // One bad batch must not sink the others: commit each alone.
+            for (b, written) in group.drain(..) {
+                let one = commit(&mut conn, std::iter::once(&b), journal.active()).await;
+                match &one {
+                    Ok(()) => journal.committed(&written, events_in(&b.rows)),
+                    Err(e) => tracing::error!(error = %e, "commit failed; nothing of it was applied"),
+                }
+                let _ = b.done.send(one.map_err(|e| typed(&e, &b.rows)));
             }
-            let _ = b.done.send(one.map_err(|e| typed(&e, &b.rows)));
         }
+        // A step of the fold between two commits, so that it ends under steady load too.
+        journal.step(&mut conn).await;
     }
     let _ = conn.close().await;
+}
+
+/// How many of a batch's rows are events (journal rows).
+fn events_in(rows: &[Row]) -> u64 {
+    rows.iter().filter(|r| matches!(r, Row::Event { .. })).count() as u64
 }
 
 /// A failed commit as the caller should see it: a version already in a table's log is a
@@ -684,15 +762,19 @@ fn typed(e: &sqlx::Error, rows: &[Row]) -> StoreError {
 /// SQLite's limit of 32,766).
 const EVENTS_PER_INSERT: usize = 512;
 
-async fn commit(conn: &mut SqliteConnection, group: &[Batch]) -> Result<(), std::sync::Arc<sqlx::Error>> {
+async fn commit<'a>(
+    conn: &mut SqliteConnection,
+    group: impl Iterator<Item = &'a Batch> + Clone,
+    journal: &str,
+) -> Result<(), std::sync::Arc<sqlx::Error>> {
     let wrap = std::sync::Arc::new;
     // The common group, moves only: one `INSERT` of every row, atomic by itself, so no
     // `BEGIN` and `COMMIT` (each statement is a round trip to sqlx's SQLite thread). It is
     // durable as a transaction is (`synchronous=FULL`).
-    let rows = group.iter().flat_map(|b| &b.rows);
+    let rows = group.clone().flat_map(|b| &b.rows);
     let count = rows.clone().count();
     if (1..=EVENTS_PER_INSERT).contains(&count) && rows.clone().all(|r| matches!(r, Row::Event { .. })) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new("INSERT INTO events (table_id, version, body) ");
+        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(format!("INSERT INTO {journal} (table_id, version, body) "));
         q.push_values(rows, |mut b, row| {
             if let Row::Event { table_id, version, body } = row {
                 b.push_bind(table_id).push_bind(*version as i64).push_bind(body);
@@ -719,7 +801,7 @@ async fn commit(conn: &mut SqliteConnection, group: &[Batch]) -> Result<(), std:
                     .map_err(wrap)?;
                 }
                 Row::Event { table_id, version, body } => {
-                    sqlx::query("INSERT INTO events (table_id, version, body) VALUES (?1, ?2, ?3)")
+                    sqlx::query(&format!("INSERT INTO {journal} (table_id, version, body) VALUES (?1, ?2, ?3)"))
                         .bind(table_id)
                         .bind(*version as i64)
                         .bind(body)

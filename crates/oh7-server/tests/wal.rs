@@ -122,3 +122,115 @@ async fn a_version_already_logged_is_a_conflict_and_sinks_nothing_else() {
     assert_eq!(log.events.iter().map(|e| e.0).collect::<Vec<_>>(), (1..=40).collect::<Vec<u64>>());
     assert_eq!(store.load("a").await.unwrap().events.len(), 1);
 }
+
+/// Rows in the two journals and in `events`, read beside the store.
+async fn where_rows_are(db: &Path) -> (i64, i64) {
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display())).await.unwrap();
+    let (journals,): (i64,) =
+        sqlx::query_as("SELECT (SELECT COUNT(*) FROM journal_a) + (SELECT COUNT(*) FROM journal_b)")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    let (events,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM events").fetch_one(&pool).await.unwrap();
+    pool.close().await;
+    (journals, events)
+}
+
+/// Moves land in the journal in the order they arrive and are folded into `events` by table a
+/// little later; a table read at any moment, folds under way included, has its whole log once
+/// and in order; and a version already logged is refused whether it is still in a journal or
+/// already folded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_journal_folds_into_the_log_and_reads_stay_whole() {
+    use oh7_server::store::StoreError;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("j.db");
+    let store = SqliteStore::open_tuned(&db, Duration::from_millis(20), Duration::from_millis(30)).await.unwrap();
+    let tables = 24;
+    let per_table: u64 = 60;
+    for t in 0..tables {
+        store.append(vec![table(&format!("t{t}"))]).await.unwrap();
+    }
+    let mut tasks = Vec::new();
+    for t in 0..tables {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let id = format!("t{t}");
+            for v in 1..=per_table {
+                store.append(vec![event(&id, v)]).await.unwrap();
+                // Read back now and then, wherever the rows are (journal, mid-fold, folded).
+                if v % 7 == 0 {
+                    let seen: Vec<u64> = store.load(&id).await.unwrap().events.iter().map(|e| e.0).collect();
+                    assert_eq!(seen, (1..=v).collect::<Vec<_>>(), "{id} read at v{v}");
+                }
+                if v % 13 == 0 {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    // Still in a journal or folded: a repeat is refused, and nothing of it is written.
+    assert!(matches!(store.append(vec![event("t0", per_table)]).await, Err(StoreError::Conflict { .. })));
+    // Folded within a few periods with nothing more coming.
+    let all = tables as i64 * per_table as i64;
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (journals, events) = where_rows_are(&db).await;
+        if journals == 0 {
+            assert_eq!(events, all);
+            break;
+        }
+        assert!(std::time::Instant::now() < until, "the journal was never folded: {journals} rows left");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Folded: the writer asks `events` for the table's last version.
+    assert!(matches!(store.append(vec![event("t1", 3)]).await, Err(StoreError::Conflict { version: 3, .. })));
+    store.append(vec![event("t1", per_table + 1)]).await.unwrap();
+    for t in 0..tables {
+        let want = if t == 1 { per_table + 1 } else { per_table };
+        let seen: Vec<u64> = store.load(&format!("t{t}")).await.unwrap().events.iter().map(|e| e.0).collect();
+        assert_eq!(seen, (1..=want).collect::<Vec<_>>(), "t{t}");
+    }
+    store.close().await;
+}
+
+/// A server killed with moves still in the journal (its tasks dropped mid-work, nothing closed)
+/// loses none of the acknowledged ones: the next start folds them into `events` before serving.
+#[test]
+fn journaled_moves_survive_a_kill_and_are_folded_at_the_next_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("k.db");
+    let acked = Arc::new(AtomicU64::new(0));
+    {
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let acked = acked.clone();
+        let db = db.clone();
+        rt.block_on(async move {
+            // A fold period far longer than the run: nothing is folded before the kill.
+            let store = SqliteStore::open_tuned(&db, Duration::from_millis(50), Duration::from_secs(3600)).await.unwrap();
+            store.append(vec![table("k")]).await.unwrap();
+            for v in 1..=200 {
+                store.append(vec![event("k", v)]).await.unwrap();
+                acked.store(v, Ordering::SeqCst);
+            }
+            let (journals, _) = where_rows_are(&db).await;
+            assert_eq!(journals, 200, "the moves wait in the journal");
+        });
+        // The kill: the runtime goes with the writer and its connections, nothing closed.
+        rt.shutdown_background();
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    rt.block_on(async {
+        let store = SqliteStore::open(&db).await.unwrap();
+        let (journals, events) = where_rows_are(&db).await;
+        assert_eq!((journals, events), (0, 200), "folded at start");
+        let seen: Vec<u64> = store.load("k").await.unwrap().events.iter().map(|e| e.0).collect();
+        assert_eq!(seen, (1..=acked.load(Ordering::SeqCst)).collect::<Vec<_>>());
+        store.append(vec![event("k", 201)]).await.unwrap();
+        assert!(store.append(vec![event("k", 200)]).await.is_err());
+        store.close().await;
+    });
+}
