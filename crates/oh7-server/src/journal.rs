@@ -56,7 +56,7 @@ pub(crate) struct Journal {
     fold: Option<Fold>,
     /// The number of the active journal's window (it grows by one at each swap).
     window: u64,
-    /// Each table's last version written, with the window it was written in.
+    /// Each table's highest version written, with the window it was last written in.
     last: HashMap<String, (u64, u64)>,
     fold_after: Duration,
     /// Where the full journal is read, beside the writer (a reader never holds a commit up).
@@ -151,23 +151,23 @@ impl Journal {
         &mut self,
         conn: &mut SqliteConnection,
         writes: impl Iterator<Item = Write<'_>>,
-        pending: &mut HashMap<String, u64>,
+        pending: &mut Pending,
     ) -> Result<Admission, sqlx::Error> {
         let mut here: Vec<(String, u64)> = Vec::new();
         for write in writes {
             let (table, version) = match write {
                 Write::Table(id) => {
                     // A new table's log starts empty (a repeated id fails on `tables`' key).
-                    if !self.last.contains_key(id) && !pending.contains_key(id) {
+                    if !self.last.contains_key(id) && !pending.max.contains_key(id) {
                         here.push((id.to_string(), 0));
                     }
                     continue;
                 }
                 Write::Event(table, version) => (table, version),
             };
-            let last = match here.iter().rev().find(|(t, _)| t == table) {
-                Some((_, v)) => *v,
-                None => match pending.get(table) {
+            let highest = match here.iter().filter(|(t, _)| t == table).map(|(_, v)| *v).max() {
+                Some(v) => v,
+                None => match pending.max.get(table) {
                     Some(v) => *v,
                     None => match self.last.get(table) {
                         Some((v, _)) => *v,
@@ -175,13 +175,22 @@ impl Journal {
                     },
                 },
             };
-            if version <= last {
+            // Above the highest: new. At or below it (appends out of order, which a table never
+            // makes, or a repeat): looked for exactly, in this group and in the database.
+            let repeat = version <= highest
+                && (version == highest
+                    || here.iter().any(|(t, v)| t == table && *v == version)
+                    || pending.all.contains(&(table.to_string(), version))
+                    || has_version(conn, table, version).await?);
+            if repeat {
                 return Ok(Admission::Repeat { table: table.to_string(), version });
             }
             here.push((table.to_string(), version));
         }
         for (t, v) in &here {
-            pending.insert(t.clone(), *v);
+            let max = pending.max.entry(t.clone()).or_insert(0);
+            *max = (*max).max(*v);
+            pending.all.insert((t.clone(), *v));
         }
         Ok(Admission::Fresh(here))
     }
@@ -190,7 +199,8 @@ impl Journal {
     /// journals when the active one is full or old enough and no fold is under way.
     pub(crate) fn committed(&mut self, written: &[(String, u64)], events: u64) {
         for (t, v) in written {
-            self.last.insert(t.clone(), (*v, self.window));
+            let e = self.last.entry(t.clone()).or_insert((0, self.window));
+            *e = (e.0.max(*v), self.window);
         }
         if events > 0 {
             self.rows[self.active] += events;
@@ -240,6 +250,37 @@ impl Journal {
             Err(e) => tracing::warn!(error = %e, "emptying the folded journal failed; tried again"),
         }
     }
+}
+
+/// What the batches of one group before the one being checked write: each table's highest version,
+/// and every `(table, version)`.
+#[derive(Default)]
+pub(crate) struct Pending {
+    max: HashMap<String, u64>,
+    all: std::collections::HashSet<(String, u64)>,
+}
+
+impl Pending {
+    /// Empty, for the next group.
+    pub(crate) fn clear(&mut self) {
+        self.max.clear();
+        self.all.clear();
+    }
+}
+
+/// Whether `table` has `version` in its log (`events` or a journal). Only asked for versions
+/// below the table's highest, which a table's own appends never are.
+async fn has_version(conn: &mut SqliteConnection, table: &str, version: u64) -> Result<bool, sqlx::Error> {
+    let (n,): (i64,) = sqlx::query_as(
+        "SELECT (SELECT COUNT(*) FROM events WHERE table_id = ?1 AND version = ?2) \
+         + (SELECT COUNT(*) FROM journal_a WHERE table_id = ?1 AND version = ?2) \
+         + (SELECT COUNT(*) FROM journal_b WHERE table_id = ?1 AND version = ?2)",
+    )
+    .bind(table)
+    .bind(version as i64)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(n > 0)
 }
 
 /// The last version of `table` in `events` (0 for none). Only asked for tables with no row in the

@@ -637,7 +637,7 @@ async fn writer(
 ) {
     use crate::journal::Admission;
     let mut group: Vec<(Batch, Vec<(String, u64)>)> = Vec::with_capacity(64);
-    let mut pending = std::collections::HashMap::new();
+    let mut pending = crate::journal::Pending::default();
     loop {
         if finish.swap(false, Ordering::Relaxed) {
             // After the checkpointer's pass: copy the few frames committed while it ran, so that
