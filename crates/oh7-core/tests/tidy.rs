@@ -6,6 +6,8 @@
 //!   named by `GameId` and its name comes from the registry, so no code compares names.
 //! - A preset's name (`"kod7"`, `"bga"`, `"fr-advanced"`) is written only in the ruleset and
 //!   the registry.
+//! - No file imports a file that imports it back, directly or around a loop: in each crate (its
+//!   `crate::` and `super::` paths) and among the browser's modules (`import` lines).
 //! - Places that still branch on a game outside the registry (a `GameSpec` variant matched in
 //!   Rust; a game name in the browser's modules) may only become fewer: their counts are
 //!   ratchets, lowered as the places go.
@@ -310,4 +312,202 @@ fn the_browser_branches_on_the_game_only_fewer_times() {
         found.len(),
         found.join("\n")
     );
+}
+
+/// The files a Rust file imports inside its own crate: every `crate::a::b::Name` and
+/// `super::Name` path of its code (comments and test items left out), each taken to the file of
+/// the longest module it names. `modules` maps a module path (`"a::b"`; `""` the crate's root)
+/// to its file. The root file (`lib.rs`, `main.rs`) declares the modules and is no node: arrows
+/// to and from it are not drawn.
+fn rust_imports(module: &str, code: &str, modules: &std::collections::BTreeMap<String, String>) -> Vec<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let c: Vec<char> = code.chars().collect();
+    let word = |i: usize| -> (String, usize) {
+        let mut j = i;
+        while j < c.len() && (c[j].is_alphanumeric() || c[j] == '_' || c[j] == ':') {
+            j += 1;
+        }
+        (c[i..j].iter().collect(), j)
+    };
+    let parent = |m: &str| m.rsplit_once("::").map_or(String::new(), |(p, _)| p.to_string());
+    let mut resolve = |segs: Vec<String>| {
+        for k in (1..=segs.len()).rev() {
+            let m = segs[..k].join("::");
+            if let Some(f) = modules.get(&m) {
+                if m != module {
+                    out.insert(f.clone());
+                }
+                return;
+            }
+        }
+    };
+    let mut i = 0;
+    while i < c.len() {
+        let boundary = i == 0 || !(c[i - 1].is_alphanumeric() || c[i - 1] == '_' || c[i - 1] == ':');
+        if boundary && (src_at(&c, i, "crate::") || src_at(&c, i, "super::")) {
+            let (path, j) = word(i);
+            let mut segs: Vec<String> = path.split("::").filter(|s| !s.is_empty()).map(str::to_string).collect();
+            let base = if segs[0] == "crate" {
+                String::new()
+            } else {
+                // `super` in `a/b.rs` (module `a::b`) is `a`; in `a/mod.rs` (module `a`) it is the root.
+                parent(module)
+            };
+            segs.remove(0);
+            let mut full: Vec<String> = base.split("::").filter(|s| !s.is_empty()).map(str::to_string).collect();
+            if j < c.len() && c[j] == '{' && path.ends_with("::") {
+                // `use crate::a::{b, c::D}`: each branch at the top level of the group.
+                let close = (j..c.len()).find(|&k| c[k] == '}').unwrap_or(c.len());
+                let group: String = c[j + 1..close].iter().collect();
+                for part in group.split(',') {
+                    let mut f = full.clone();
+                    f.extend(segs.iter().cloned());
+                    f.extend(part.trim().split("::").filter(|s| !s.is_empty() && *s != "self").map(str::to_string));
+                    resolve(f);
+                }
+            } else {
+                full.extend(segs);
+                resolve(full);
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The circles among `arrows` (file → the files it imports): each strongly connected group of
+/// more than one file (Tarjan's algorithm), sorted.
+fn circles(arrows: &std::collections::BTreeMap<String, Vec<String>>) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        arrows: &'a std::collections::BTreeMap<String, Vec<String>>,
+        index: std::collections::BTreeMap<&'a str, (usize, usize)>,
+        stack: Vec<&'a str>,
+        next: usize,
+        found: Vec<Vec<String>>,
+    }
+    fn visit<'a>(w: &mut Walk<'a>, v: &'a str) {
+        w.index.insert(v, (w.next, w.next));
+        w.next += 1;
+        w.stack.push(v);
+        for t in w.arrows.get(v).into_iter().flatten() {
+            let t = t.as_str();
+            match w.index.get(t) {
+                None => {
+                    visit(w, t);
+                    let low = w.index[t].1.min(w.index[v].1);
+                    w.index.get_mut(v).unwrap().1 = low;
+                }
+                Some(&(ti, _)) if w.stack.contains(&t) => {
+                    let low = ti.min(w.index[v].1);
+                    w.index.get_mut(v).unwrap().1 = low;
+                }
+                _ => {}
+            }
+        }
+        let (vi, vl) = w.index[v];
+        if vi == vl {
+            let at = w.stack.iter().rposition(|x| *x == v).unwrap();
+            let mut group: Vec<String> = w.stack.drain(at..).map(str::to_string).collect();
+            if group.len() > 1 {
+                group.sort();
+                w.found.push(group);
+            }
+        }
+    }
+    let mut w = Walk { arrows, index: Default::default(), stack: Vec::new(), next: 0, found: Vec::new() };
+    for v in arrows.keys() {
+        if !w.index.contains_key(v.as_str()) {
+            visit(&mut w, v);
+        }
+    }
+    w.found.sort();
+    w.found
+}
+
+/// A crate's files by module path, and its arrows.
+fn crate_arrows(files_and_code: &[(String, String)]) -> std::collections::BTreeMap<String, Vec<String>> {
+    let module_of = |path: &str| {
+        let m = path.trim_end_matches(".rs");
+        let m = m.strip_suffix("/mod").unwrap_or(m);
+        if m == "lib" || m == "main" { String::new() } else { m.replace('/', "::") }
+    };
+    let modules: std::collections::BTreeMap<String, String> =
+        files_and_code.iter().map(|(p, _)| (module_of(p), p.clone())).filter(|(m, _)| !m.is_empty()).collect();
+    files_and_code
+        .iter()
+        .filter(|(p, _)| !module_of(p).is_empty())
+        .map(|(p, code)| (p.clone(), rust_imports(&module_of(p), code, &modules)))
+        .collect()
+}
+
+#[test]
+fn a_planted_circle_is_found_and_a_layered_crate_has_none() {
+    let f = |p: &str, code: &str| (p.to_string(), code.to_string());
+    let layered = [
+        f("lib.rs", "pub mod a; pub mod b; use crate::a::A;"),
+        f("a.rs", "use crate::b::{B, c::C};"),
+        f("b/mod.rs", "pub mod c; pub struct B;"),
+        f("b/c.rs", "use super::B;"),
+    ];
+    assert_eq!(circles(&crate_arrows(&layered)), Vec::<Vec<String>>::new());
+    let arrows = crate_arrows(&layered);
+    assert_eq!(arrows["a.rs"], vec!["b/c.rs".to_string(), "b/mod.rs".to_string()]);
+    assert_eq!(arrows["b/c.rs"], vec!["b/mod.rs".to_string()]);
+    // b/mod.rs now reaches a.rs, which reaches b/mod.rs and b/c.rs (which reaches b/mod.rs):
+    // one circle of the three.
+    let mut planted = layered.to_vec();
+    planted[2] = f("b/mod.rs", "pub mod c; pub struct B; fn f() { crate::a::g(); }");
+    let three: Vec<String> = ["a.rs", "b/c.rs", "b/mod.rs"].map(str::to_string).to_vec();
+    assert_eq!(circles(&crate_arrows(&planted)), vec![three]);
+    // A comment or a test item draws no arrow.
+    planted[2] = f("b/mod.rs", "pub mod c; // crate::a::g()\n#[cfg(test)]\nmod tests { fn t() { crate::a::g(); } }");
+    let code = lex(&planted[2].1).1;
+    planted[2].1 = code;
+    assert_eq!(circles(&crate_arrows(&planted)), Vec::<Vec<String>>::new());
+}
+
+#[test]
+fn no_rust_file_imports_a_file_that_imports_it_back() {
+    let root = root();
+    let mut found = Vec::new();
+    for dir in std::fs::read_dir(root.join("crates")).expect("crates/").flatten() {
+        let src = dir.path().join("src");
+        let mut paths = Vec::new();
+        files(&src, "rs", &mut paths);
+        let files_and_code: Vec<(String, String)> = paths
+            .iter()
+            .map(|p| {
+                let text = std::fs::read_to_string(p).expect("a source");
+                (p.strip_prefix(&src).unwrap().display().to_string(), lex(&text).1)
+            })
+            .collect();
+        for c in circles(&crate_arrows(&files_and_code)) {
+            found.push(format!("{}: {}", rel(&dir.path()), c.join(", ")));
+        }
+    }
+    assert!(found.is_empty(), "files that import each other, around a loop:\n{}", found.join("\n"));
+}
+
+#[test]
+fn no_browser_module_imports_one_that_imports_it_back() {
+    let web = root().join("web");
+    let mut paths = Vec::new();
+    files(&web, "js", &mut paths);
+    let mut arrows = std::collections::BTreeMap::new();
+    for p in &paths {
+        let name = p.strip_prefix(&web).unwrap().display().to_string();
+        let text = std::fs::read_to_string(p).expect("a module");
+        let mut to: Vec<String> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("import ") || l.trim_start().starts_with("} from "))
+            .filter_map(|l| l.split("from \"./").nth(1).or_else(|| l.split("import \"./").nth(1)))
+            .filter_map(|rest| rest.split('"').next().map(str::to_string))
+            .collect();
+        to.sort();
+        arrows.insert(name, to);
+    }
+    assert!(arrows.len() > 5, "the browser's modules were not found");
+    assert_eq!(circles(&arrows), Vec::<Vec<String>>::new(), "browser modules that import each other around a loop");
 }

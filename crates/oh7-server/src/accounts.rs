@@ -16,23 +16,17 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
-use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use futures_util::future::BoxFuture;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::http::{App, Peer};
+use crate::db::StoreError;
 use crate::protocol::{ErrorCode, Refusal};
-use crate::secrets::{TokenHash, hex, new_code, new_secret};
-use crate::store::StoreError;
+use crate::secrets::{TokenHash, hex};
 
 /// The session cookie's name.
 pub(crate) const COOKIE: &str = "oh7_session";
@@ -49,6 +43,27 @@ pub(crate) const WINDOW: Duration = Duration::from_secs(15 * 60);
 pub(crate) const PER_NAME: usize = 5;
 /// Failed sign-ins and sign-ups allowed per address within [`WINDOW`].
 pub(crate) const PER_ADDRESS: usize = 20;
+
+/// A notice to send: the turn it tells of and where it goes.
+#[derive(Clone, Debug)]
+pub struct Notice {
+    /// The table's internal id (never in the mail).
+    pub table_id: String,
+    /// The seat that owes a decision.
+    pub seat: usize,
+    /// The version since which it owes it (the notice's key with the table and seat).
+    pub since: u64,
+    /// When the decision is due (Unix seconds).
+    pub due_at: i64,
+    /// The account's name.
+    pub name: String,
+    /// The account's address.
+    pub email: String,
+    /// The table's invite code (the link `/t/CODE`; the account holds the seat).
+    pub invite: String,
+    /// The table's stored settings (JSON), for its rules' name and language.
+    pub config: String,
+}
 
 /// A signed-in person.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,7 +108,7 @@ pub trait AccountStore: Send + Sync {
     /// The best rated accounts of a family (at most `n`), best first.
     fn leaderboard<'a>(&'a self, family: &'a str, n: i64) -> BoxFuture<'a, Result<Vec<Standing>, StoreError>>;
     /// A turn-based table's deadlines: `(seat, since version, due at)`.
-    fn deadlines<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<crate::store::Deadline>, StoreError>>;
+    fn deadlines<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<crate::db::Deadline>, StoreError>>;
     /// The tables with a deadline due at `now` or before.
     fn due_tables(&self, now: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
     /// The turn-based tables where `account`'s seat owes a decision, soonest due first.
@@ -105,7 +120,7 @@ pub trait AccountStore: Send + Sync {
     /// The address turn notices go to.
     fn email_of<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
     /// The turns owed by seats whose account has an address and has not been told yet.
-    fn notices_due(&self) -> BoxFuture<'_, Result<Vec<crate::mail::Notice>, StoreError>>;
+    fn notices_due(&self) -> BoxFuture<'_, Result<Vec<Notice>, StoreError>>;
     /// Claim the notice of a turn: `true` for the one caller that claims it first.
     fn claim_notice<'a>(
         &'a self,
@@ -154,11 +169,7 @@ pub struct Turn {
 /// Replace a table's deadlines in an open transaction (either database).
 macro_rules! write_deadlines {
     ($name:ident, $conn:ty) => {
-        pub(crate) async fn $name(
-            c: &mut $conn,
-            table: &str,
-            due: &[crate::store::Deadline],
-        ) -> Result<(), sqlx::Error> {
+        pub(crate) async fn $name(c: &mut $conn, table: &str, due: &[crate::db::Deadline]) -> Result<(), sqlx::Error> {
             sqlx::query("DELETE FROM deadlines WHERE table_id = $1").bind(table).execute(&mut *c).await?;
             for (seat, since, at) in due {
                 sqlx::query("INSERT INTO deadlines (table_id, seat, since, due_at) VALUES ($1, $2, $3, $4)")
@@ -243,7 +254,7 @@ impl HeldSeat {
     /// From a stored row (`None`: settings this server cannot read).
     fn of(row: (String, String, String, i64, String, i64, i64)) -> Option<HeldSeat> {
         let (table_id, invite, watch, seat, config, created_at, finished) = row;
-        let c: crate::table::TableConfig = serde_json::from_str(&config).ok()?;
+        let c: oh7_table::core::TableConfig = serde_json::from_str(&config).ok()?;
         Some(HeldSeat {
             table_id,
             invite,
@@ -404,7 +415,7 @@ macro_rules! account_store {
                         .collect())
                 })
             }
-            fn deadlines<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<crate::store::Deadline>, StoreError>> {
+            fn deadlines<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Vec<crate::db::Deadline>, StoreError>> {
                 Box::pin(async move {
                     let rows: Vec<(i64, i64, i64)> =
                         sqlx::query_as("SELECT seat, since, due_at FROM deadlines WHERE table_id = $1 ORDER BY seat")
@@ -437,7 +448,7 @@ macro_rules! account_store {
                     Ok(rows
                         .into_iter()
                         .filter_map(|(invite, config, seat, due_at)| {
-                            let c: crate::table::TableConfig = serde_json::from_str(&config).ok()?;
+                            let c: oh7_table::core::TableConfig = serde_json::from_str(&config).ok()?;
                             Some(Turn {
                                 invite,
                                 game: c.spec.game_name(),
@@ -463,7 +474,7 @@ macro_rules! account_store {
                     Ok(r.and_then(|r| r.0))
                 })
             }
-            fn notices_due(&self) -> BoxFuture<'_, Result<Vec<crate::mail::Notice>, StoreError>> {
+            fn notices_due(&self) -> BoxFuture<'_, Result<Vec<Notice>, StoreError>> {
                 Box::pin(async move {
                     let rows: Vec<(String, i64, i64, i64, String, String, String, String)> = sqlx::query_as(
                         "SELECT d.table_id, d.seat, d.since, d.due_at, a.name, a.email, t.join_code, t.config \
@@ -479,7 +490,7 @@ macro_rules! account_store {
                     .await?;
                     Ok(rows
                         .into_iter()
-                        .map(|(table_id, seat, since, due_at, name, email, invite, config)| crate::mail::Notice {
+                        .map(|(table_id, seat, since, due_at, name, email, invite, config)| Notice {
                             table_id,
                             seat: seat as usize,
                             since: since as u64,
@@ -563,17 +574,17 @@ account_store!(sqlx::SqlitePool);
 account_store!(sqlx::PgPool);
 
 /// Names are unique whatever their case and surrounding spaces.
-fn name_key(name: &str) -> String {
+pub(crate) fn name_key(name: &str) -> String {
     name.trim().to_lowercase()
 }
 
 /// What the database keeps of a session token.
-fn token_hash(token: &str) -> String {
+pub(crate) fn token_hash(token: &str) -> String {
     hex(&TokenHash::of(token).0)
 }
 
 /// Seconds since 1970 (sessions' ages).
-fn now_s() -> i64 {
+pub(crate) fn now_s() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
@@ -611,7 +622,7 @@ pub(crate) fn check_password(password: &str) -> Result<(), Refusal> {
 }
 
 /// argon2id with OWASP's first recommended setting (19 MiB, two passes, one lane).
-fn argon2() -> Argon2<'static> {
+pub(crate) fn argon2() -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::new(19 * 1024, 2, 1, None).expect("valid parameters"))
 }
 
@@ -630,7 +641,7 @@ pub(crate) fn verify_password(password: &str, phc: &str) -> bool {
 
 /// A hash to check against when no account has the name, so that an unknown name takes as long
 /// as a wrong password (the answer does not tell which names exist by its time).
-fn dummy_hash() -> &'static str {
+pub(crate) fn dummy_hash() -> &'static str {
     static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     DUMMY.get_or_init(|| hash_password("not anybody's password"))
 }
@@ -649,7 +660,7 @@ struct Failures {
 
 impl Attempts {
     /// How long until `name` (if any) and `ip` may try again (`None`: now).
-    fn wait(&self, name: Option<&str>, ip: IpAddr, now: Instant) -> Option<Duration> {
+    pub(crate) fn wait(&self, name: Option<&str>, ip: IpAddr, now: Instant) -> Option<Duration> {
         let mut f = self.failed.lock().expect("attempts lock");
         let wait = |times: &mut Vec<Instant>, limit: usize| {
             times.retain(|t| now.duration_since(*t) < WINDOW);
@@ -661,7 +672,7 @@ impl Attempts {
     }
 
     /// One more failure (or sign-up) of `name` (if any) from `ip`.
-    fn count(&self, name: Option<&str>, ip: IpAddr, now: Instant) {
+    pub(crate) fn count(&self, name: Option<&str>, ip: IpAddr, now: Instant) {
         let mut f = self.failed.lock().expect("attempts lock");
         f.by_address.entry(ip).or_default().push(now);
         if let Some(n) = name {
@@ -673,334 +684,6 @@ impl Attempts {
             f.by_name.retain(|_, t| t.last().is_some_and(|t| now.duration_since(*t) < WINDOW));
         }
     }
-}
-
-/// The account routes.
-pub(crate) fn routes() -> Router<Arc<App>> {
-    Router::new()
-        .route("/api/account", get(me).delete(delete))
-        .route("/api/account/signup", post(signup))
-        .route("/api/account/signin", post(signin))
-        .route("/api/account/signout", post(signout))
-        .route("/api/account/signout-everywhere", post(signout_everywhere))
-        .route("/api/account/tables", get(tables))
-        .route("/api/account/turns", get(turns))
-        .route("/api/account/email", post(set_email))
-        .route("/api/players/{name}", get(crate::profile::page))
-        .route("/api/leaderboard/{family}", get(crate::profile::leaderboard))
-}
-
-/// Name and password, as the forms send them.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Credentials {
-    name: String,
-    password: String,
-}
-
-/// The password again (deleting an account).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Confirm {
-    password: String,
-}
-
-/// Who is signed in.
-#[derive(Serialize)]
-struct Me<'a> {
-    name: &'a str,
-    /// The address turn notices go to (`null`: none).
-    email: Option<&'a str>,
-}
-
-/// A refusal with its HTTP status: what every account handler answers when it changes nothing.
-pub(crate) struct Refused(pub(crate) StatusCode, pub(crate) Refusal);
-
-impl IntoResponse for Refused {
-    fn into_response(self) -> Response {
-        (self.0, Json(self.1.to_body())).into_response()
-    }
-}
-
-impl From<StoreError> for Refused {
-    fn from(e: StoreError) -> Refused {
-        tracing::error!(error = %e, "account storage failed");
-        Refused(
-            StatusCode::SERVICE_UNAVAILABLE,
-            Refusal::new(ErrorCode::Storage, "The server could not do this now; nothing changed. Try again."),
-        )
-    }
-}
-
-/// A request that changes something must come from this server's own pages: a browser names
-/// the page's origin (`Origin`) and whether it is another site's (`Sec-Fetch-Site`); a request
-/// from another site is refused, whatever cookie it carries. (Clients that are not browsers send
-/// neither, and hold no one else's cookie.)
-fn same_origin(headers: &HeaderMap, app: &App) -> Result<(), Refused> {
-    let cross = Refused(
-        StatusCode::FORBIDDEN,
-        Refusal::new(ErrorCode::CrossOrigin, "This request came from another site; nothing changed."),
-    );
-    if headers.get("sec-fetch-site").is_some_and(|v| v.as_bytes() == b"cross-site") {
-        return Err(cross);
-    }
-    let Some(origin) = headers.get(header::ORIGIN) else { return Ok(()) };
-    let origin = origin.to_str().unwrap_or("");
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-    let public = app.settings.public_url.as_deref().map(|u| u.trim_end_matches('/'));
-    let ours =
-        !host.is_empty() && origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")) == Some(host);
-    if ours || public == Some(origin) { Ok(()) } else { Err(cross) }
-}
-
-/// The session token the request's cookie carries.
-fn cookie_token(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|kv| kv.trim().strip_prefix(COOKIE)?.strip_prefix('='))
-        .filter(|t| !t.is_empty())
-}
-
-/// The account signed in on this request (`None`: a guest, or an ended session).
-pub(crate) async fn signed_in(app: &App, headers: &HeaderMap) -> Result<Option<Account>, StoreError> {
-    let Some(token) = cookie_token(headers) else { return Ok(None) };
-    app.lobby.accounts().session(token, now_s() - SESSION_LIFE.as_secs() as i64).await
-}
-
-/// The account a WebSocket (or a table's creation) acts for: the session's, when the request
-/// comes from this server's own page (a page of another site opening a WebSocket to this
-/// server carries the cookie in some browsers: it gets a guest's connection). A failed lookup
-/// is a guest too.
-pub(crate) async fn connection_account(app: &App, headers: &HeaderMap) -> Option<String> {
-    cookie_token(headers)?;
-    same_origin(headers, app).ok()?;
-    match signed_in(app, headers).await {
-        Ok(a) => a.map(|a| a.id),
-        Err(e) => {
-            tracing::warn!(error = %e, "could not read a session; served as a guest");
-            None
-        }
-    }
-}
-
-/// The stored account of `name`, or `unknown_player`.
-pub(crate) async fn named(app: &App, name: &str) -> Result<Account, Refused> {
-    match app.lobby.accounts().account_named(name).await? {
-        Some(s) => Ok(s.account),
-        None => Err(Refused(StatusCode::NOT_FOUND, Refusal::new(ErrorCode::UnknownPlayer, "No player has this name."))),
-    }
-}
-
-/// The account signed in, or `signed_out`.
-async fn account_of(app: &App, headers: &HeaderMap) -> Result<Account, Refused> {
-    signed_in(app, headers)
-        .await?
-        .ok_or_else(|| Refused(StatusCode::UNAUTHORIZED, Refusal::new(ErrorCode::SignedOut, "You are not signed in.")))
-}
-
-/// The cookie that holds `token` (or, `None`, ends it).
-fn set_cookie(app: &App, token: Option<&str>) -> [(header::HeaderName, String); 1] {
-    let secure = app.settings.public_url.as_deref().is_some_and(|u| u.starts_with("https://"));
-    let secure = if secure { "; Secure" } else { "" };
-    let value = match token {
-        Some(t) => format!("{COOKIE}={t}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}", SESSION_LIFE.as_secs()),
-        None => format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}"),
-    };
-    [(header::SET_COOKIE, value)]
-}
-
-/// Read a JSON object of type `T`.
-fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Refused> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| Refused(StatusCode::BAD_REQUEST, Refusal::new(ErrorCode::BadRequest, e.to_string())))
-}
-
-/// `too_many` while `name` (if any) or `ip` has failed too often.
-fn not_held(app: &App, name: Option<&str>, ip: IpAddr) -> Result<(), Refused> {
-    let Some(wait) = app.attempts.wait(name, ip, Instant::now()) else { return Ok(()) };
-    let s = wait.as_secs().max(1);
-    Err(Refused(
-        StatusCode::TOO_MANY_REQUESTS,
-        Refusal::new(ErrorCode::TooMany, format!("Too many attempts; try again in {} min.", s.div_ceil(60)))
-            .param("retry_after_s", s),
-    ))
-}
-
-/// Whether `password` is `phc`'s (off the async workers: argon2id takes tens of milliseconds).
-async fn verify(password: String, phc: String) -> bool {
-    tokio::task::spawn_blocking(move || verify_password(&password, &phc)).await.unwrap_or(false)
-}
-
-fn wrong(message: &str) -> Refused {
-    Refused(StatusCode::UNAUTHORIZED, Refusal::new(ErrorCode::BadCredentials, message))
-}
-
-/// Open a session for `account` and answer with its cookie.
-async fn open(app: &App, account: &Account, status: StatusCode) -> Result<Response, Refused> {
-    let token = new_secret();
-    app.lobby.accounts().open_session(&token, &account.id, now_s()).await?;
-    let email = app.lobby.accounts().email_of(&account.id).await?;
-    Ok((status, set_cookie(app, Some(&token)), Json(Me { name: &account.name, email: email.as_deref() }))
-        .into_response())
-}
-
-async fn signup(
-    State(app): State<Arc<App>>,
-    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
-) -> Result<Response, Refused> {
-    same_origin(&headers, &app)?;
-    let c: Credentials = body(&bytes)?;
-    let name = check_name(&c.name).map_err(|r| Refused(StatusCode::BAD_REQUEST, r))?;
-    check_password(&c.password).map_err(|r| Refused(StatusCode::BAD_REQUEST, r))?;
-    let ip = addr.ip();
-    not_held(&app, None, ip)?;
-    // Sign-ups count against the address as failures do: an address cannot make accounts
-    // without end.
-    app.attempts.count(None, ip, Instant::now());
-    let password = c.password;
-    let hash = tokio::task::spawn_blocking(move || hash_password(&password)).await.map_err(|_| StoreError::Closed)?;
-    let account = Account { id: new_code(), name };
-    let stored = StoredAccount { account: account.clone(), password: hash };
-    match app.lobby.accounts().create_account(&stored, now_s()).await {
-        Err(StoreError::Taken) => Err(Refused(
-            StatusCode::CONFLICT,
-            Refusal::new(ErrorCode::NameTaken, "An account has this name already; choose another."),
-        )),
-        r => {
-            r?;
-            tracing::info!(account = %account.id, "account created");
-            open(&app, &account, StatusCode::CREATED).await
-        }
-    }
-}
-
-async fn signin(
-    State(app): State<Arc<App>>,
-    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
-) -> Result<Response, Refused> {
-    same_origin(&headers, &app)?;
-    let c: Credentials = body(&bytes)?;
-    let ip = addr.ip();
-    not_held(&app, Some(&c.name), ip)?;
-    let stored = app.lobby.accounts().account_named(&c.name).await?;
-    // An unknown name is checked against a stand-in hash: it takes as long as a wrong password.
-    // (Verified before the match: a guard on `Some` would skip it for an unknown name.)
-    let phc = stored.as_ref().map_or_else(|| dummy_hash().to_string(), |s| s.password.clone());
-    let verified = verify(c.password, phc).await;
-    match stored {
-        Some(s) if verified => open(&app, &s.account, StatusCode::OK).await,
-        _ => {
-            app.attempts.count(Some(&c.name), ip, Instant::now());
-            Err(wrong("Wrong name or password."))
-        }
-    }
-}
-
-async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
-    let a = account_of(&app, &headers).await?;
-    let email = app.lobby.accounts().email_of(&a.id).await?;
-    Ok(Json(Me { name: &a.name, email: email.as_deref() }).into_response())
-}
-
-/// `POST /api/account/email`: `{"email": "ann@example.org"}` sets the address turn notices go
-/// to, `{"email": null}` (or `""`) removes it.
-async fn set_email(
-    State(app): State<Arc<App>>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
-) -> Result<Response, Refused> {
-    same_origin(&headers, &app)?;
-    let a = account_of(&app, &headers).await?;
-    let b: EmailBody = body(&bytes)?;
-    let email = b.email.as_deref().map(str::trim).filter(|e| !e.is_empty());
-    if let Some(e) = email
-        && !crate::mail::valid_address(e)
-    {
-        return Err(Refused(
-            StatusCode::BAD_REQUEST,
-            Refusal::new(ErrorCode::BadEmail, "This is not an email address (name@example.org)."),
-        ));
-    }
-    app.lobby.accounts().set_email(&a.id, email).await?;
-    Ok(Json(Me { name: &a.name, email }).into_response())
-}
-
-/// `POST /api/account/email`'s body.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EmailBody {
-    email: Option<String>,
-}
-
-/// The tables where the signed-in account holds a seat, newest first.
-async fn tables(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
-    let a = account_of(&app, &headers).await?;
-    let seats = app.lobby.accounts().tables_of(&a.id).await?;
-    Ok(Json(TablesBody { tables: seats }).into_response())
-}
-
-/// The turn-based tables where it is the signed-in account's turn, soonest due first.
-async fn turns(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
-    let a = account_of(&app, &headers).await?;
-    let turns = app.lobby.accounts().turns_of(&a.id).await?;
-    Ok(Json(TurnsBody { turns }).into_response())
-}
-
-/// `GET /api/account/turns`.
-#[derive(Serialize)]
-struct TurnsBody {
-    turns: Vec<Turn>,
-}
-
-/// `GET /api/account/tables`.
-#[derive(Serialize)]
-struct TablesBody {
-    tables: Vec<HeldSeat>,
-}
-
-async fn signout(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
-    same_origin(&headers, &app)?;
-    if let Some(token) = cookie_token(&headers) {
-        app.lobby.accounts().end_session(token).await?;
-    }
-    Ok((StatusCode::NO_CONTENT, set_cookie(&app, None)).into_response())
-}
-
-async fn signout_everywhere(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, Refused> {
-    same_origin(&headers, &app)?;
-    let account = account_of(&app, &headers).await?;
-    app.lobby.accounts().end_sessions(&account.id).await?;
-    Ok((StatusCode::NO_CONTENT, set_cookie(&app, None)).into_response())
-}
-
-async fn delete(
-    State(app): State<Arc<App>>,
-    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
-    headers: HeaderMap,
-    bytes: axum::body::Bytes,
-) -> Result<Response, Refused> {
-    same_origin(&headers, &app)?;
-    let c: Confirm = body(&bytes)?;
-    let account = account_of(&app, &headers).await?;
-    let ip = addr.ip();
-    not_held(&app, Some(&account.name), ip)?;
-    let Some(stored) = app.lobby.accounts().account_named(&account.name).await? else {
-        return Err(wrong("Wrong password; nothing changed."));
-    };
-    if !verify(c.password, stored.password).await {
-        app.attempts.count(Some(&account.name), ip, Instant::now());
-        return Err(wrong("Wrong password; nothing changed."));
-    }
-    app.lobby.accounts().delete_account(&account.id).await?;
-    tracing::info!(account = %account.id, "account deleted");
-    Ok((StatusCode::NO_CONTENT, set_cookie(&app, None)).into_response())
 }
 
 #[cfg(test)]
@@ -1049,14 +732,5 @@ mod tests {
         assert_eq!(a.wait(Some("Bob"), "10.0.0.2".parse().unwrap(), t0), None, "another address is not");
         assert!(a.wait(Some("Ann"), ip, t0 + WINDOW - Duration::from_secs(1)).is_some());
         assert_eq!(a.wait(Some("Ann"), ip, t0 + WINDOW), None, "failures age out");
-    }
-
-    #[test]
-    fn the_session_cookie_is_read_among_others() {
-        let mut h = HeaderMap::new();
-        h.insert(header::COOKIE, "a=1; oh7_session=abc; b=2".parse().unwrap());
-        assert_eq!(cookie_token(&h), Some("abc"));
-        h.insert(header::COOKIE, "oh7_sessionx=abc; oh7_session=".parse().unwrap());
-        assert_eq!(cookie_token(&h), None);
     }
 }

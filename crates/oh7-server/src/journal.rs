@@ -223,7 +223,8 @@ impl Journal {
         let name = NAMES[*journal];
         if *next < rows.len() {
             let end = (*next + ROWS_PER_STEP).min(rows.len());
-            let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new("INSERT OR IGNORE INTO events (table_id, version, body) ");
+            let mut q =
+                sqlx::QueryBuilder::<sqlx::Sqlite>::new("INSERT OR IGNORE INTO events (table_id, version, body) ");
             q.push_values(&rows[*next..end], |mut b, (t, v, body)| {
                 b.push_bind(t).push_bind(v).push_bind(body);
             });
@@ -240,7 +241,11 @@ impl Journal {
         let began = Instant::now();
         match sqlx::query(&format!("DELETE FROM {name}")).execute(&mut *conn).await {
             Ok(done) => {
-                tracing::debug!(us = began.elapsed().as_micros() as u64, rows = done.rows_affected(), "journal emptied");
+                tracing::debug!(
+                    us = began.elapsed().as_micros() as u64,
+                    rows = done.rows_affected(),
+                    "journal emptied"
+                );
                 self.rows[*journal] = 0;
                 self.fold = None;
                 // Every table not written since the swap has all its log in `events` now.
@@ -286,13 +291,10 @@ async fn has_version(conn: &mut SqliteConnection, table: &str, version: u64) -> 
 /// The last version of `table` in `events` (0 for none). Only asked for tables with no row in the
 /// journals that the writer does not know of.
 async fn logged(conn: &mut SqliteConnection, table: &str) -> Result<u64, sqlx::Error> {
-    let (v,): (Option<i64>,) = sqlx::query_as("SELECT MAX(version) FROM events WHERE table_id = ?1")
-        .bind(table)
-        .fetch_one(&mut *conn)
-        .await?;
+    let (v,): (Option<i64>,) =
+        sqlx::query_as("SELECT MAX(version) FROM events WHERE table_id = ?1").bind(table).fetch_one(&mut *conn).await?;
     Ok(v.unwrap_or(0) as u64)
 }
-
 
 /// Fold both journals whole into `events` and empty them, in one transaction (at start, before
 /// the writer takes any append). Returns the rows found in them. With nothing to fold it writes

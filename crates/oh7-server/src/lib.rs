@@ -13,20 +13,22 @@
 //! [`store`], broadcasts through [`project`]).
 
 pub mod accounts;
+pub(crate) mod app;
 pub(crate) use oh7_table::event;
 /// The table library's modules, as the server's clients and tests have always named them.
 pub use oh7_table::{patch, project, protocol};
 #[cfg(feature = "client")]
 pub mod client;
 pub mod clock;
+pub mod db;
 pub(crate) mod http;
-pub(crate) mod listen;
 pub(crate) mod journal;
+pub(crate) mod listen;
 pub(crate) mod lobby;
 pub mod mail;
 pub mod metrics;
 pub(crate) mod migrations;
-pub(crate) mod pg;
+pub mod pg;
 pub(crate) mod profile;
 pub mod ratings;
 pub(crate) mod reviews;
@@ -194,7 +196,7 @@ pub struct Running {
     pub restored: usize,
     stop: Option<oneshot::Sender<()>>,
     done: tokio::task::JoinHandle<()>,
-    app: Arc<http::App>,
+    app: Arc<app::App>,
 }
 
 impl Running {
@@ -269,7 +271,7 @@ pub async fn start(
     };
     let settings = Arc::new(settings);
     let store: Arc<dyn store::Store> = match &db {
-        Database::Postgres(url) => Arc::new(store::PgStore::open(url, &secrets::new_code(), settings.lease).await?),
+        Database::Postgres(url) => Arc::new(pg::PgStore::open(url, &secrets::new_code(), settings.lease).await?),
         Database::Sqlite(path) => Arc::new(store::SqliteStore::open(path).await?),
     };
     // The metrics recorder before any table is loaded: a table restored or claimed at the start
@@ -282,7 +284,8 @@ pub async fn start(
         let listener = TcpListener::bind(maddr).await.map_err(bind)?;
         metrics_addr = Some(listener.local_addr().map_err(bind)?);
         let handle = metrics::recorder().ok_or(ServeError::Metrics)?;
-        metrics::serve(listener, handle, store.clone(), stopping_rx.clone());
+        let pools = store.clone();
+        metrics::serve(listener, handle, Arc::new(move || pools.pool_state()), stopping_rx.clone());
     }
     let reviews = reviews::Reviews::new(store.clone(), &settings.review_level, settings.review_jobs);
     let lobby = lobby::Lobby::new(store.clone(), settings.clone(), reviews);
@@ -296,7 +299,7 @@ pub async fn start(
     let restored = tracing::Instrument::instrument(lobby.restore(), start).await.map_err(ServeError::Restore)?;
     let listener = listen::HeaderTimeoutListener::new(listener, header_timeout);
     let every = settings.lease / 3;
-    let app = Arc::new(http::App::new(lobby, settings, stopping_rx));
+    let app = Arc::new(app::App::new(lobby, settings, stopping_rx));
     let handle_app = app.clone();
     if store.cluster().is_some() {
         // The heartbeat: alive at `url`, leases renewed, lost tables stopped, the tables of
@@ -325,7 +328,14 @@ pub async fn start(
                 tick.tick().await;
                 app.lobby.sweep_deadlines().await;
                 if let Some(m) = &mailer
-                    && let Err(e) = mail::send_notices(&app, m, &url).await
+                    && let Err(e) = mail::send_notices(
+                        app.lobby.accounts(),
+                        app.settings.clock.now_s(),
+                        app.settings.notice_after,
+                        m,
+                        &url,
+                    )
+                    .await
                 {
                     tracing::warn!(error = %e, "could not read the turn notices due");
                 }
@@ -333,7 +343,7 @@ pub async fn start(
         });
     }
     let (stop_tx, stop_rx) = oneshot::channel::<()>();
-    let routes = http::router(app.clone()).into_make_service_with_connect_info::<http::Peer>();
+    let routes = http::router(app.clone()).into_make_service_with_connect_info::<app::Peer>();
     let done = spawn_in("serve", async move {
         let signal = async move {
             tokio::select! {

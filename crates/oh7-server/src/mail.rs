@@ -21,28 +21,9 @@ use lettre::message::Mailbox;
 use lettre::message::header::ContentType;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
-use crate::store::StoreError;
+use crate::db::StoreError;
 
-/// A notice to send: the turn it tells of and where it goes.
-#[derive(Clone, Debug)]
-pub struct Notice {
-    /// The table's internal id (never in the mail).
-    pub table_id: String,
-    /// The seat that owes a decision.
-    pub seat: usize,
-    /// The version since which it owes it (the notice's key with the table and seat).
-    pub since: u64,
-    /// When the decision is due (Unix seconds).
-    pub due_at: i64,
-    /// The account's name.
-    pub name: String,
-    /// The account's address.
-    pub email: String,
-    /// The table's invite code (the link `/t/CODE`; the account holds the seat).
-    pub invite: String,
-    /// The table's stored settings (JSON), for its rules' name and language.
-    pub config: String,
-}
+pub use crate::accounts::Notice;
 
 /// The mail sender of a server.
 pub struct Mailer {
@@ -104,7 +85,7 @@ pub fn valid_address(email: &str) -> bool {
 /// A notice's subject and text, in the table's language: the rules, the deadline (UTC) and
 /// the link, nothing of the game.
 pub fn notice_text(n: &Notice, base: &str) -> (String, String) {
-    let c: Option<crate::table::TableConfig> = serde_json::from_str(&n.config).ok();
+    let c: Option<oh7_table::core::TableConfig> = serde_json::from_str(&n.config).ok();
     let rules = c.as_ref().map(|c| c.spec.label()).unwrap_or_default();
     let french = c.as_ref().is_some_and(|c| c.lang == "fr");
     let link = format!("{}/t/{}", base.trim_end_matches('/'), n.invite);
@@ -149,15 +130,20 @@ fn utc(t: i64) -> String {
 
 /// Send the notices due (each claimed first; see the module's text); `base` is the server's
 /// public address.
-pub(crate) async fn send_notices(app: &crate::http::App, mailer: &Mailer, base: &str) -> Result<usize, StoreError> {
-    let accounts = app.lobby.accounts();
-    let now = app.settings.clock.now_s();
-    let quiet = app.settings.notice_after.as_secs() as i64;
+/// `now` in Unix seconds; a notice waits `quiet` seconds of the turn first.
+pub(crate) async fn send_notices(
+    accounts: &dyn crate::accounts::AccountStore,
+    now: i64,
+    quiet: Duration,
+    mailer: &Mailer,
+    base: &str,
+) -> Result<usize, StoreError> {
+    let quiet = quiet.as_secs() as i64;
     let mut sent = 0;
     for n in accounts.notices_due().await? {
         // Told only once the turn has waited `notice_after`: a decision made at once needs no mail.
         let Some(move_s) =
-            serde_json::from_str::<crate::table::TableConfig>(&n.config).ok().and_then(|c| c.move_deadline_s)
+            serde_json::from_str::<oh7_table::core::TableConfig>(&n.config).ok().and_then(|c| c.move_deadline_s)
         else {
             continue;
         };

@@ -232,16 +232,16 @@ impl Drop for Held {
 pub(crate) fn serve(
     listener: tokio::net::TcpListener,
     handle: PrometheusHandle,
-    store: Arc<dyn crate::store::Store>,
+    pool_state: Arc<dyn Fn() -> Option<(u32, usize)> + Send + Sync>,
     mut stopping: tokio::sync::watch::Receiver<bool>,
 ) {
     use axum::routing::get;
     let page = move || {
-        let (handle, store) = (handle.clone(), store.clone());
+        let (handle, pool_state) = (handle.clone(), pool_state.clone());
         async move {
             (
                 [(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
-                render(&handle, store.pool_state()),
+                render(&handle, pool_state()),
             )
         }
     };

@@ -17,8 +17,9 @@ use oh7_core::registry::GameId;
 use oh7_stats::oh7::PlayerStats;
 use serde::Serialize;
 
-use crate::accounts::{HeldSeat, Refused, named, signed_in};
-use crate::http::App;
+use crate::accounts::HeldSeat;
+use crate::app::App;
+use crate::http::accounts::{Refused, named, signed_in};
 use crate::store::StoreError;
 
 /// A player's page.
@@ -177,6 +178,13 @@ fn rules_figures(held: &[(HeldSeat, Vec<Arc<crate::table::FinishedGame>>)]) -> V
         .collect();
     by_rules.sort_by_key(|r| std::cmp::Reverse(r.games));
     by_rules
+}
+
+/// The player pages' routes.
+pub(crate) fn routes() -> axum::Router<Arc<App>> {
+    axum::Router::new()
+        .route("/api/players/{name}", axum::routing::get(page))
+        .route("/api/leaderboard/{family}", axum::routing::get(leaderboard))
 }
 
 /// `GET /api/players/{name}`.

@@ -16,8 +16,8 @@ use tokio::sync::{Semaphore, mpsc};
 
 use crate::protocol::{Frame, ReviewState, ReviewStatus, ServerMsg};
 use crate::secrets::new_code;
+use crate::store::SharedStore;
 use crate::store::{Row, StoredReview};
-use crate::table::SharedStore;
 
 /// What the review page reads: the review, the game's record (public once the game is over) and
 /// the table's facts.

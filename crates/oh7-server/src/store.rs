@@ -21,54 +21,12 @@ use serde_json::Value;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Connection, Row as _, SqliteConnection, SqlitePool};
 
-pub use crate::pg::PgStore;
 use tokio::sync::{mpsc, oneshot};
 
-/// Why the store failed.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The database refused.
-    #[error("database: {0}")]
-    Db(#[from] sqlx::Error),
-    /// The schema migration failed.
-    #[error("database migration: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
-    /// The writer has stopped (shutting down).
-    #[error("the database writer has stopped")]
-    Closed,
-    /// The log of `table` already has `version`: another writer got there first. Nothing of
-    /// the append was written.
-    #[error("table {table}: version {version} is already in the log")]
-    Conflict {
-        /// The table.
-        table: String,
-        /// The version taken.
-        version: u64,
-    },
-    /// A write failed in the database; nothing of it was written.
-    #[error("database write: {0}")]
-    Write(String),
-    /// Another instance holds the table (its lease has not expired): this one may not write it.
-    #[error("table {table} is held by another instance")]
-    Leased {
-        /// The table.
-        table: String,
-    },
-    /// A unique name is taken (an account's).
-    #[error("the name is taken")]
-    Taken,
-    /// A stored row does not parse.
-    #[error("stored row of table {table}: {why}")]
-    Corrupt {
-        /// The table.
-        table: String,
-        /// What is wrong.
-        why: String,
-    },
-}
+pub use crate::db::{Deadline, StoreError};
 
-/// A turn-based table's deadline: `(seat, owed since version, due at Unix seconds)`.
-pub type Deadline = (usize, u64, i64);
+/// A store as the tables, the lobby and the reviewer share it.
+pub(crate) type SharedStore = Arc<dyn Store>;
 
 /// One row to write.
 #[derive(Clone, Debug)]
@@ -774,7 +732,8 @@ async fn commit<'a>(
     let rows = group.clone().flat_map(|b| &b.rows);
     let count = rows.clone().count();
     if (1..=EVENTS_PER_INSERT).contains(&count) && rows.clone().all(|r| matches!(r, Row::Event { .. })) {
-        let mut q = sqlx::QueryBuilder::<sqlx::Sqlite>::new(format!("INSERT INTO {journal} (table_id, version, body) "));
+        let mut q =
+            sqlx::QueryBuilder::<sqlx::Sqlite>::new(format!("INSERT INTO {journal} (table_id, version, body) "));
         q.push_values(rows, |mut b, row| {
             if let Row::Event { table_id, version, body } = row {
                 b.push_bind(table_id).push_bind(*version as i64).push_bind(body);

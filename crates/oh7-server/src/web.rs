@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::http::App;
+use crate::app::App;
 
 const INDEX: &str = include_str!("../../../web/index.html");
 const APP: &str = include_str!("../../../web/app.js");

@@ -14,7 +14,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::http::App;
+use crate::app::App;
 use crate::lobby::Located;
 use crate::protocol::{ClientMsg, ErrorCode, MAX_ID_LEN, Refusal, ServerMsg};
 use crate::table::{ConnId, Frame, TableHandle, TableMsg};

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 use common::{check_leaks, fast, play_table, start};
 use oh7_server::client::{Client, http};
-use oh7_server::store::{PgStore, Row, Store, StoreError};
+use oh7_server::pg::PgStore;
+use oh7_server::store::{Row, Store, StoreError};
 use serde_json::json;
 use sqlx::Connection;
 

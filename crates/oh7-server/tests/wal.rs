@@ -210,7 +210,8 @@ fn journaled_moves_survive_a_kill_and_are_folded_at_the_next_start() {
         let db = db.clone();
         rt.block_on(async move {
             // A fold period far longer than the run: nothing is folded before the kill.
-            let store = SqliteStore::open_tuned(&db, Duration::from_millis(50), Duration::from_secs(3600)).await.unwrap();
+            let store =
+                SqliteStore::open_tuned(&db, Duration::from_millis(50), Duration::from_secs(3600)).await.unwrap();
             store.append(vec![table("k")]).await.unwrap();
             for v in 1..=200 {
                 store.append(vec![event("k", v)]).await.unwrap();

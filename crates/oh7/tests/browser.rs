@@ -1098,7 +1098,9 @@ fn the_browser_table() {
 /// down between WebDriver finding where the element is and the click landing there; such a
 /// click is lost without an error (it failed CI once: "Ann never signed in", no request sent).
 async fn click_settled(c: &Client, css: &str) {
-    let rect = format!("const r = document.querySelector({css:?}).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]");
+    let rect = format!(
+        "const r = document.querySelector({css:?}).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]"
+    );
     let until = Instant::now() + Duration::from_secs(10);
     let mut last = js(c, &rect).await;
     loop {

@@ -21,8 +21,9 @@ use tokio::sync::{Mutex, oneshot};
 
 use crate::Settings;
 use crate::project::TableInfo;
+use crate::store::SharedStore;
 use crate::store::StoredTable;
-use crate::table::{Access, SharedStore, Table, TableHandle, TableMsg};
+use crate::table::{Access, Table, TableHandle, TableMsg};
 
 /// Where the table behind a code is.
 pub(crate) enum Located {

@@ -24,11 +24,10 @@ use crate::event::{self, Event};
 use crate::project::TableInfo;
 use crate::protocol::{ClientMsg, Refusal, ServerMsg};
 use crate::secrets::{new_secret, new_seed};
-use crate::store::{Row, Store, StoreError, StoredTable};
+use crate::store::SharedStore;
+use crate::store::{Row, StoreError, StoredTable};
 
 /// The store as tables and the lobby share it.
-pub(crate) type SharedStore = Arc<dyn Store>;
-
 use oh7_table::core as state;
 use state::Core;
 pub(crate) use state::{FinishedGame, TableConfig};

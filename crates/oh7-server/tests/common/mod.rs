@@ -427,7 +427,7 @@ pub(crate) async fn open_store(db: &Path) -> std::sync::Arc<dyn oh7_server::stor
     let url = db.to_string_lossy();
     if url.starts_with("postgres://") {
         let lease = Duration::from_secs(15);
-        std::sync::Arc::new(oh7_server::store::PgStore::open(&url, "test-reader", lease).await.unwrap())
+        std::sync::Arc::new(oh7_server::pg::PgStore::open(&url, "test-reader", lease).await.unwrap())
     } else {
         std::sync::Arc::new(oh7_server::store::SqliteStore::open(db).await.unwrap())
     }

@@ -3,9 +3,7 @@
 //! client. Handlers only translate between the wire and the lobby or a table
 //! task; they never hold game state.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
@@ -15,49 +13,11 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use tower_http::compression::CompressionLayer;
 
-use crate::Settings;
-use crate::lobby::{CreateTable, Lobby, Located};
+pub(crate) mod accounts;
+
+use crate::app::{App, MAX_BODY, MAX_FRAME, Peer};
+use crate::lobby::{CreateTable, Located};
 use crate::protocol::{ErrorCode, Refusal};
-
-/// The address a connection comes from (the listener's own connect info, see `listen.rs`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Peer(pub SocketAddr);
-
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, crate::listen::HeaderTimeoutListener>>
-    for Peer
-{
-    fn connect_info(stream: axum::serve::IncomingStream<'_, crate::listen::HeaderTimeoutListener>) -> Peer {
-        Peer(*stream.remote_addr())
-    }
-}
-
-/// What every handler shares.
-pub(crate) struct App {
-    /// The tables.
-    pub lobby: Lobby,
-    /// Limits and timings.
-    pub settings: Arc<Settings>,
-    pub(crate) next_conn: AtomicU64,
-    /// Set when the server is stopping: new commands are refused.
-    pub stopping: tokio::sync::watch::Receiver<bool>,
-    /// Failed sign-ins per account name and address.
-    pub(crate) attempts: crate::accounts::Attempts,
-}
-
-impl App {
-    /// The shared state.
-    pub(crate) fn new(lobby: Lobby, settings: Arc<Settings>, stopping: tokio::sync::watch::Receiver<bool>) -> App {
-        App { lobby, settings, next_conn: AtomicU64::new(1), stopping, attempts: Default::default() }
-    }
-}
-
-/// Largest HTTP request body, in bytes.
-pub(crate) const MAX_BODY: usize = 16 * 1024;
-
-/// Largest WebSocket frame or message read, in bytes: one over [`Settings::max_message`] but
-/// under this is answered `too_large` and the connection stays; one over this is answered
-/// `too_large` and the connection is closed with status 1009 (its bytes are not read).
-pub(crate) const MAX_FRAME: usize = 64 * 1024;
 
 /// The routes.
 pub(crate) fn router(app: Arc<App>) -> Router {
@@ -74,7 +34,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{code}/rules", get(rules))
         .route("/api/reviews/{code}", get(review))
         .merge(crate::web::routes())
-        .merge(crate::accounts::routes())
+        .merge(crate::http::accounts::routes())
+        .merge(crate::profile::routes())
         // gzip when the client asks (`Accept-Encoding`), on every route above; a layer covers
         // only the routes added before it, so the WebSocket below is left alone.
         .layer(CompressionLayer::new())
@@ -219,7 +180,7 @@ async fn create(
             );
         }
     };
-    let account = crate::accounts::connection_account(&app, &headers).await;
+    let account = crate::http::accounts::connection_account(&app, &headers).await;
     match app.lobby.create(req, addr.ip(), account).await {
         Ok(v) => (StatusCode::CREATED, Json(v)).into_response(),
         Err(r) => {
@@ -276,7 +237,7 @@ async fn ws(
 ) -> Response {
     let ip = addr.ip();
     // The page's account, if it is signed in (and the page is this server's own).
-    let account = crate::accounts::connection_account(&app, &headers).await;
+    let account = crate::http::accounts::connection_account(&app, &headers).await;
     if let Err(r) = app.lobby.connect(ip) {
         return refusal_response(StatusCode::TOO_MANY_REQUESTS, &r);
     }
