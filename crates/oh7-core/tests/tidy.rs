@@ -9,7 +9,8 @@
 //! - No file imports a file that imports it back, directly or around a loop: in each crate (its
 //!   `crate::` and `super::` paths) and among the browser's modules (`import` lines).
 //! - Places that still branch on a game outside the registry (a `GameSpec` variant matched in
-//!   Rust; a game name in the browser's modules) may only become fewer: their counts are
+//!   Rust; a downcast to a concrete game; a game name in the browser's modules) may only become
+//!   fewer: their counts are
 //!   ratchets, lowered as the places go.
 //!
 //! Test modules (`#[cfg(test)]` items) and comments are not read: a test may build a record
@@ -283,6 +284,76 @@ fn matches_on_game_variants_outside_the_registry_only_become_fewer() {
     );
 }
 
+/// The lines of a browser module (number, text) that compare something with a game's name
+/// (`=== "seven"`, `'oh7' ==`), comments after `//` left out.
+fn web_game_branches(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        let hit = GAMES.iter().any(|e| {
+            ['"', '\''].iter().any(|q| {
+                let lit = format!("{q}{}{q}", e.name);
+                code.contains(&format!("== {lit}")) || code.contains(&format!("{lit} =="))
+            })
+        });
+        if hit {
+            found.push((n + 1, line.trim().to_string()));
+        }
+    }
+    found
+}
+
+/// Downcasts of a code text to a concrete game or environment (`downcast_ref::<Oh7Game>`,
+/// `downcast::<SevenGame>`, `downcast_mut::<Oh7Env>`): a branch on the game that belongs behind
+/// the game interface.
+fn game_downcasts(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in code.lines() {
+        for call in ["downcast::<", "downcast_ref::<", "downcast_mut::<"] {
+            for (at, _) in line.match_indices(call) {
+                let ty = &line[at + call.len()..];
+                if ty.starts_with("Oh7") || ty.starts_with("Seven") {
+                    found.push(line.trim().to_string());
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The places outside the registry and the engines that downcast to a concrete game (the
+/// terminal's two games, the Python bindings' Oh 7-only calls); lower it as they go.
+const GAME_DOWNCASTS_AT_MOST: usize = 6;
+
+#[test]
+fn downcasts_to_a_concrete_game_only_become_fewer() {
+    let mut found = Vec::new();
+    for path in rust_sources() {
+        let r = rel(&path);
+        if may_name_games(&r) || r == "crates/oh7-core/src/dyn_game.rs" {
+            continue;
+        }
+        let (_, code) = lex(&std::fs::read_to_string(&path).unwrap());
+        found.extend(game_downcasts(&code).into_iter().map(|l| format!("{r}: {l}")));
+    }
+    assert!(
+        found.len() <= GAME_DOWNCASTS_AT_MOST,
+        "{} downcasts to a concrete game outside the registry (at most {GAME_DOWNCASTS_AT_MOST}):\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn a_planted_downcast_and_a_planted_game_branch_are_found() {
+    let code = "let g = game.as_any().downcast_ref::<Oh7Game>()?;\nlet x = any.downcast::<String>();\nlet e = env.downcast_mut::<SevenEnv>();";
+    assert_eq!(game_downcasts(code).len(), 2);
+    let (_, code) = lex("// g.downcast_ref::<Oh7Game>()\n#[cfg(test)]\nmod tests { fn t() { g.downcast::<SevenGame>(); } }");
+    assert!(game_downcasts(&code).is_empty(), "comments and tests are not read");
+    let js = "if (s.game === \"seven\") draw();\nconst a = 'oh7' == g;\n// game === \"seven\" in a comment\nconst b = game === other;";
+    assert_eq!(web_game_branches(js).iter().map(|(n, _)| *n).collect::<Vec<_>>(), vec![1, 2]);
+}
+
 /// The browser's branches on a game's name (`=== "seven"`, `game === 'oh7'`); the same ratchet.
 const WEB_GAME_BRANCHES_AT_MOST: usize = 29;
 
@@ -294,16 +365,8 @@ fn the_browser_branches_on_the_game_only_fewer_times() {
     let mut found = Vec::new();
     for path in js {
         let text = std::fs::read_to_string(&path).unwrap();
-        for (n, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or("");
-            for e in &GAMES {
-                for q in ['"', '\''] {
-                    let lit = format!("{q}{}{q}", e.name);
-                    if code.contains(&format!("== {lit}")) || code.contains(&format!("{lit} ==")) {
-                        found.push(format!("{}:{}: {}", rel(&path), n + 1, line.trim()));
-                    }
-                }
-            }
+        for (n, line) in web_game_branches(&text) {
+            found.push(format!("{}:{n}: {line}", rel(&path)));
         }
     }
     assert!(
