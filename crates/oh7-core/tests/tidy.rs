@@ -5,7 +5,7 @@
 //!   (`oh7-core/src/registry.rs`) and in each game's own engine module; everywhere else a game is
 //!   named by `GameId` and its name comes from the registry, so no code compares names.
 //! - A preset's name (`"kod7"`, `"bga"`, `"fr-advanced"`) is written only in the ruleset and
-//!   the registry.
+//!   the registry; bot level names written as strings outside `level.rs` are a ratchet.
 //! - No file imports a file that imports it back, directly or around a loop: in each crate (its
 //!   `crate::` and `super::` paths) and among the browser's modules (`import` lines).
 //! - Places that still branch on a game outside the registry (a `GameSpec` variant matched in
@@ -348,10 +348,42 @@ fn downcasts_to_a_concrete_game_only_become_fewer() {
 fn a_planted_downcast_and_a_planted_game_branch_are_found() {
     let code = "let g = game.as_any().downcast_ref::<Oh7Game>()?;\nlet x = any.downcast::<String>();\nlet e = env.downcast_mut::<SevenEnv>();";
     assert_eq!(game_downcasts(code).len(), 2);
-    let (_, code) = lex("// g.downcast_ref::<Oh7Game>()\n#[cfg(test)]\nmod tests { fn t() { g.downcast::<SevenGame>(); } }");
+    let (_, code) =
+        lex("// g.downcast_ref::<Oh7Game>()\n#[cfg(test)]\nmod tests { fn t() { g.downcast::<SevenGame>(); } }");
     assert!(game_downcasts(&code).is_empty(), "comments and tests are not read");
     let js = "if (s.game === \"seven\") draw();\nconst a = 'oh7' == g;\n// game === \"seven\" in a comment\nconst b = game === other;";
     assert_eq!(web_game_branches(js).iter().map(|(n, _)| *n).collect::<Vec<_>>(), vec![1, 2]);
+}
+
+/// Bot level names (and the research settings' single words) written as strings outside
+/// `oh7-bots/src/level.rs`, where `Level` and `BotLevel` read and write them: a ratchet (issue 57:
+/// levels are typed at the edges; the rest go as they do).
+const LEVEL_LITERALS_AT_MOST: usize = 58;
+
+const LEVEL_WORDS: [&str; 11] =
+    ["random", "beginner", "heuristic", "easy", "medium", "hard", "ismcts", "expert", "search", "pimc", "oracle"];
+
+#[test]
+fn level_names_written_as_strings_only_become_fewer() {
+    let mut found = Vec::new();
+    for path in rust_sources() {
+        let r = rel(&path);
+        if r == "crates/oh7-bots/src/level.rs" {
+            continue;
+        }
+        let (lits, _) = lex(&std::fs::read_to_string(&path).unwrap());
+        for l in lits {
+            if LEVEL_WORDS.contains(&l.text.as_str()) {
+                found.push(format!("{r}:{}: \"{}\"", l.line, l.text));
+            }
+        }
+    }
+    assert!(
+        found.len() <= LEVEL_LITERALS_AT_MOST,
+        "{} level names written as strings outside level.rs (at most {LEVEL_LITERALS_AT_MOST}):\n{}",
+        found.len(),
+        found.join("\n")
+    );
 }
 
 /// The browser's branches on a game's name (`=== "seven"`, `game === 'oh7'`); the same ratchet.

@@ -145,7 +145,7 @@ impl Default for Settings {
             outbox: 512,
             header_timeout: Duration::from_secs(10),
             idle_unload: Duration::from_secs(600),
-            review_level: "expert".into(),
+            review_level: oh7_bots::level::Level::Expert.name().into(),
             rematch_wait: Duration::from_secs(30),
             review_jobs: 1,
             lease: pg::LEASE,

@@ -217,7 +217,9 @@ pub fn default_save(game: &str) -> PathBuf {
 
 /// The bots' level: `--bots`, else the strongest level of the game.
 fn level<G: Table>(opts: &PlayOptions) -> String {
-    opts.bots.clone().unwrap_or_else(|| G::bot_levels().last().copied().unwrap_or("random").to_string())
+    opts.bots
+        .clone()
+        .unwrap_or_else(|| G::bot_levels().last().copied().unwrap_or(oh7_bots::level::Level::Random.name()).to_string())
 }
 
 fn run<G: Table>(
@@ -289,16 +291,22 @@ pub fn level_words(level: &str, lang: Lang, bots: usize) -> String {
     if lang == Lang::En {
         return level.to_string();
     }
-    let (one, many) = match level {
-        "random" => ("aléatoire", "aléatoires"),
-        "beginner" => ("débutant", "débutants"),
-        "heuristic" => ("heuristique", "heuristiques"),
-        "easy" => ("facile", "faciles"),
-        "medium" => ("moyen", "moyens"),
-        "hard" => ("difficile", "difficiles"),
-        "expert" => ("expert", "experts"),
-        "search" => ("chercheur", "chercheurs"),
-        other => (other, other),
+    use oh7_bots::level::Level;
+    // A level's name read once (both games' levels); a research setting keeps its text.
+    let named = [oh7_bots::level::OH7.as_slice(), oh7_bots::level::SEVEN.as_slice()]
+        .concat()
+        .into_iter()
+        .find(|l| l.name() == level);
+    let (one, many) = match named {
+        Some(Level::Random) => ("aléatoire", "aléatoires"),
+        Some(Level::Beginner) => ("débutant", "débutants"),
+        Some(Level::Heuristic) => ("heuristique", "heuristiques"),
+        Some(Level::Easy) => ("facile", "faciles"),
+        Some(Level::Medium) => ("moyen", "moyens"),
+        Some(Level::Hard) => ("difficile", "difficiles"),
+        Some(Level::Expert) => ("expert", "experts"),
+        Some(Level::Search) => ("chercheur", "chercheurs"),
+        Some(Level::Ismcts) | None => (level, level),
     };
     if bots == 1 { one } else { many }.to_string()
 }

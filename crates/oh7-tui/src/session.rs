@@ -226,7 +226,11 @@ impl<G: Table> Session<G> {
     ) -> Result<Session<G>, SessionError<G::Error>> {
         let seed = game.game_seed();
         let n = game.players();
-        let level = levels.iter().enumerate().find(|(s, _)| *s != human).map_or("random", |(_, l)| l.as_str());
+        let level = levels
+            .iter()
+            .enumerate()
+            .find(|(s, _)| *s != human)
+            .map_or(oh7_bots::level::Level::Random.name(), |(_, l)| l.as_str());
         if human >= n {
             return Err(SessionError::NoSuchSeat { seat: human, last: n - 1 });
         }
@@ -245,7 +249,7 @@ impl<G: Table> Session<G> {
             }
         }
         Game::set_seat_names(&mut game, names);
-        let hint_level = G::bot_levels().last().copied().unwrap_or("random").to_string();
+        let hint_level = G::bot_levels().last().copied().unwrap_or(oh7_bots::level::Level::Random.name()).to_string();
         let hinter = G::bot_of(&hint_level, seed ^ 0x005E_ED0F_4141).map_err(SessionError::Bot)?;
         Ok(Session {
             game,
