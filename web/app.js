@@ -834,7 +834,7 @@ function updateTablePage(app) {
   const t = T();
   const tbl = S.table;
   const q = (sel) => app.querySelector(sel);
-  region(q(".title-preset"), JSON.stringify([S.lang, tbl?.game, tbl?.preset]), () => (tbl ? ` ${tbl.game === "seven" ? t.gameSeven : t.presets[tbl.preset] || tbl.preset}` : ""));
+  region(q(".title-preset"), JSON.stringify([S.lang, tbl?.game, tbl?.preset]), () => (tbl ? ` ${tableName()}` : ""));
   const status = q(".status");
   const up = S.connected && !S.closing;
   status.className = `status ${up ? "ok" : "down"}`;

@@ -69,14 +69,54 @@ function nameEl(ctx, s, extra = "") {
   return h("span", { class: "nm", title: seatName(ctx, s) }, n, extra);
 }
 
-/** The number of places at the table (the Dummy included). */
-function placeCount(v) {
-  if (gameOfView(v) === "seven") return v.players;
-  return v.players + (v.dummy !== null && v.dummy !== undefined ? 1 : 0);
+/**
+ * What each game draws differently, chosen once per view ([`drawingOf`]): the top bar, the
+ * actions, a seat, the centre (and what it depends on), the side panel, the phone legend, the
+ * places (Oh 7's Dummy is one), a seat out of the game, the score sheet, and whether a greyed
+ * card in play means "follow suit". Everything else is drawn alike.
+ */
+const DRAWINGS = {
+  oh7: {
+    top: (ctx, v) => oh7Top(ctx, v),
+    actions: (ctx, v) => oh7Actions(ctx, v),
+    seat: (ctx, v, s) => oh7Seat(ctx, v, s),
+    center: (ctx, v) => oh7Center(ctx, v),
+    centerKey: (v) => v.trick,
+    side: (ctx, v) => sideEl(ctx, v),
+    legend: (lw, lt) => `${cap(lw.bet)} · ${lt.won} · ${lt.score}`,
+    places: (v) => v.players + (v.dummy !== null && v.dummy !== undefined ? 1 : 0),
+    out: () => false,
+    sheet: (ctx, v) => scoreTable(ctx, v),
+    followsSuit: true,
+  },
+  seven: {
+    top: (ctx, v) => sevenTop(ctx, v),
+    actions: (ctx, v) => sevenActions(ctx, v),
+    seat: (ctx, v, s) => sevenSeat(ctx, v, s),
+    center: (ctx, v) => sevenCenter(ctx, v),
+    centerKey: (v) => v.top,
+    side: () => null,
+    legend: () => "",
+    places: (v) => v.players,
+    out: (v, s) => !(v.in_game || []).includes(s),
+    sheet: (ctx, v) => ((v.past_rounds || []).length ? sevenRoundTable(ctx, v, v.past_rounds) : null),
+    followsSuit: false,
+  },
+};
+
+/** A view's game (Oh 7 unless it says another the page draws). */
+function gameOfView(v) {
+  return Object.hasOwn(DRAWINGS, v?.game ?? "") ? v.game : "oh7";
 }
 
-function gameOfView(v) {
-  return v?.game === "seven" ? "seven" : "oh7";
+/** A view's drawing ([`DRAWINGS`]). */
+function drawingOf(v) {
+  return DRAWINGS[gameOfView(v)];
+}
+
+/** The number of places at the table (the Dummy included). */
+function placeCount(v) {
+  return drawingOf(v).places(v);
 }
 
 /** Where place `s` sits: an angle, with you at the bottom. */
@@ -97,12 +137,14 @@ export function renderGame(root, ctx) {
     return;
   }
   const game = gameOfView(v);
+  const draw = drawingOf(v);
   const t = ctx.t();
   if (root.__game !== `${game}:${S.table?.game_number}`) {
     root.__game = `${game}:${S.table?.game_number}`;
     root.replaceChildren();
     root.classList.add("game");
-    root.classList.toggle("seven", game === "seven");
+    // The game's name is its class (the style sheet's `.seven` rules).
+    for (const g of Object.keys(DRAWINGS)) root.classList.toggle(g, g === game);
   }
   const top = part(root, "topbar");
   const felt = part(root, "felt");
@@ -114,15 +156,15 @@ export function renderGame(root, ctx) {
   const end = part(root, "end-area");
 
   region(top, JSON.stringify([S.lang, v.round, v.phase, v.tricks?.length, v.leader_trump, v.bet_attempts, S.table?.seats?.map((x) => x.name), S.table?.state, v.active_suit, v.direction, v.draw_pile, v.penalty, v.seven_lock, v.top]), () =>
-    game === "seven" ? sevenTop(ctx, v) : oh7Top(ctx, v),
+    draw.top(ctx, v),
   );
   renderFelt(felt, ctx, v);
   region(prompt, JSON.stringify([S.lang, v.to_move, S.legal.length, !!S.pending, v.phase, S.you, S.table?.state, S.table?.seats, ctx.clockLeft()]), () => promptEl(ctx, v));
   region(actions, JSON.stringify([S.lang, S.legal, S.choice, S.passSel, !!S.pending, v.phase, S.hint, v.my_pending, v.passed, v.received, S.you, sevenChoice, v.hand?.length, S.table?.state]), () =>
-    game === "seven" ? sevenActions(ctx, v) : oh7Actions(ctx, v),
+    draw.actions(ctx, v),
   );
   renderHand(handArea, ctx, v);
-  region(side, JSON.stringify([S.lang, v.last_trick, v.bet_attempts, v.phase?.name, S.table?.seats, v.tricks?.length, v.leader_trump]), () => (game === "seven" ? null : sideEl(ctx, v)));
+  region(side, JSON.stringify([S.lang, v.last_trick, v.bet_attempts, v.phase?.name, S.table?.seats, v.tricks?.length, v.leader_trump]), () => draw.side(ctx, v));
   region(sheet, JSON.stringify([S.lang, S.table?.state, v.past_rounds?.length, S.table?.totals, S.table?.seats?.map((x) => x.name)]), () => sheetEl(ctx, v, sheet.querySelector("details")?.open));
   region(end, JSON.stringify([S.lang, S.table?.state, S.table?.game_number, v.past_rounds?.length, S.table?.totals, S.table?.winners, ctx.stats(), S.you, S.links, reviewOf(S)]), () =>
     S.table?.state === "over" ? endPanel(ctx, v) : null,
@@ -201,7 +243,7 @@ function sevenTop(ctx, v) {
 function renderFelt(felt, ctx, v) {
   const { S } = ctx;
   const n = placeCount(v);
-  const game = gameOfView(v);
+  const draw = drawingOf(v);
   felt.style.setProperty("--n", n);
   felt.classList.toggle("crowded", n >= 7);
   if (felt.__n !== n || felt.__you !== S.you) {
@@ -223,21 +265,21 @@ function renderFelt(felt, ctx, v) {
   const legend = felt.querySelector(".legend");
   const lt = ctx.t();
   const lw = terms(v.preset, S.lang);
-  const legendText = game === "seven" ? "" : `${cap(lw.bet)} · ${lt.won} · ${lt.score}`;
+  const legendText = draw.legend(lw, lt);
   if (legend.textContent !== legendText) legend.textContent = legendText;
   for (let s = 0; s < n; s++) {
     const el = felt.querySelector(`.seat[data-seat="${s}"]`);
     const turn = (v.to_move || []).includes(s);
     el.classList.toggle("turn", turn);
-    if (game === "seven") el.classList.toggle("out", !(v.in_game || []).includes(s));
+    el.classList.toggle("out", draw.out(v, s));
     const seatInfo = S.table?.seats?.[s];
     region(el, JSON.stringify([S.lang, seatInfo, v.bets?.[s], (v.decided || []).includes(s), v.won?.[s], v.totals?.[s], v.hand_sizes?.[s], v.hand_counts?.[s], v.public_bet_cards?.[s], v.dummy_faceup, v.dummy_pile_left, v.last_card, turn]), () =>
-      game === "seven" ? sevenSeat(ctx, v, s) : oh7Seat(ctx, v, s),
+      draw.seat(ctx, v, s),
     );
   }
   const center = felt.querySelector(".center");
-  region(center, JSON.stringify([S.lang, game === "seven" ? v.top : v.trick, S.completed?.version, S.summary?.version, S.table?.seats, S.table?.state]), () =>
-    game === "seven" ? sevenCenter(ctx, v) : oh7Center(ctx, v),
+  region(center, JSON.stringify([S.lang, draw.centerKey(v), S.completed?.version, S.summary?.version, S.table?.seats, S.table?.state]), () =>
+    draw.center(ctx, v),
   );
 }
 
@@ -559,7 +601,7 @@ function clickCard(ctx, c, actions, passing) {
   }
   if (!actions.length) {
     // A greyed card says why it does nothing.
-    ctx.dispatch({ type: "local/notice", code: gameOf(S) === "oh7" && S.view?.phase?.name === "playing" ? "must_follow" : "card_not_now" });
+    ctx.dispatch({ type: "local/notice", code: drawingOf(S.view).followsSuit && S.view?.phase?.name === "playing" ? "must_follow" : "card_not_now" });
     return;
   }
   if (actions.length === 1 && actions[0].kind === "bet") {
@@ -733,7 +775,7 @@ function sheetEl(ctx, v, wasOpen) {
   const t = ctx.t();
   const rounds = (v.past_rounds || []).length;
   if (ctx.S.table?.state !== "playing" || !rounds) return null;
-  const table = gameOfView(v) === "oh7" ? scoreTable(ctx, v) : sevenRoundTable(ctx, v, v.past_rounds);
+  const table = drawingOf(v).sheet(ctx, v);
   return h("details", { class: "sheet", id: "score-sheet", open: wasOpen || null }, h("summary", { "data-k": "sheet" }, t.sheet(rounds)), table);
 }
 
@@ -764,7 +806,7 @@ function endPanel(ctx, v) {
       // A solo game's record is on this device: the worker has it.
       ctx.solo?.() ? h("button", { type: "button", id: "download", class: "link", title: t.solo.exportHelp, onclick: () => ctx.exportRecord() }, t.download) : null,
     ),
-    gameOfView(v) === "oh7" ? scoreTable(ctx, v) : (v.past_rounds || []).length ? sevenRoundTable(ctx, v, v.past_rounds) : null,
+    drawingOf(v).sheet(ctx, v),
     statsEl(ctx, names),
   );
 }

@@ -3,10 +3,9 @@
 
 use anyhow::Result;
 use clap::Subcommand;
-use oh7_core::GameId;
 use oh7_core::ruleset::Preset;
 
-use crate::RulesArgs;
+use crate::GameArgs;
 
 /// What to measure.
 #[derive(Subcommand, Debug)]
@@ -154,11 +153,9 @@ pub(crate) enum BenchCommand {
     },
     /// Single-thread random-play throughput of the engine (rounds/s, games/s, actions/s).
     Engine {
-        /// The game: oh7 (the preset names the variant) or seven.
-        #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
-        game: GameId,
+        /// The game (`--game`) and its rules.
         #[command(flatten)]
-        rules: RulesArgs,
+        game: GameArgs,
         /// Players at the table.
         #[arg(long, default_value_t = 4)]
         players: usize,
@@ -222,8 +219,8 @@ pub(crate) fn run(what: &BenchCommand) -> Result<()> {
         BenchCommand::Bot { level, preset, players, rounds } => {
             oh7_bench::solver::bench_bot(level, *preset, *players, *rounds)
         }
-        BenchCommand::Engine { game, rules, players, seconds, runs } => {
-            oh7_bench::engine::engine(&rules.spec(*game)?, *players, *seconds, *runs)
+        BenchCommand::Engine { game, players, seconds, runs } => {
+            oh7_bench::engine::engine(&game.spec()?, *players, *seconds, *runs)
         }
     }
 }

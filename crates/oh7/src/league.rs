@@ -16,17 +16,15 @@ use rand::seq::index::sample;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::RulesArgs;
+use crate::GameArgs;
 use crate::sim::Progress;
 
 /// Arguments of `oh7 league`.
 #[derive(Args, Debug)]
 pub(crate) struct LeagueArgs {
-    /// The game: oh7 (the preset names the variant) or seven.
-    #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
-    pub game: GameId,
+    /// The game (`--game`) and its rules.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub game: GameArgs,
     /// Players at the table (at most as many as the levels).
     #[arg(long, default_value_t = 4)]
     pub players: usize,
@@ -120,7 +118,7 @@ fn league(spec: &GameSpec, players: usize, levels: &[String], games: u64, seed: 
 
 /// Run `oh7 league`.
 pub(crate) fn run(args: &LeagueArgs) -> Result<()> {
-    let spec = args.rules.spec(args.game)?;
+    let spec = args.game.spec()?;
     spec.check_players(args.players).map_err(anyhow::Error::msg)?;
     let levels: Vec<String> =
         if args.bots.is_empty() { spec.levels().iter().map(|s| s.to_string()).collect() } else { args.bots.clone() };

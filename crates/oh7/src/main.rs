@@ -132,13 +132,32 @@ enum Command {
     },
 }
 
-/// `--game`, for every command that takes one (`play`, `simulate`, `tournament`, `bench
-/// engine`): a game of the registry, its names the possible values; with the rules arguments it
-/// makes a [`GameSpec`] ([`RulesArgs::spec`]).
+/// `--game` ([`GameArgs`], which every command that takes one flattens: `play`, `simulate`,
+/// `tournament`, `league`, `bench engine`): a game of the registry, its names the possible
+/// values; with the rules arguments it makes a [`GameSpec`] ([`GameArgs::spec`]).
 pub fn game_values() -> impl clap::builder::TypedValueParser<Value = GameId> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
     PossibleValuesParser::new(GAMES.iter().map(|e| PossibleValue::new(e.name).help(e.about)))
         .map(|s| s.parse::<GameId>().expect("a listed game"))
+}
+
+/// The game and its rules, as every command that plays one takes them: `--game` once, here,
+/// and the rules arguments, made into one [`GameSpec`] ([`GameArgs::spec`]).
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameArgs {
+    /// The game: oh7 (the preset names the variant) or seven.
+    #[arg(long, default_value_t = GameId::DEFAULT, value_parser = game_values())]
+    pub game: GameId,
+    /// The rules: `--preset` or `--ruleset`, and the presets' options.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+impl GameArgs {
+    /// The game these arguments describe (see [`RulesArgs::spec`]).
+    pub fn spec(&self) -> Result<GameSpec> {
+        self.rules.spec(self.game)
+    }
 }
 
 /// How to choose the rules: a preset and its options, or a TOML file.

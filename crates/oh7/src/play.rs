@@ -6,8 +6,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use oh7_tui::{Lang, PlayOptions};
 
-use crate::RulesArgs;
-use oh7_core::GameId;
+use crate::GameArgs;
 
 /// The language of the interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -21,14 +20,12 @@ pub(crate) enum LangArg {
 /// `oh7 play` arguments.
 #[derive(Args, Debug)]
 pub(crate) struct PlayArgs {
+    /// The game (`--game`) and its rules.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub game: GameArgs,
     /// Players, you included (2 plays with the Dummy in en, fr and kod7; Seven: 2-8).
     #[arg(long, default_value_t = 4)]
     pub players: usize,
-    /// The game: oh7 (the family; see --preset) or seven.
-    #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
-    pub game: GameId,
     /// The bots' level (default: the strongest available).
     #[arg(long, value_name = "LEVEL")]
     pub bots: Option<String>,
@@ -58,7 +55,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<()> {
         LangArg::En => Lang::En,
         LangArg::Fr => Lang::Fr,
     };
-    let game = args.rules.spec(args.game)?;
+    let game = args.game.spec()?;
     let seed = args.seed.unwrap_or_else(|| {
         let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         (t.as_nanos() as u64) ^ ((std::process::id() as u64) << 32)

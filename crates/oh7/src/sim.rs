@@ -15,17 +15,14 @@ use oh7_core::ruleset::Ruleset;
 use oh7_sim::parquet::{ParquetSink, Table};
 use oh7_sim::{JsonLines, Plan, Shard, Sink};
 
-use crate::{RulesArgs, parse_seed};
-use oh7_core::GameId;
+use crate::{GameArgs, parse_seed};
 
 /// Arguments of `oh7 simulate`.
 #[derive(Args, Debug)]
 pub(crate) struct SimulateArgs {
-    /// The game: oh7 (the preset names the variant) or seven.
-    #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
-    game: GameId,
+    /// The game (`--game`) and its rules.
     #[command(flatten)]
-    rules: RulesArgs,
+    game: GameArgs,
     #[command(flatten)]
     run: RunArgs,
     /// Write every game's record to this file (JSON Lines, one game per line, in game order;
@@ -237,7 +234,7 @@ fn play(plan: &Plan, out: &Outputs<'_>, label: &str) -> Result<oh7_sim::Outcome>
 
 /// Run `oh7 simulate`.
 pub(crate) fn simulate(a: &SimulateArgs) -> Result<()> {
-    let plan = a.run.plan(a.rules.spec(a.game)?)?.with_shard(a.shard)?;
+    let plan = a.run.plan(a.game.spec()?)?.with_shard(a.shard)?;
     let out = Outputs {
         record: a.record.as_deref(),
         parquet: a.parquet.as_deref(),

@@ -12,18 +12,16 @@ use oh7_sim::tournament::shard::{self, DealRow, Merged, ShardHeader, write_shard
 use oh7_sim::tournament::{self, Summary};
 use serde_json::json;
 
-use crate::RulesArgs;
+use crate::GameArgs;
 use crate::sim::Progress;
 use oh7_core::GameId;
 
 /// Arguments of `oh7 tournament`.
 #[derive(Args, Debug)]
 pub(crate) struct TournamentArgs {
-    /// The game: oh7 (the preset names the variant) or seven.
-    #[arg(long, default_value_t = GameId::DEFAULT, value_parser = crate::game_values())]
-    pub game: GameId,
+    /// The game (`--game`) and its rules.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub game: GameArgs,
     /// Players at the table.
     #[arg(long, default_value_t = 4)]
     pub players: usize,
@@ -79,7 +77,7 @@ fn parse_deals(s: &str) -> Result<u64, String> {
 
 /// The game of a tournament; for Oh 7 the ruleset must seat `--players`.
 fn game_spec(args: &TournamentArgs) -> Result<GameSpec> {
-    let game = args.rules.spec(args.game)?;
+    let game = args.game.spec()?;
     game.check_players(args.players).map_err(anyhow::Error::msg)?;
     Ok(game)
 }
