@@ -92,6 +92,43 @@ impl Level {
     }
 }
 
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A level is written as its name, in logs, configs and messages.
+impl serde::Serialize for Level {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// A level is read from its name (of either game: whether a game offers it is the table's
+/// check, with its own refusal).
+impl<'de> serde::Deserialize<'de> for Level {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Level, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        ALL.iter().copied().find(|l| l.name() == name).ok_or_else(|| {
+            serde::de::Error::custom(format!("unknown bot level `{}`", name.chars().take(24).collect::<String>()))
+        })
+    }
+}
+
+/// Every level of every game.
+pub const ALL: [Level; 9] = [
+    Level::Random,
+    Level::Beginner,
+    Level::Heuristic,
+    Level::Easy,
+    Level::Medium,
+    Level::Hard,
+    Level::Ismcts,
+    Level::Expert,
+    Level::Search,
+];
+
 /// A bot to build: a level offered to players, or a research setting (Oh 7 only).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotLevel {

@@ -6,6 +6,7 @@ use oh7_core::registry::GameId;
 pub use oh7_core::registry::GameSpec;
 
 use crate::dyn_bot::{DynBot, ForGame};
+use crate::level::Level;
 
 /// The bots a game has: its levels, weakest first, and a bot of a level.
 pub trait GameBots {
@@ -19,6 +20,29 @@ pub trait GameBots {
 
     /// A bot of `level` for this game (see [`GameBots::levels`]).
     fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError>;
+
+    /// The game's identity (its levels are [`Level::of`] it).
+    fn game(&self) -> GameId;
+
+    /// The level of this game named `name` (what a command, a form or a log says), read once.
+    fn level(&self, name: &str) -> Option<Level> {
+        Level::of(self.game()).iter().copied().find(|l| l.name() == name)
+    }
+
+    /// Whether this game offers `level`.
+    fn offers(&self, level: Level) -> bool {
+        Level::of(self.game()).contains(&level)
+    }
+
+    /// The strongest level, typed.
+    fn strongest_level(&self) -> Level {
+        Level::strongest(self.game())
+    }
+
+    /// A bot of a level of this game.
+    fn bot_of(&self, level: Level, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError> {
+        self.bot(level.name(), seed)
+    }
 }
 
 impl GameBots for GameId {
@@ -35,6 +59,10 @@ impl GameBots for GameId {
             GameId::Seven => crate::seven_bot(level, seed).map(ForGame::boxed),
         }
     }
+
+    fn game(&self) -> GameId {
+        *self
+    }
 }
 
 impl GameBots for GameSpec {
@@ -44,6 +72,10 @@ impl GameBots for GameSpec {
 
     fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError> {
         self.id().bot(level, seed)
+    }
+
+    fn game(&self) -> GameId {
+        self.id()
     }
 }
 

@@ -2,7 +2,7 @@
 //! command ids. [`Core::check`] says whether an event applies without changing anything, so a
 //! command is checked, written, then applied: no copy of the table is kept to roll back.
 
-use oh7_bots::{GameBots, GameSpec};
+use oh7_bots::{GameBots, GameSpec, Level};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -29,7 +29,7 @@ pub struct TableConfig {
     /// Players.
     pub players: usize,
     /// Per seat: `None` for a person, or a bot level.
-    pub seats: Vec<Option<String>>,
+    pub seats: Vec<Option<Level>>,
     /// `en` or `fr`.
     pub lang: String,
     /// Seconds a person has for a decision before a bot makes it (`None`: no clock).
@@ -61,7 +61,7 @@ pub struct SeatState {
     /// SHA-256 of the person's token.
     pub token_hash: Option<TokenHash>,
     /// A bot seat's level.
-    pub bot: Option<String>,
+    pub bot: Option<Level>,
     /// Connections holding the seat.
     pub conns: u32,
     /// The person left (and has not come back).
@@ -227,8 +227,7 @@ pub struct Core {
 impl Core {
     /// A table as created: its seats, no game yet, version 0.
     pub fn new(config: &TableConfig) -> Core {
-        let seats =
-            config.seats.iter().map(|b| SeatState { bot: b.clone(), ..SeatState::default() }).collect::<Vec<_>>();
+        let seats = config.seats.iter().map(|b| SeatState { bot: *b, ..SeatState::default() }).collect::<Vec<_>>();
         Core {
             version: 0,
             seats,
@@ -289,7 +288,7 @@ impl Core {
                 if self.seats.iter().enumerate().any(|(s, st)| st.name.is_none() && st.bot.is_none() && !filled(s)) {
                     return Err(ApplyError::Misfit("a seat is free"));
                 }
-                if fill.iter().flatten().flatten().any(|l| !config.spec.levels().contains(&l.as_str())) {
+                if fill.iter().flatten().flatten().any(|l| !config.spec.offers(*l)) {
                     return Err(ApplyError::Misfit("an unknown bot level"));
                 }
             }
@@ -305,7 +304,7 @@ impl Core {
                 if *target == 0 || *target >= config.players {
                     return Err(ApplyError::Misfit("a bad target seat"));
                 }
-                if bot.as_ref().is_some_and(|l| !config.spec.levels().contains(&l.as_str())) {
+                if bot.is_some_and(|l| !config.spec.offers(l)) {
                     return Err(ApplyError::Misfit("an unknown bot level"));
                 }
                 if self.seats[*target].name.is_some() {
@@ -364,7 +363,7 @@ impl Core {
                         if let Some(l) = level
                             && st.name.is_none()
                         {
-                            st.bot = Some(l.clone());
+                            st.bot = Some(*l);
                         }
                     }
                 }
@@ -400,8 +399,8 @@ impl Core {
                 Happened::Act { seat: *seat, action, by_bot: *by_bot }
             }
             Event::Seat { target, bot, .. } => {
-                self.seats[*target].bot = bot.clone();
-                Happened::Seat { seat: *target, bot: bot.clone() }
+                self.seats[*target].bot = *bot;
+                Happened::Seat { seat: *target, bot: *bot }
             }
             Event::Rematch { .. } => {
                 let asked: Vec<Seat> = self.asked_seats().collect();
@@ -471,7 +470,7 @@ impl Core {
                 } else {
                     "here"
                 };
-                SeatInfo { seat: s, name: st.name.clone(), bot: st.bot.clone(), status }
+                SeatInfo { seat: s, name: st.name.clone(), bot: st.bot, status }
             })
             .collect();
         let (game, preset) = (config.spec.id(), config.spec.label());

@@ -5,6 +5,7 @@
 //! Format 1 (servers before this enum, no `log` field) wrote the same shape by hand with
 //! `null` for absent ids and fills; [`read`] takes both, so old logs restore and play on.
 
+use oh7_bots::Level;
 use oh7_core::game::Seat;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -40,7 +41,7 @@ pub enum Event {
         seed: u64,
         /// Per seat, the bot level that fills it if it is free.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        fill: Option<Vec<Option<String>>>,
+        fill: Option<Vec<Option<Level>>>,
     },
     /// A seat's decision, in the engine's notation.
     Act {
@@ -62,7 +63,7 @@ pub enum Event {
         /// The seat changed.
         target: Seat,
         /// The bot level, or none for a free seat.
-        bot: Option<String>,
+        bot: Option<Level>,
         /// The command id.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<String>,

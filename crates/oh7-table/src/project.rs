@@ -42,7 +42,7 @@ pub enum Happened {
         /// The seat.
         seat: Seat,
         /// The bot level, if a bot.
-        bot: Option<String>,
+        bot: Option<oh7_bots::Level>,
     },
     /// A game started (the first or a rematch).
     Start {
@@ -86,7 +86,7 @@ pub struct SeatInfo {
     /// A person's name.
     pub name: Option<String>,
     /// A bot seat's level.
-    pub bot: Option<String>,
+    pub bot: Option<oh7_bots::Level>,
     /// `here`, `away`, `bot_for_away`, `bot` or `empty`.
     pub status: &'static str,
 }
@@ -222,7 +222,7 @@ pub fn told(happened: &Happened, seat: Option<Seat>) -> Told {
             Told::Act { seat: *s, by_bot: *by_bot, action: (Some(*s) == seat).then(|| action.clone()) }
         }
         Happened::Join { seat } => Told::Join { seat: *seat },
-        Happened::Seat { seat, bot } => Told::Seat { seat: *seat, bot: bot.clone() },
+        Happened::Seat { seat, bot } => Told::Seat { seat: *seat, bot: *bot },
         Happened::Start { game } => Told::Start { game: *game },
         Happened::Rematch => Told::Rematch {},
         Happened::Answer { seat, yes } => Told::Answer { seat: *seat, yes: *yes },

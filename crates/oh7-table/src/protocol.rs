@@ -476,7 +476,7 @@ pub enum Told {
         /// The seat.
         seat: Seat,
         /// The bot level, or null for a free seat.
-        bot: Option<String>,
+        bot: Option<oh7_bots::Level>,
     },
     /// A game started.
     Start {

@@ -174,9 +174,9 @@ impl Solo {
                 .param("min", min)
                 .param("max", max));
         }
-        if !spec.levels().contains(&setup.level.as_str()) {
+        let Some(level) = spec.level(&setup.level) else {
             return Err(Refusal::unknown_level(&spec, &setup.level, None));
-        }
+        };
         if setup.lang != "en" && setup.lang != "fr" {
             return Err(Refusal::new(ErrorCode::BadLang, "Choose English (`en`) or French (`fr`).")
                 .param("lang", setup.lang.chars().take(8).collect::<String>())
@@ -187,7 +187,7 @@ impl Solo {
             "" => "Player".to_string(),
             n => crate::machine::check_name(n)?,
         };
-        let seats = (0..setup.players).map(|s| (s != YOU).then(|| setup.level.clone())).collect();
+        let seats = (0..setup.players).map(|s| (s != YOU).then_some(level)).collect();
         let config = TableConfig {
             spec,
             players: setup.players,

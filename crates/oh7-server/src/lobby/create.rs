@@ -135,14 +135,15 @@ impl Lobby {
         if req.seats.len() > players {
             return Err(bad(format!("{} seats listed for {players} players.", req.seats.len())));
         }
-        let mut seats: Vec<Option<String>> = Vec::with_capacity(players);
+        // Each seat's level read once, here at the edge (the stored settings write its name back).
+        let mut seats: Vec<Option<oh7_bots::Level>> = Vec::with_capacity(players);
         for s in 0..players {
             match req.seats.get(s).map(String::as_str) {
                 None | Some("human") => seats.push(None),
-                Some(level) if spec.levels().contains(&level) => seats.push(Some(level.to_string())),
-                Some(level) => {
-                    return Err(Refusal::unknown_level(&spec, level, Some(s)));
-                }
+                Some(name) => match spec.level(name) {
+                    Some(level) => seats.push(Some(level)),
+                    None => return Err(Refusal::unknown_level(&spec, name, Some(s))),
+                },
             }
         }
         let all_bots = seats.iter().all(Option::is_some);

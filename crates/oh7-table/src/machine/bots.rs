@@ -28,12 +28,12 @@ impl Machine {
                 continue;
             }
             let owed = self.core.seats[seat].owed_since.unwrap_or(self.core.version);
-            let level = self.core.seats[seat].bot.clone().unwrap_or_else(|| self.config.spec.strongest().to_string());
+            let level = self.core.seats[seat].bot.unwrap_or_else(|| self.config.spec.strongest_level());
             let bot = match self.bots[seat].take() {
                 Some(b) => b,
                 // Seeded from when the seat began to owe the decision: the same log asks the same
                 // bot, whenever its driver runs it (a solo table cut and replayed decides alike).
-                None => match self.config.spec.bot(&level, bot_seed(owed, seat)) {
+                None => match self.config.spec.bot_of(level, bot_seed(owed, seat)) {
                     Ok(b) => b,
                     Err(e) => {
                         tracing::error!(seat, error = %e, "no bot for the seat");

@@ -333,11 +333,11 @@ impl Machine {
                     "Some seats are free: wait for your friends, or fill the seats with bots.",
                 ));
             };
-            if !self.config.spec.levels().contains(&level.as_str()) {
+            let Some(level) = self.config.spec.level(&level) else {
                 return Err(Refusal::unknown_level(&self.config.spec, &level, None));
-            }
+            };
             for s in free {
-                fills[s] = Some(level.clone());
+                fills[s] = Some(level);
             }
         }
         let ev = Event::Start { seat: Some(0), id: Some(id.clone()), seed: entropy.seed(), fill: Some(fills) };
@@ -373,11 +373,14 @@ impl Machine {
                 Refusal::new(ErrorCode::SeatTaken, format!("A person sits at seat {target}.")).param("seat", target)
             );
         }
-        if let Some(level) = &bot
-            && !self.config.spec.levels().contains(&level.as_str())
-        {
-            return Err(Refusal::unknown_level(&self.config.spec, level, None));
-        }
+        // The level read once, here at the edge; the log writes its name back.
+        let bot = match bot {
+            None => None,
+            Some(name) => match self.config.spec.level(&name) {
+                Some(level) => Some(level),
+                None => return Err(Refusal::unknown_level(&self.config.spec, &name, None)),
+            },
+        };
         let ev = Event::Seat { seat: 0, target, bot, id: Some(id.clone()) };
         self.propose(ev, None, After::SetSeat { conn, id, target })?;
         Ok(None)

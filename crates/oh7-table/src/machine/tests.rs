@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use oh7_bots::GameSpec;
+use oh7_bots::{GameBots, GameSpec};
 use oh7_core::registry::GameRequest;
 use serde_json::{Value, json};
 
@@ -43,10 +43,11 @@ struct Driver {
 fn config(players: usize, seats: Vec<Option<&str>>) -> TableConfig {
     let game = oh7_core::registry::GameId::Oh7.name();
     let spec = GameSpec::from_request(&GameRequest { game: Some(game), preset: Some("en"), ruleset: None }).unwrap();
+    let seats = seats.into_iter().map(|s| s.map(|n| spec.level(n).expect("a level of Oh 7"))).collect();
     TableConfig {
         spec,
         players,
-        seats: seats.into_iter().map(|s| s.map(str::to_string)).collect(),
+        seats,
         lang: "en".into(),
         turn_clock_s: None,
         log: LOG_FORMAT,
