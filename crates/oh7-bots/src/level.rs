@@ -110,24 +110,11 @@ impl serde::Serialize for Level {
 impl<'de> serde::Deserialize<'de> for Level {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Level, D::Error> {
         let name = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        ALL.iter().copied().find(|l| l.name() == name).ok_or_else(|| {
+        OH7.iter().chain(SEVEN.iter()).copied().find(|l| l.name() == name).ok_or_else(|| {
             serde::de::Error::custom(format!("unknown bot level `{}`", name.chars().take(24).collect::<String>()))
         })
     }
 }
-
-/// Every level of every game.
-pub const ALL: [Level; 9] = [
-    Level::Random,
-    Level::Beginner,
-    Level::Heuristic,
-    Level::Easy,
-    Level::Medium,
-    Level::Hard,
-    Level::Ismcts,
-    Level::Expert,
-    Level::Search,
-];
 
 /// A bot to build: a level offered to players, or a research setting (Oh 7 only).
 #[derive(Clone, Debug, PartialEq, Eq)]
