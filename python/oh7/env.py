@@ -26,7 +26,7 @@ def _ruleset_text(ruleset: str | os.PathLike[str] | None) -> str | None:
     return text
 
 
-def _make_core(game, preset, players, ruleset, limit, hand_size, win_reward) -> _core.Core:
+def _make_core(game, preset, players, ruleset, limit, hand_size, win_reward, options=None) -> _core.Core:
     """The engine of an environment, its arguments checked (the AEC and parallel envs')."""
     for name, value, kinds in [("game", game, str), ("preset", preset, (str, type(None))), ("players", players, int)]:
         if isinstance(value, bool) or not isinstance(value, kinds):
@@ -42,6 +42,7 @@ def _make_core(game, preset, players, ruleset, limit, hand_size, win_reward) -> 
         limit=limit,
         hand_size=hand_size,
         win_reward=win_reward,
+        options=options,
     )
 
 
@@ -73,11 +74,12 @@ class Oh7Env(AECEnv):
         win_reward: float = 1.0,
         max_steps: int | None = None,
         render_mode: str | None = None,
+        options: dict | None = None,
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: choose one of {self.metadata['render_modes']} or None")
-        self.core = _make_core(game, preset, players, ruleset, limit, hand_size, win_reward)
+        self.core = _make_core(game, preset, players, ruleset, limit, hand_size, win_reward, options)
         self.game = game
         self.render_mode = render_mode
         self.max_steps = max_steps
@@ -252,12 +254,15 @@ def env(
     win_reward: float = 1.0,
     max_steps: int | None = None,
     render_mode: str | None = None,
+    options: dict | None = None,
 ) -> Oh7Env:
     """A game as a PettingZoo AEC environment (see :class:`Oh7Env` and docs/python.md).
 
     ``game``: ``"oh7"`` or ``"seven"``. ``preset``: ``en``, ``fr``, ``fr-advanced``, ``kod7``
     (the default), ``bga``; or ``ruleset``: a ruleset TOML file's path or text. ``players``: see
-    ``oh7.player_range``. Seven: ``limit`` (0: one round) and ``hand_size``. ``win_reward``: to
+    ``oh7.player_range``. Seven: ``limit`` (0: one round) and ``hand_size``. ``options``: any
+    knob of the game's ruleset laid over the preset or the ruleset (``{"target": 21}``), as the
+    server's and the command line's ``--set`` take them. ``win_reward``: to
     each winner at the end (minus it to the others). ``max_steps``: truncate after so many steps.
     ``render_mode``: ``"ansi"`` or ``"human"``.
 
@@ -266,7 +271,7 @@ def env(
     action ids in range) itself, because those wrapper classes cost about 7 microseconds a step,
     more than the game. An illegal id raises ``ValueError`` and changes nothing (PettingZoo's
     classic games end the game instead)."""
-    return Oh7Env(game, preset, players, ruleset, limit, hand_size, win_reward, max_steps, render_mode)
+    return Oh7Env(game, preset, players, ruleset, limit, hand_size, win_reward, max_steps, render_mode, options)
 
 
 #: The same as :func:`env` (the name PettingZoo's games give their unwrapped environment).

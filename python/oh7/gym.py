@@ -48,6 +48,7 @@ class Oh7GymEnv(gymnasium.Env):
         limit: int | None = None,
         hand_size: int | None = None,
         win_reward: float = 1.0,
+        options: dict | None = None,
     ):
         self._batch = BatchEnv(
             1,
@@ -60,6 +61,7 @@ class Oh7GymEnv(gymnasium.Env):
             win_reward=win_reward,
             learner=seat,
             bots=bots,
+            options=options,
         )
         self.seat = seat
         self.observation_space = spaces.Box(-np.inf, np.inf, (self._batch.obs_len,), np.float32)

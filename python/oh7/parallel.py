@@ -41,8 +41,9 @@ class Oh7ParallelEnv(ParallelEnv):
         limit: int | None = None,
         hand_size: int | None = None,
         win_reward: float = 1.0,
+        options: dict | None = None,
     ):
-        self.core = _make_core(game, preset, players, ruleset, limit, hand_size, win_reward)
+        self.core = _make_core(game, preset, players, ruleset, limit, hand_size, win_reward, options)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents: list[str] = []
         self._n_obs, self._n_act = self.core.obs_len, self.core.num_actions

@@ -55,6 +55,7 @@ class BatchEnv:
         win_reward: float = 1.0,
         learner: int | None = None,
         bots: str = "heuristic",
+        options: dict | None = None,
     ):
         if learner is not None and (isinstance(learner, bool) or not isinstance(learner, (int, np.integer)) or learner < 0):
             raise ValueError(f"learner {learner!r}: a seat number from 0, or None")
@@ -72,6 +73,7 @@ class BatchEnv:
             win_reward=win_reward,
             learner=learner,
             bots=bots,
+            options=options,
         )
         self.num_envs = num_envs
         self.players = players

@@ -11,51 +11,62 @@ mod vector;
 use oh7_bots::{DynBot, GameBots, GameSpec};
 use oh7_core::card::{Card, CardSet};
 use oh7_core::oh7::Oh7Game;
-use oh7_core::registry::{GameId, GameRequest};
+use oh7_core::registry::{GameId, GameRequest, OptionValue, request_options};
 use oh7_core::rl::{Oh7Env, RlEnv};
 use oh7_core::ruleset::Preset;
 use oh7_core::{Game, Seat};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBool, PyBytes, PyDict};
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The game and its rules from the constructor's arguments: the registry's request (its one
-/// set of defaults), then Seven's knobs given as arguments.
+/// The game and its rules from the constructor's arguments, read by the registry as the server
+/// and the command line read them: the game, a preset or a ruleset (TOML), and `key=value`
+/// options laid over it (`options={"target": 21}`); Seven's `limit` and `hand_size` are two of
+/// its options given by name (`limit=0`: a single round).
 fn game_spec(
     game: Option<&str>,
     preset: Option<&str>,
     ruleset: Option<&str>,
     limit: Option<i64>,
     hand_size: Option<u32>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<GameSpec> {
-    // The registry reads the request as the server and the command line do: Seven's ruleset is
-    // its knobs (`hand_size = 5`), its one preset its own name.
-    let mut spec = GameSpec::from_request(&GameRequest { game, preset, ruleset }).map_err(value_error)?;
-    match &mut spec {
-        GameSpec::Oh7 { .. } => {
-            if limit.is_some() || hand_size.is_some() {
+    let mut given = Vec::new();
+    for (key, value) in options.into_iter().flat_map(|d| d.iter()) {
+        let key: String = key.extract().map_err(|_| value_error("an option's key is text (e.g. \"target\")"))?;
+        // bool before int: Python's True is also an int.
+        let value = if let Ok(b) = value.cast::<PyBool>() {
+            OptionValue::Flag(b.is_true())
+        } else if let Ok(n) = value.extract::<i64>() {
+            OptionValue::Number(n)
+        } else if let Ok(t) = value.extract::<String>() {
+            OptionValue::Text(t)
+        } else {
+            return Err(value_error(format!("option {key}: give a bool, an int or a str")));
+        };
+        given.push((key, value));
+    }
+    let named =
+        [("limit", limit.map(OptionValue::Number)), ("hand_size", hand_size.map(|h| OptionValue::Number(h.into())))];
+    for (key, value) in named {
+        if let Some(v) = value {
+            if let OptionValue::Number(l) = v
+                && l < 0
+            {
+                return Err(value_error(format!("{key} {l}: give a positive number (limit 0: a single round)")));
+            }
+            if game.is_none_or(|g| g != GameId::Seven.name()) {
                 return Err(value_error("limit and hand_size are Seven's rules (game=\"seven\")"));
             }
-        }
-        GameSpec::Seven { rules } => {
-            match limit {
-                None => {}
-                Some(0) => rules.limit = None,
-                Some(l) if l > 0 => rules.limit = Some(u32::try_from(l).map_err(value_error)?),
-                Some(l) => {
-                    return Err(value_error(format!("limit {l}: give a positive total, or 0 for a single round")));
-                }
-            }
-            if let Some(h) = hand_size {
-                rules.hand_size = h;
-            }
+            given.push((key.to_string(), v));
         }
     }
-    Ok(spec)
+    let options = request_options(&given.into_iter().collect());
+    GameSpec::from_request(&GameRequest { game, preset, ruleset, options: &options }).map_err(value_error)
 }
 
 /// One game as a learning environment: steps by action id for the seat asked, masks and
@@ -116,7 +127,7 @@ impl Core {
 #[pymethods]
 impl Core {
     #[new]
-    #[pyo3(signature = (game=None, preset=None, players=4, seed=0, ruleset=None, limit=None, hand_size=None, win_reward=1.0))]
+    #[pyo3(signature = (game=None, preset=None, players=4, seed=0, ruleset=None, limit=None, hand_size=None, win_reward=1.0, options=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: Option<&str>,
@@ -127,8 +138,9 @@ impl Core {
         limit: Option<i64>,
         hand_size: Option<u32>,
         win_reward: f64,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Core> {
-        let spec = game_spec(game, preset, ruleset, limit, hand_size)?;
+        let spec = game_spec(game, preset, ruleset, limit, hand_size, options)?;
         let env = spec.rl_env(players, seed).map_err(value_error)?;
         Ok(Core::build(spec, env, players, seed, Some(Vec::new()), win_reward))
     }
@@ -486,7 +498,7 @@ impl Bot {
     #[new]
     #[pyo3(signature = (level="expert", game=None, seed=0))]
     fn new(level: &str, game: Option<&str>, seed: u64) -> PyResult<Bot> {
-        let spec = game_spec(game, None, None, None, None)?;
+        let spec = game_spec(game, None, None, None, None, None)?;
         let bot = spec.bot(level, seed).map_err(value_error)?;
         let game = spec.game_name().to_string();
         Ok(Bot { level: level.to_string(), game, bot, queue: Vec::new(), queue_seat: None })
@@ -525,14 +537,14 @@ impl Bot {
 #[pyfunction]
 #[pyo3(signature = (game=None))]
 fn num_actions(game: Option<&str>) -> PyResult<usize> {
-    Ok(game_spec(game, None, None, None, None)?.rl_env(4, 0).map_err(value_error)?.actions())
+    Ok(game_spec(game, None, None, None, None, None)?.rl_env(4, 0).map_err(value_error)?.actions())
 }
 
 /// The bot levels of a game, weakest first.
 #[pyfunction]
 #[pyo3(signature = (game=None))]
 fn bot_levels(game: Option<&str>) -> PyResult<Vec<&'static str>> {
-    Ok(game_spec(game, None, None, None, None)?.levels().to_vec())
+    Ok(game_spec(game, None, None, None, None, None)?.levels().to_vec())
 }
 
 /// The presets of the Oh 7 family.
@@ -545,7 +557,7 @@ fn presets() -> Vec<&'static str> {
 #[pyfunction]
 #[pyo3(signature = (game=None, preset=None, ruleset=None))]
 fn player_range(game: Option<&str>, preset: Option<&str>, ruleset: Option<&str>) -> PyResult<(usize, usize)> {
-    game_spec(game, preset, ruleset, None, None)?
+    game_spec(game, preset, ruleset, None, None, None)?
         .player_range()
         .ok_or_else(|| value_error("no player count fits these rules"))
 }

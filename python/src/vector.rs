@@ -11,7 +11,7 @@ use oh7_core::Seat;
 use oh7_core::rl::RlEnv;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 
 use crate::{bot_id, game_spec, rewards_since, value_error};
@@ -202,7 +202,7 @@ fn bytes_of<'py, T: Copy>(py: Python<'py>, v: &[T]) -> Bound<'py, PyBytes> {
 #[pymethods]
 impl VecCore {
     #[new]
-    #[pyo3(signature = (num_envs, game=None, preset=None, players=4, seed=0, ruleset=None, limit=None, hand_size=None, win_reward=1.0, learner=None, bots="heuristic"))]
+    #[pyo3(signature = (num_envs, game=None, preset=None, players=4, seed=0, ruleset=None, limit=None, hand_size=None, win_reward=1.0, learner=None, bots="heuristic", options=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
@@ -216,6 +216,7 @@ impl VecCore {
         win_reward: f64,
         learner: Option<Seat>,
         bots: &str,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VecCore> {
         if num_envs == 0 {
             return Err(value_error("num_envs must be at least 1"));
@@ -225,7 +226,7 @@ impl VecCore {
         {
             return Err(value_error(format!("learner seat {l}: this game has seats 0 to {}", players - 1)));
         }
-        let spec = game_spec(game, preset, ruleset, limit, hand_size)?;
+        let spec = game_spec(game, preset, ruleset, limit, hand_size, options)?;
         let mut slots = Vec::with_capacity(num_envs);
         for i in 0..num_envs {
             slots.push(Slot::new(&spec, players, slot_seed(seed, i, 0), learner, bots)?);

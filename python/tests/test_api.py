@@ -137,3 +137,21 @@ def test_a_seven_ruleset_is_read_as_the_server_and_the_command_line_read_it():
     assert e.record()["ruleset"]["hand_size"] == 5
     with pytest.raises(ValueError, match="decks"):
         oh7.env(game="seven", players=3, ruleset="decks = 2\n")
+
+
+def test_options_are_laid_over_the_preset_as_at_the_other_doors():
+    # Issue 57: one request path, key=value options (the command line's --set, the server's
+    # "options" object).
+    e = oh7.env(preset="fr", players=4, options={"target": 21, "passing": False})
+    e.reset(seed=1)
+    assert e.record()["ruleset"]["target"] == 21
+    s = oh7.env(game="seven", players=3, options={"limit": 0, "hand_size": 6})
+    s.reset(seed=1)
+    rules = s.record()["ruleset"]
+    assert rules["limit"] is None and rules["hand_size"] == 6
+    with pytest.raises(ValueError, match="option `target`"):
+        oh7.env(preset="fr", players=4, options={"target": "21"})
+    with pytest.raises(ValueError, match="option `bogus`"):
+        oh7.env(preset="fr", players=4, options={"bogus": 1})
+    with pytest.raises(ValueError, match="option `preset`"):
+        oh7.env(players=4, options={"preset": "fr"})

@@ -193,6 +193,11 @@ pub struct GameRequest<'a> {
     pub preset: Option<&'a str>,
     /// A ruleset as TOML: an Oh 7 ruleset file, or Seven's knobs (`limit = 50`).
     pub ruleset: Option<&'a str>,
+    /// `key=value` options laid over the preset or the ruleset, as OpenSpiel's game parameters
+    /// are: any knob of the game's ruleset (`target`, `decks`, `passing`; Seven's `limit`,
+    /// `hand_size`), each value read as a TOML value (`21`, `true`, `"basket"`), a bare word as
+    /// text. The last of a repeated key counts.
+    pub options: &'a [(String, String)],
 }
 
 /// Why a request names no game; the edge words it in the reader's language.
@@ -217,6 +222,14 @@ pub enum SpecError {
     /// A ruleset that does not read or does not validate.
     #[error("{0}")]
     BadRuleset(String),
+    /// An option that is no knob of the game (`preset` among them: it is given as the preset).
+    #[error("option `{key}`: {detail}")]
+    BadOption {
+        /// The option's key (at most 20 characters).
+        key: String,
+        /// Why.
+        detail: String,
+    },
 }
 
 /// Why a game could not be set up with these rules and players (each engine's own reason).
@@ -232,6 +245,95 @@ pub enum SetupError {
 
 /// The preset a request for Oh 7 gets when it names none.
 pub const DEFAULT_PRESET: Preset = Preset::En;
+
+/// The ruleset text `base` (TOML) with the request's options laid over it, as TOML again.
+fn with_options(base: &str, options: &[(String, String)]) -> Result<String, SpecError> {
+    if options.is_empty() {
+        return Ok(base.to_string());
+    }
+    let mut table: toml::Table =
+        toml::from_str(base).map_err(|e| SpecError::BadRuleset(e.message().trim().to_string()))?;
+    for (key, value) in options {
+        let key = key.trim();
+        let bad = |detail: &str| SpecError::BadOption { key: key.chars().take(20).collect(), detail: detail.into() };
+        if key.is_empty() || !key.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+            return Err(bad("a knob's name is lowercase words joined by `_` (e.g. `target`)"));
+        }
+        if key == "preset" {
+            return Err(bad("give the preset as the preset, not as an option"));
+        }
+        // A TOML value when it reads as one alone (`21`, `true`, `"fr"`); else the text itself.
+        let read = toml::from_str::<toml::Table>(&format!("v = {}", value.trim()))
+            .ok()
+            .filter(|t| t.len() == 1)
+            .and_then(|mut t| t.remove("v"));
+        table.insert(key.to_string(), read.unwrap_or_else(|| toml::Value::String(value.trim().to_string())));
+    }
+    Ok(table.to_string())
+}
+
+/// An option's value as JSON carries it (`21`, `true`, `"basket"`): the server's and the solo
+/// table's `options` object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OptionValue {
+    /// `true`, `false`.
+    Flag(bool),
+    /// A whole number.
+    Number(i64),
+    /// Text: read as text, never as a number (`"21"` is no target).
+    Text(String),
+}
+
+/// The `options` object of a request as [`GameRequest::options`] takes them.
+pub fn request_options(options: &std::collections::BTreeMap<String, OptionValue>) -> Vec<(String, String)> {
+    options
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                OptionValue::Flag(b) => b.to_string(),
+                OptionValue::Number(n) => n.to_string(),
+                OptionValue::Text(t) => toml::Value::String(t.clone()).to_string(),
+            };
+            (k.clone(), v)
+        })
+        .collect()
+}
+
+/// An Oh 7 ruleset (TOML `base`) with the options laid over it.
+fn oh7_with_options(base: &str, options: &[(String, String)]) -> Result<Ruleset, SpecError> {
+    let text = with_options(base, options)?;
+    Ruleset::from_toml(&text).map_err(|e| match e {
+        crate::ruleset::RulesetError::Toml { line, message } => {
+            let at = text.lines().take(line - 1).map(|l| l.len() + 1).sum();
+            option_error(&text, Some(at), message)
+        }
+        // A ruleset that reads but cannot work (a knob's value out of its range).
+        e => SpecError::BadRuleset(e.to_string()),
+    })
+}
+
+/// The error of a ruleset made with options, at byte `at` of its text: the option written on
+/// that line, else the ruleset.
+fn option_error(text: &str, at: Option<usize>, message: String) -> SpecError {
+    let start = at.map(|at| text[..at.min(text.len())].rfind('\n').map_or(0, |n| n + 1));
+    let line = start.and_then(|at| text.get(at..)).and_then(|rest| rest.lines().next()).unwrap_or("");
+    match line.split_once(" = ") {
+        Some((key, _)) if !key.is_empty() => {
+            SpecError::BadOption { key: key.chars().take(20).collect(), detail: message }
+        }
+        _ => SpecError::BadRuleset(message),
+    }
+}
+
+/// Options written `key=value` (the command line's `--set`, Python's keywords written out):
+/// split at the first `=`.
+pub fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("`{text}`: write an option as key=value (e.g. target=21)")),
+    }
+}
 
 impl GameSpec {
     /// The game of the rules `ruleset`.
@@ -264,7 +366,11 @@ impl GameSpec {
             GameId::Oh7 => {
                 let ruleset = match (req.preset, req.ruleset) {
                     (Some(_), Some(_)) => return Err(SpecError::PresetAndRuleset),
-                    (_, Some(toml)) => Ruleset::from_toml(toml).map_err(|e| SpecError::BadRuleset(e.to_string()))?,
+                    (_, Some(toml)) => {
+                        // The file alone first, so that its errors give its own lines.
+                        let r = Ruleset::from_toml(toml).map_err(|e| SpecError::BadRuleset(e.to_string()))?;
+                        if req.options.is_empty() { r } else { oh7_with_options(toml, req.options)? }
+                    }
                     (preset, None) => {
                         let preset = match preset {
                             None => DEFAULT_PRESET,
@@ -274,7 +380,11 @@ impl GameSpec {
                                 presets: Preset::ALL.iter().map(|p| p.name()).collect(),
                             })?,
                         };
-                        Ruleset::preset(preset)
+                        if req.options.is_empty() {
+                            Ruleset::preset(preset)
+                        } else {
+                            oh7_with_options(&format!("preset = \"{}\"", preset.name()), req.options)?
+                        }
                     }
                 };
                 Ok(GameSpec::oh7(ruleset))
@@ -287,11 +397,19 @@ impl GameSpec {
                     }
                     _ => {}
                 }
+                let read = |text: &str| {
+                    toml::from_str::<SevenRules>(text)
+                        .map_err(|e| (e.span().map(|r| r.start), e.message().trim().to_string()))
+                };
                 let rules = match req.ruleset {
-                    Some(text) => {
-                        toml::from_str(text).map_err(|e| SpecError::BadRuleset(e.message().trim().to_string()))?
-                    }
+                    Some(text) => read(text).map_err(|(_, m)| SpecError::BadRuleset(m))?,
                     None => SevenRules::default(),
+                };
+                let rules = if req.options.is_empty() {
+                    rules
+                } else {
+                    let text = with_options(req.ruleset.unwrap_or(""), req.options)?;
+                    read(&text).map_err(|(at, m)| option_error(&text, at, m))?
                 };
                 Ok(GameSpec::seven(rules))
             }
@@ -461,7 +579,7 @@ mod tests {
     /// One set of defaults: a request that names nothing is `en`; each field is checked.
     #[test]
     fn requests_and_their_defaults() {
-        let req = |game, preset, ruleset| GameSpec::from_request(&GameRequest { game, preset, ruleset });
+        let req = |game, preset, ruleset| GameSpec::from_request(&GameRequest { game, preset, ruleset, options: &[] });
         assert_eq!(req(None, None, None).unwrap(), GameSpec::oh7(Ruleset::preset(Preset::En)));
         assert_eq!(req(Some("oh7"), Some("kod7"), None).unwrap(), GameSpec::oh7(Ruleset::preset(Preset::Kod7)));
         assert_eq!(req(Some("seven"), None, None).unwrap(), GameSpec::seven(SevenRules::default()));
@@ -477,6 +595,41 @@ mod tests {
         ));
         assert!(matches!(req(None, None, Some("nonsense =")), Err(SpecError::BadRuleset(_))));
         assert!(matches!(req(Some("seven"), None, Some("limit = \"x\"")), Err(SpecError::BadRuleset(_))));
+    }
+
+    /// Options are laid over a preset or a ruleset, for both games; a bad one is named.
+    #[test]
+    fn options_are_laid_over_the_rules() {
+        let opts = |o: &[(&str, &str)]| o.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        let req = |game, preset, ruleset, o: &[(String, String)]| {
+            GameSpec::from_request(&GameRequest { game, preset, ruleset, options: o })
+        };
+        let fr21 = req(None, Some("fr"), None, &opts(&[("target", "21"), ("passing", "false")])).unwrap();
+        let mut want = Ruleset::preset(Preset::Fr);
+        want.target = Some(21);
+        assert_eq!(fr21, GameSpec::oh7(want));
+        // Over a ruleset file; the last of a repeated key counts.
+        let file = "preset = \"fr\"\ntarget = 49\n";
+        assert_eq!(
+            req(None, None, Some(file), &opts(&[("target", "35"), ("target", "21")])).unwrap(),
+            GameSpec::oh7(want)
+        );
+        // A bare word is text; a quoted number is text too (no target).
+        let basket = req(None, Some("fr"), None, &opts(&[("scoring", "basket")])).unwrap();
+        assert_eq!(basket.ruleset().unwrap().scoring, crate::ruleset::Scoring::Basket);
+        let bad = |o: &[(&str, &str)], game| req(game, None, None, &opts(o)).unwrap_err();
+        assert!(matches!(bad(&[("target", "\"21\"")], None), SpecError::BadOption { key, .. } if key == "target"));
+        assert!(matches!(bad(&[("bogus", "1")], None), SpecError::BadOption { key, .. } if key == "bogus"));
+        assert!(matches!(bad(&[("preset", "fr")], None), SpecError::BadOption { key, .. } if key == "preset"));
+        assert!(matches!(bad(&[("Target", "21")], None), SpecError::BadOption { .. }));
+        // A value that reads but cannot work is the ruleset's error.
+        assert!(matches!(bad(&[("decks", "3")], None), SpecError::BadRuleset(_)));
+        // Seven: its knobs, `limit = 0` a single round (S-OWN-9).
+        let seven = req(Some("seven"), None, Some("hand_size = 5"), &opts(&[("limit", "0")])).unwrap();
+        assert_eq!(seven, GameSpec::seven(SevenRules { limit: None, hand_size: 5, ..SevenRules::default() }));
+        assert!(matches!(bad(&[("decks", "2")], Some("seven")), SpecError::BadOption { key, .. } if key == "decks"));
+        assert_eq!(parse_option("target = 21"), Ok(("target".into(), "21".into())));
+        assert!(parse_option("target").is_err() && parse_option("=1").is_err());
     }
 
     /// The rules summary comes from one place in both languages, for every game.

@@ -178,6 +178,9 @@ async fn create_errors_have_codes_and_params() {
         (json!({"ruleset": "preset = \"en\"\nmax_players = 6", "players": 4, "name": "A"}), "bad_ruleset", None),
         (json!({"ruleset": "colour = 1", "players": 4, "name": "A"}), "bad_ruleset", None),
         (json!({"game": "seven", "ruleset": "hand_size = 60", "players": 2, "name": "A"}), "bad_ruleset", None),
+        (json!({"preset": "fr", "options": {"target": "21"}, "players": 4, "name": "A"}), "bad_ruleset", None),
+        (json!({"options": {"colour": 1}, "players": 4, "name": "A"}), "bad_ruleset", None),
+        (json!({"game": "seven", "options": {"decks": 2}, "players": 4, "name": "A"}), "bad_ruleset", None),
         (
             json!({"ruleset": format!("preset = \"en\"\n{}", "#".repeat(9000)), "players": 4, "name": "A"}),
             "ruleset_too_large",
@@ -212,6 +215,7 @@ async fn create_errors_have_codes_and_params() {
         (json!({"players": 4}), "bad_name", Some(json!({"max": 24}))),
         // What no form sends stays bad_request.
         (json!({"game": "chess", "players": 4, "name": "A"}), "bad_request", None),
+        (json!({"options": {"target": [21]}, "players": 4, "name": "A"}), "malformed", None),
         (json!({"players": 2, "seats": ["human", "human", "human"], "name": "A"}), "bad_request", None),
     ];
     for (req, code, params) in cases {
@@ -285,6 +289,24 @@ async fn presets_agree_with_the_engine() {
         http(server.addr, "GET", &format!("/api/tables/{}", created["watch"].as_str().unwrap()), None).await.unwrap();
     let info: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(info["ruleset"], seven["ruleset"]);
+    // Options over a preset or a ruleset, at this door as at the command line's and Python's
+    // (issue 57); Seven's `limit` 0 is a single round.
+    for (req, key, want) in [
+        (json!({"preset": "fr", "options": {"target": 21}, "players": 4, "name": "A"}), "target", json!(21)),
+        (json!({"game": "seven", "options": {"limit": 0}, "players": 3, "name": "A"}), "limit", Value::Null),
+        (
+            json!({"game": "seven", "ruleset": "hand_size = 5", "options": {"limit": 50}, "players": 3, "name": "A"}),
+            "limit",
+            json!(50),
+        ),
+    ] {
+        let created = create_table(server.addr, &req).await.unwrap();
+        let (_, body) = http(server.addr, "GET", &format!("/api/tables/{}", created["watch"].as_str().unwrap()), None)
+            .await
+            .unwrap();
+        let info: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(info["ruleset"][key], want, "{req}: {info}");
+    }
     server.stop().await;
 }
 

@@ -15,9 +15,11 @@
 //! What a solo table has that an online one must not: undo. What it has not: other people, so
 //! no seats to take, no chat, no rematch to answer, no clocks.
 
+use std::collections::BTreeMap;
+
 use oh7_bots::{GameBots, GameSpec};
 use oh7_core::game::Seat;
-use oh7_core::registry::{GameRequest, SpecError};
+use oh7_core::registry::{GameRequest, OptionValue, SpecError, request_options};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -44,6 +46,9 @@ pub struct SoloSetup {
     /// A custom ruleset (TOML), instead of a preset.
     #[serde(default)]
     pub ruleset: Option<String>,
+    /// Knobs laid over the preset or the ruleset (`{"target": 21}`), as the server takes them.
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionValue>,
     /// Players, the person included.
     pub players: usize,
     /// The bots' level (every other seat).
@@ -159,6 +164,7 @@ impl Solo {
             game: setup.game.as_deref(),
             preset: setup.preset.as_deref(),
             ruleset: setup.ruleset.as_deref(),
+            options: &request_options(&setup.options),
         };
         let spec = GameSpec::from_request(&request).map_err(|e| {
             let code = match e {
@@ -387,6 +393,7 @@ mod tests {
             game: Some(game.into()),
             preset: preset.map(str::to_string),
             ruleset: None,
+            options: BTreeMap::new(),
             players,
             level: level.into(),
             lang: "en".into(),

@@ -19,7 +19,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use oh7_bots::GameSpec;
 use oh7_core::glossary::Lang;
-use oh7_core::registry::{GAMES, GameId, GameRequest};
+use oh7_core::registry::{GAMES, GameId, GameRequest, SpecError};
 use oh7_core::ruleset::{Preset, Ruleset};
 
 /// oh7: the Oh 7 family of trick-taking games (en, fr, fr-advanced, kod7, bga) and Seven.
@@ -160,7 +160,9 @@ impl GameArgs {
     }
 }
 
-/// How to choose the rules: a preset and its options, or a TOML file.
+/// How to choose the rules: a preset or a TOML file, and options laid over it (`--set`, or the
+/// presets' options by their own flags), all read by the registry as the server and Python
+/// read them ([`GameRequest`]).
 #[derive(Args, Clone, Debug)]
 pub struct RulesArgs {
     /// Preset: en, fr, fr-advanced, kod7 or bga.
@@ -170,16 +172,21 @@ pub struct RulesArgs {
     /// --preset); for Seven its knobs (limit, hand_size, ten_skips_with_two, round_turn_limit).
     #[arg(long, value_name = "FILE")]
     pub ruleset: Option<PathBuf>,
-    /// Copies of each regular card: 1 or 2 (bga option for 2-4 players).
+    /// A knob of the game's ruleset laid over the preset or the file, as KEY=VALUE (repeat it):
+    /// e.g. `--set target=21 --set scoring=basket`, or Seven's `--set limit=50` (0: one round).
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = oh7_core::registry::parse_option)]
+    pub set: Vec<(String, String)>,
+    /// Copies of each regular card: 1 or 2 (bga option for 2-4 players; `--set decks=N`).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub decks: Option<u8>,
-    /// The bga card-passing option.
+    /// The bga card-passing option (`--set passing=true`).
     #[arg(long)]
     pub passing: bool,
-    /// The fr target score (35 by default; 21 or 49 for shorter or longer games).
+    /// The fr target score (35 by default; 21 or 49 for shorter or longer games; `--set target=N`).
     #[arg(long)]
     pub target: Option<u32>,
-    /// The en option: every tie for the highest score plays another round.
+    /// The en option: every tie for the highest score plays another round
+    /// (`--set every_tie_replays=true`).
     #[arg(long)]
     pub every_tie_replays: bool,
 }
@@ -189,51 +196,56 @@ fn parse_preset(s: &str) -> Result<Preset, String> {
 }
 
 impl RulesArgs {
-    /// The game `game` with these rules: for Oh 7 the ruleset they name (validated, with its
-    /// options); for another game its rules file (`--ruleset`, read by the registry as the
-    /// server and Python read it), or its default rules.
-    pub fn spec(&self, game: GameId) -> Result<GameSpec> {
-        if GameSpec::default_of(game).ruleset().is_some() {
-            return Ok(GameSpec::oh7(self.ruleset()?));
+    /// The options these arguments lay over the rules: the presets' own flags, then `--set`
+    /// (which wins, being later).
+    fn options(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        if let Some(d) = self.decks {
+            out.push(("decks".to_string(), d.to_string()));
         }
+        if self.passing {
+            out.push(("passing".to_string(), "true".to_string()));
+        }
+        if let Some(t) = self.target {
+            out.push(("target".to_string(), t.to_string()));
+        }
+        if self.every_tie_replays {
+            out.push(("every_tie_replays".to_string(), "true".to_string()));
+        }
+        out.extend(self.set.iter().cloned());
+        out
+    }
+
+    /// The game `game` with these rules, read by the registry ([`GameSpec::from_request`]):
+    /// the ruleset file if one is given, else the preset (a game without presets takes none),
+    /// then the options.
+    pub fn spec(&self, game: GameId) -> Result<GameSpec> {
         let text = match &self.ruleset {
             Some(path) => {
                 Some(std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?)
             }
             None => None,
         };
-        let request = GameRequest { game: Some(game.name()), preset: None, ruleset: text.as_deref() };
-        let spec = GameSpec::from_request(&request);
-        match (&self.ruleset, spec) {
+        let preset = self.preset.name();
+        let has_presets = game.entry().has_presets;
+        let options = self.options();
+        let request = GameRequest {
+            game: Some(game.name()),
+            preset: (text.is_none() && has_presets).then_some(preset),
+            ruleset: text.as_deref(),
+            options: &options,
+        };
+        match (&self.ruleset, GameSpec::from_request(&request)) {
             (_, Ok(spec)) => Ok(spec),
-            (Some(path), Err(e)) => Err(anyhow::anyhow!("in {}: {e}", path.display())),
-            (None, Err(e)) => Err(e.into()),
+            (Some(path), Err(e @ SpecError::BadRuleset(_))) => Err(anyhow::anyhow!("in {}: {e}", path.display())),
+            (_, Err(e)) => Err(e.into()),
         }
     }
 
-    /// The ruleset these arguments name, validated.
+    /// The Oh 7 ruleset these arguments name, validated.
     pub fn ruleset(&self) -> Result<Ruleset> {
-        let mut r = match &self.ruleset {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-                Ruleset::from_toml(&text).with_context(|| format!("in {}", path.display()))?
-            }
-            None => Ruleset::preset(self.preset),
-        };
-        if let Some(d) = self.decks {
-            r.decks = d;
-        }
-        if self.passing {
-            r.passing = true;
-        }
-        if let Some(t) = self.target {
-            r.target = Some(t);
-        }
-        if self.every_tie_replays {
-            r.every_tie_replays = true;
-        }
-        r.validate()?;
-        Ok(r)
+        let spec = self.spec(GameId::Oh7)?;
+        Ok(*spec.ruleset().expect("an Oh 7 game has a ruleset"))
     }
 }
 

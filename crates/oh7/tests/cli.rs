@@ -148,6 +148,30 @@ fn custom_ruleset_file_is_used() {
     assert!(oh7(&["replay", r]).status.success());
 }
 
+/// `--set key=value` lays a knob over the preset or the file, for both games, as the server's
+/// `options` and Python's `options=` do (issue 57: one request path).
+#[test]
+fn options_are_set_at_the_command_line() {
+    let scratch = scratch();
+    let rec = scratch.path().join("set.jsonl");
+    let r = rec.to_str().unwrap();
+    let out =
+        oh7(&["simulate", "--preset", "fr", "--set", "target=21", "--players", "3", "--games", "2", "--record", r]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::read_to_string(&rec).unwrap().contains("\"target\":21"));
+    let toml = scratch.path().join("seven.toml");
+    std::fs::write(&toml, "hand_size = 5\n").unwrap();
+    let args = ["simulate", "--game", "seven", "--ruleset", toml.to_str().unwrap(), "--set", "limit=0"];
+    let out = oh7(&[&args[..], &["--players", "3", "--games", "2", "--record", r]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = std::fs::read_to_string(&rec).unwrap();
+    assert!(line.contains("\"hand_size\":5") && line.contains("\"limit\":null"), "{line}");
+    fails_with(&["simulate", "--set", "target=abc"], "option `target`: invalid type");
+    fails_with(&["simulate", "--set", "colour=red"], "option `colour`: unknown field");
+    fails_with(&["simulate", "--set", "target"], "write an option as key=value");
+    fails_with(&["simulate", "--game", "seven", "--decks", "2"], "option `decks`: unknown field");
+}
+
 #[test]
 fn records_with_bad_cards_or_illegal_actions_are_refused() {
     let scratch = scratch();

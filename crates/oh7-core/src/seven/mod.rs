@@ -104,7 +104,9 @@ pub const MAX_PLAYERS: usize = 8;
 #[serde(default, deny_unknown_fields)]
 pub struct SevenRules {
     /// A total over this eliminates, exactly this drops back to 0 (150). `None`: no
-    /// elimination, the game is a single round (S-OWN-9).
+    /// elimination, the game is a single round (S-OWN-9); a ruleset writes it `limit = 0`
+    /// (TOML has no null; a limit of 0 would end every game at its first point).
+    #[serde(deserialize_with = "zero_is_none")]
     pub limit: Option<u32>,
     /// Cards dealt to each player (8, S-SETUP-1).
     pub hand_size: u32,
@@ -112,6 +114,11 @@ pub struct SevenRules {
     pub ten_skips_with_two: bool,
     /// A round is cut after this many turn actions (S-OWN-7; default 1000; `None`: never).
     pub round_turn_limit: Option<u32>,
+}
+
+/// `limit`: a number, 0 or null for none.
+fn zero_is_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    Ok(Option::<u32>::deserialize(d)?.filter(|&n| n > 0))
 }
 
 impl Default for SevenRules {

@@ -1,6 +1,7 @@
 //! Creating a table from the create form: every field checked, each mistake with its own
 //! code and the figures to word it; the table written, then registered.
 
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -13,7 +14,7 @@ use crate::secrets::{TokenHash, new_code, new_secret, new_seed};
 use crate::store::{Row, StoredTable};
 use crate::table::{TableConfig, check_name};
 use oh7_bots::{GameBots, GameSpec};
-use oh7_core::registry::{GameId, GameRequest, SpecError};
+use oh7_core::registry::{GameId, GameRequest, OptionValue, SpecError, request_options};
 
 use super::{Lobby, NotLoaded};
 
@@ -36,6 +37,9 @@ pub(crate) struct CreateTable {
     pub preset: Option<String>,
     /// A custom ruleset (TOML), instead of a preset.
     pub ruleset: Option<String>,
+    /// Knobs laid over the preset or the ruleset (`{"target": 21, "passing": true}`).
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionValue>,
     /// Players; left out: 4, or the nearest count the game allows.
     pub players: Option<usize>,
     /// Per seat: `"human"` or a bot level; seat 0 is the creator's unless it is a bot. Missing
@@ -54,6 +58,9 @@ pub(crate) struct CreateTable {
     /// game's clock and away seats.
     pub move_hours: Option<u32>,
 }
+
+/// The most options a creation may give (the game's knobs are fewer).
+const MAX_OPTIONS: usize = 32;
 
 /// A turn-based table's move deadline, in hours.
 pub(crate) const MOVE_HOURS: std::ops::RangeInclusive<u32> = 1..=336;
@@ -94,8 +101,16 @@ impl Lobby {
         if req.ruleset.as_ref().is_some_and(|t| t.len() > MAX_RULESET) {
             return Err(too_large());
         }
-        let request =
-            GameRequest { game: req.game.as_deref(), preset: req.preset.as_deref(), ruleset: req.ruleset.as_deref() };
+        if req.options.len() > MAX_OPTIONS {
+            return Err(bad(format!("At most {MAX_OPTIONS} options.")));
+        }
+        let options = request_options(&req.options);
+        let request = GameRequest {
+            game: req.game.as_deref(),
+            preset: req.preset.as_deref(),
+            ruleset: req.ruleset.as_deref(),
+            options: &options,
+        };
         let spec = GameSpec::from_request(&request).map_err(|e| match e {
             SpecError::UnknownGame(_) => {
                 let names: Vec<String> = GameId::names().iter().map(|n| format!("`{n}`")).collect();
@@ -114,6 +129,7 @@ impl Lobby {
                 Refusal::new(ErrorCode::UnknownPreset, message).param("preset", given).param("presets", presets)
             }
             SpecError::BadRuleset(detail) => bad_ruleset(detail),
+            e @ SpecError::BadOption { .. } => bad_ruleset(e.to_string()),
         })?;
         let Some((min, max)) = spec.player_range() else {
             // Seven knobs no player count can use (a hand size too large, a zero turn limit).

@@ -42,7 +42,9 @@ struct Driver {
 
 fn config(players: usize, seats: Vec<Option<&str>>) -> TableConfig {
     let game = oh7_core::registry::GameId::Oh7.name();
-    let spec = GameSpec::from_request(&GameRequest { game: Some(game), preset: Some("en"), ruleset: None }).unwrap();
+    let spec =
+        GameSpec::from_request(&GameRequest { game: Some(game), preset: Some("en"), ruleset: None, options: &[] })
+            .unwrap();
     let seats = seats.into_iter().map(|s| s.map(|n| spec.level(n).expect("a level of Oh 7"))).collect();
     TableConfig {
         spec,
