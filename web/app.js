@@ -176,7 +176,7 @@ function alertMe(title, body = tableName()) {
 function tableName() {
   const tbl = S.table;
   if (!tbl) return "oh7";
-  return tbl.game === "seven" ? T().gameSeven : T().presets[tbl.preset] || tbl.preset;
+  return T().presets[tbl.preset] || T().games[tbl.game] || tbl.preset;
 }
 
 /** A short two-note chime (Web Audio; the context was made on the click that turned it on). */
@@ -458,6 +458,33 @@ function catalogue() {
   return presets || FALLBACK;
 }
 
+/** The catalogue's games, in its order. */
+function gamesOf() {
+  return [...new Set(catalogue().games.map((e) => e.game))];
+}
+
+/** A game's presets (Seven has one, named after the game). */
+function presetsOf(g) {
+  return catalogue().games.filter((e) => e.game === g);
+}
+
+/** A select of the catalogue's games. */
+function gameSelect(attrs) {
+  const t = T();
+  return h("select", attrs, ...gamesOf().map((g) => h("option", { value: g }, t.games[g] || g)));
+}
+
+/** Fill `select` with game `g`'s presets, keeping the one chosen where it still is; a game of
+ * one preset shows it, not to be changed. */
+function fillPresets(select, g) {
+  const t = T();
+  const was = select.value;
+  const list = presetsOf(g);
+  select.replaceChildren(...list.map((e) => h("option", { value: e.preset }, t.presets[e.preset] || e.preset)));
+  if (list.some((e) => e.preset === was)) select.value = was;
+  select.disabled = list.length < 2;
+}
+
 function formValues() {
   const f = document.getElementById("create");
   if (!f) return null;
@@ -481,8 +508,9 @@ function restoreForm(values) {
 function homePage() {
   const t = T();
   const form = h("form", { id: "create", class: "panel", novalidate: true });
-  const game = h("select", { id: "game", name: "game" }, h("option", { value: "oh7" }, t.gameOh7), h("option", { value: "seven" }, t.gameSeven));
-  const preset = h("select", { id: "preset", name: "preset" }, ...["en", "fr", "fr-advanced", "kod7", "bga"].map((p) => h("option", { value: p }, t.presets[p])));
+  const game = gameSelect({ id: "game", name: "game" });
+  const preset = h("select", { id: "preset", name: "preset" });
+  fillPresets(preset, game.value);
   const ruleset = h("textarea", { id: "ruleset", rows: 2, placeholder: 'preset = "fr"\ntarget = 21', "aria-describedby": "ruleset-help" });
   const players = h("input", { id: "players", type: "number", min: 2, max: 9, value: 4, inputmode: "numeric", "aria-describedby": "players-help" });
   const playersHelp = h("small", { id: "players-help", class: "help" });
@@ -490,18 +518,15 @@ function homePage() {
   const seats = h("fieldset", { id: "seats", class: "seats-form" });
   const error = h("p", { id: "create-error", class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", id: "create-btn", class: "primary" }, t.create);
-  const entry = () => {
-    const c = catalogue();
-    const key = game.value === "seven" ? "seven" : preset.value;
-    return c.games.find((g) => g.preset === key) || FALLBACK.games.find((g) => g.preset === key);
-  };
+  const entry = () => presetsOf(game.value).find((e) => e.preset === preset.value) || presetsOf(game.value)[0];
   const drawSeats = () => {
+    fillPresets(preset, game.value);
     const e = entry();
     players.min = e.min_players;
     players.max = e.max_players;
     playersHelp.textContent = t.playersAllowed(e.min_players, e.max_players, !!e.ruleset?.dummy && e.min_players === 2);
     const n = Math.max(e.min_players, Math.min(e.max_players, Number(players.value) || 4));
-    const levels = catalogue().levels[game.value] || FALLBACK.levels[game.value];
+    const levels = levelsOf(game.value);
     const before = new Map([...seats.querySelectorAll("select")].map((s) => [s.dataset.seat, s.value]));
     seats.replaceChildren(
       h("legend", {}, t.otherSeats),
@@ -513,8 +538,7 @@ function homePage() {
         return h("label", {}, t.seat(i + 1), sel);
       }),
     );
-    preset.disabled = game.value === "seven";
-    ruleset.placeholder = game.value === "seven" ? "limit = 50" : 'preset = "fr"\ntarget = 21';
+    ruleset.placeholder = t.rulesetExample[game.value] || "";
   };
   form.addEventListener("redraw-seats", drawSeats);
   game.addEventListener("change", drawSeats);
@@ -572,7 +596,7 @@ function homePage() {
       delete body.turn_clock_s;
     }
     if (ruleset.value.trim()) body.ruleset = ruleset.value;
-    else if (game.value === "oh7") body.preset = preset.value;
+    else body.preset = preset.value;
     submit.disabled = true;
     submit.textContent = t.creating;
     let r;
@@ -665,8 +689,8 @@ function download(name, value) {
 function soloPanel() {
   const t = T();
   const panel = h("section", { class: "panel solo", id: "solo", "aria-labelledby": "solo-title" });
-  const game = h("select", { id: "solo-game" }, h("option", { value: "oh7" }, t.gameOh7), h("option", { value: "seven" }, t.gameSeven));
-  const preset = h("select", { id: "solo-preset" }, ...["en", "fr", "fr-advanced", "kod7", "bga"].map((p) => h("option", { value: p }, t.presets[p])));
+  const game = gameSelect({ id: "solo-game" });
+  const preset = h("select", { id: "solo-preset" });
   const players = h("input", { id: "solo-players", type: "number", min: 2, max: 9, value: 4, inputmode: "numeric", "aria-describedby": "solo-players-help" });
   const playersHelp = h("small", { id: "solo-players-help", class: "help" });
   const level = h("select", { id: "solo-level" });
@@ -676,22 +700,19 @@ function soloPanel() {
   // Its heading and a line held from the start: the list comes from the worker (which may take
   // seconds to start on a slow phone) and must not push the account panel under a finger.
   const history = h("div", { class: "solo-history", id: "solo-history" }, h("h3", {}, t.solo.history), h("p", { class: "help" }, "\u00a0"));
-  // A game's presets (Seven has one, named after the game): the rules select only for several.
-  const presetsOf = (g) => catalogue().games.filter((e) => e.game === g);
-  const several = () => presetsOf(game.value).length > 1;
-  const entry = () => (several() ? presetsOf(game.value).find((e) => e.preset === preset.value) : null) || presetsOf(game.value)[0];
+  const entry = () => presetsOf(game.value).find((e) => e.preset === preset.value) || presetsOf(game.value)[0];
   const redraw = () => {
+    fillPresets(preset, game.value);
     const e = entry();
     players.min = e.min_players;
     players.max = e.max_players;
     playersHelp.textContent = t.playersAllowed(e.min_players, e.max_players, !!e.ruleset?.dummy && e.min_players === 2);
-    const levels = catalogue().levels[game.value] || FALLBACK.levels[game.value];
+    const levels = levelsOf(game.value);
     const was = level.value;
     level.replaceChildren(...levels.map((l) => h("option", { value: l }, t.levels[l] || l)));
     // A newcomer (no level chosen on this device yet) is offered the beginner first.
     const chosen = localStorage.getItem("oh7.solo.level");
     level.value = levels.includes(was) ? was : levels.includes(chosen) ? chosen : levels.includes("beginner") ? "beginner" : levels[levels.length - 1];
-    preset.disabled = !several();
   };
   game.addEventListener("change", redraw);
   preset.addEventListener("change", redraw);
@@ -714,7 +735,7 @@ function soloPanel() {
     if (unfinished && !confirm(t.solo.replaceAsk)) return;
     const setup = { game: game.value, players: Number(players.value), level: level.value, lang: S.lang };
     localStorage.setItem("oh7.solo.level", level.value);
-    if (several()) setup.preset = preset.value;
+    setup.preset = preset.value;
     start.disabled = true;
     start.textContent = t.solo.starting;
     const a = await newTable(setup);

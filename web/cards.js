@@ -50,29 +50,86 @@ export function parseSeven(text) {
   return { rank: m[1], suit: m[2], copy: m[3] ? 1 : 0, text };
 }
 
-/** What a card looks like: {face, suitSymbol, colour}. `rules`: {fifth: "☆"|"✿", mark: "‽"|"?"}. */
-export function face(game, text, rules = {}) {
-  if (game === "seven") {
+// Each game's cards: how one looks, how it is spoken, where it sorts in a hand. A game is
+// looked up once (`deckOf`), never compared by name.
+const OH7_CARDS = {
+  face(text, rules) {
+    const c = parseOh7(text);
+    if (!c) return { face: text, colour: "plain" };
+    switch (c.kind) {
+      case "mark":
+        return { face: rules.mark || "‽", rank: rules.mark || "‽", suitSymbol: "", colour: "mark", copy: 0 };
+      case "void":
+        return { face: "Ø", rank: "Ø", suitSymbol: "", colour: "void", copy: c.copy };
+      case "star":
+        return { face: `★${c.value}`, rank: String(c.value), suitSymbol: "★", colour: "star", copy: c.copy };
+      default: {
+        const sym = c.suit === "F" ? rules.fifth || "☆" : OH7_SUITS[c.suit];
+        const colour = c.suit === "F" ? "fifth" : red(c.suit) ? "red" : "black";
+        return { face: `${c.value}${sym}`, rank: String(c.value), suitSymbol: sym, colour, copy: c.copy };
+      }
+    }
+  },
+  speak(text, w, rules) {
+    const c = parseOh7(text);
+    if (!c) return text;
+    switch (c.kind) {
+      case "mark":
+        return rules.mark === "?" ? w.exclarrogatif : w.interrobang;
+      case "void":
+        return w.void + copyTail(c, w);
+      case "star":
+        return w.star(c.value) + copyTail(c, w);
+      default: {
+        const suit = c.suit === "F" ? (rules.fifth === "✿" ? w.suits.Fk : w.suits.F) : w.suits[c.suit];
+        return w.of(w.values[c.value] ?? String(c.value), suit) + copyTail(c, w);
+      }
+    }
+  },
+  sortKey(t) {
+    const c = parseOh7(t);
+    if (!c) return 9999;
+    if (c.kind === "regular") return SUIT_ORDER.indexOf(c.suit) * 100 + c.value * 2 + c.copy;
+    if (c.kind === "star") return 600 + c.value * 2 + c.copy;
+    if (c.kind === "void") return 700 + c.copy;
+    return 800;
+  },
+};
+
+const SEVEN_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+
+const SEVEN_CARDS = {
+  face(text) {
     const c = parseSeven(text);
     if (!c) return { face: text, colour: "plain" };
     const sym = OH7_SUITS[c.suit];
     return { face: `${c.rank}${sym}`, rank: c.rank, suitSymbol: sym, colour: red(c.suit) ? "red" : "black", copy: c.copy };
-  }
-  const c = parseOh7(text);
-  if (!c) return { face: text, colour: "plain" };
-  switch (c.kind) {
-    case "mark":
-      return { face: rules.mark || "‽", rank: rules.mark || "‽", suitSymbol: "", colour: "mark", copy: 0 };
-    case "void":
-      return { face: "Ø", rank: "Ø", suitSymbol: "", colour: "void", copy: c.copy };
-    case "star":
-      return { face: `★${c.value}`, rank: String(c.value), suitSymbol: "★", colour: "star", copy: c.copy };
-    default: {
-      const sym = c.suit === "F" ? rules.fifth || "☆" : OH7_SUITS[c.suit];
-      const colour = c.suit === "F" ? "fifth" : red(c.suit) ? "red" : "black";
-      return { face: `${c.value}${sym}`, rank: String(c.value), suitSymbol: sym, colour, copy: c.copy };
-    }
-  }
+  },
+  speak(text, w) {
+    const c = parseSeven(text);
+    if (!c) return text;
+    return w.of(w.ranks[c.rank] || c.rank, w.suits[c.suit]) + copyTail(c, w);
+  },
+  sortKey(t) {
+    const c = parseSeven(t);
+    return c ? SUIT_ORDER.indexOf(c.suit) * 100 + SEVEN_RANKS.indexOf(c.rank) * 2 + c.copy : 9999;
+  },
+};
+
+const DECKS = { oh7: OH7_CARDS, seven: SEVEN_CARDS };
+
+/** A game's cards (the Oh 7 family's for a game this page does not know). */
+export function deckOf(game) {
+  return Object.hasOwn(DECKS, game) ? DECKS[game] : OH7_CARDS;
+}
+
+function copyTail(c, w) {
+  return c.copy ? `, ${w.copy}` : "";
+}
+
+/** What a card looks like: {face, suitSymbol, colour}. `rules`: {fifth: "☆"|"✿", mark: "‽"|"?"}. */
+export function face(game, text, rules = {}) {
+  return deckOf(game).face(text, rules);
 }
 
 function red(suit) {
@@ -81,28 +138,7 @@ function red(suit) {
 
 /** A card's spoken name ("seven of hearts", "sept de cœur"). */
 export function speak(game, text, lang = "en", rules = {}) {
-  const w = WORDS[lang] || WORDS.en;
-  const tail = (c) => (c.copy ? `, ${w.copy}` : "");
-  if (game === "seven") {
-    const c = parseSeven(text);
-    if (!c) return text;
-    const rank = w.ranks[c.rank] || c.rank;
-    return w.of(rank, w.suits[c.suit]) + tail(c);
-  }
-  const c = parseOh7(text);
-  if (!c) return text;
-  switch (c.kind) {
-    case "mark":
-      return rules.mark === "?" ? w.exclarrogatif : w.interrobang;
-    case "void":
-      return w.void + tail(c);
-    case "star":
-      return w.star(c.value) + tail(c);
-    default: {
-      const suit = c.suit === "F" ? (rules.fifth === "✿" ? w.suits.Fk : w.suits.F) : w.suits[c.suit];
-      return w.of(w.values[c.value] ?? String(c.value), suit) + tail(c);
-    }
-  }
+  return deckOf(game).speak(text, WORDS[lang] || WORDS.en, rules);
 }
 
 /** A suit letter's symbol and spoken name. */
@@ -112,21 +148,8 @@ export function suitName(letter, lang = "en", rules = {}) {
   return { symbol: OH7_SUITS[letter] || letter, name: w.suits[letter] || letter };
 }
 
-const SEVEN_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-
 /** Sort a hand: by suit (♠♥♣♦ then the fifth), then value; stars, Ø and ‽ last. */
 export function sortHand(game, cards) {
-  const key = (t) => {
-    if (game === "seven") {
-      const c = parseSeven(t);
-      return c ? SUIT_ORDER.indexOf(c.suit) * 100 + SEVEN_RANKS.indexOf(c.rank) * 2 + c.copy : 9999;
-    }
-    const c = parseOh7(t);
-    if (!c) return 9999;
-    if (c.kind === "regular") return SUIT_ORDER.indexOf(c.suit) * 100 + c.value * 2 + c.copy;
-    if (c.kind === "star") return 600 + c.value * 2 + c.copy;
-    if (c.kind === "void") return 700 + c.copy;
-    return 800;
-  };
-  return [...cards].sort((a, b) => key(a) - key(b));
+  const { sortKey } = deckOf(game);
+  return [...cards].sort((a, b) => sortKey(a) - sortKey(b));
 }

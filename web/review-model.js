@@ -323,22 +323,29 @@ export function replayRoundsOf(record, steps) {
 /** Everything the page shows, from the API's answer; `review` may be missing (the replay). */
 export function model(data) {
   const { review, record } = data;
-  if (review && (review.family === "seven" || record.game === "seven")) {
+  // The game's model, looked up once by the record's game (or the review's family).
+  const game = [record.game, review?.family].find((g) => Object.hasOwn(MODELS, g));
+  return (MODELS[game] || MODELS.oh7)(review || null, record);
+}
+
+const MODELS = {
+  seven(review, record) {
     const { steps, at } = buildSevenSteps(review, record);
+    if (!review) {
+      const rounds = (record.rounds || []).filter((r) => r.points).map((r) => ({ round: r.number, points: r.points, totals: r.totals || [], step: steps.findIndex((s) => s.round === r.number) }));
+      return { review: null, record, seven: true, steps, at, strip: [], costliest: [], rounds };
+    }
     const where = (d) => ({ kind: "turn", round: d.round, n: d.step });
     const strip = stripOf(review, at).map((x) => ({ ...x, where: where(review.decisions[x.index]) }));
     const costliest = costliestOf(review, at).map((x) => ({ ...x, where: where(review.decisions[x.index]) }));
     return { review, record, seven: true, steps, at, strip, costliest, rounds: roundsOf(review, steps) };
-  }
-  if (!review && record.game === "seven") {
-    const { steps, at } = buildSevenSteps(null, record);
-    const rounds = (record.rounds || []).filter((r) => r.points).map((r) => ({ round: r.number, points: r.points, totals: r.totals || [], step: steps.findIndex((s) => s.round === r.number) }));
-    return { review: null, record, seven: true, steps, at, strip: [], costliest: [], rounds };
-  }
-  const { steps, at } = buildSteps(review || null, record);
-  if (!review) return { review: null, record, steps, at, strip: [], costliest: [], rounds: replayRoundsOf(record, steps) };
-  return { review, record, steps, at, strip: stripOf(review, at), costliest: costliestOf(review, at), rounds: roundsOf(review, steps) };
-}
+  },
+  oh7(review, record) {
+    const { steps, at } = buildSteps(review, record);
+    if (!review) return { review: null, record, steps, at, strip: [], costliest: [], rounds: replayRoundsOf(record, steps) };
+    return { review, record, steps, at, strip: stripOf(review, at), costliest: costliestOf(review, at), rounds: roundsOf(review, steps) };
+  },
+};
 
 /** The step to show first: the one a `#step-N` fragment names (from 1), else the first. */
 export function stepFromHash(hash, count) {

@@ -115,7 +115,7 @@ export function reviewPage(code, lang, bar, onLoad = () => {}, replay = false) {
 function envOf() {
   const { t, lang } = page;
   const data = loaded.data;
-  const preset = data?.record?.preset || data?.review?.preset || data?.table?.preset || (data?.record?.game === "seven" ? "seven" : undefined);
+  const preset = data?.record?.preset || data?.review?.preset || data?.table?.preset || data?.record?.game; // Seven's one preset is named after the game
   const rules = symbols(data?.record?.ruleset || { preset });
   const names = data ? namesOf(data, t) : [];
   const seven = !!loaded.m?.seven;

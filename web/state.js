@@ -54,27 +54,41 @@ export function initial() {
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-/** What changed in the game between two views, as the page shows it. */
-function moments(s, before, after, version) {
-  let { completed, summary } = s;
-  if (!before || !after) return { completed, summary };
-  if (after.game === "seven") {
-    // Seven: a round's summary when one ends (who went out, the points added, the totals).
-    const was = before.past_rounds?.length ?? 0;
-    const now = after.past_rounds?.length ?? 0;
-    if (now > was && !after.over) summary = { ...after.past_rounds[now - 1], version };
-    return { completed, summary };
-  }
-  if (after.game !== "oh7") return { completed, summary };
-  if (after.last_trick && !same(after.last_trick, before.last_trick)) {
-    completed = { plays: after.last_trick.plays, winner: after.last_trick.winner, version };
-  }
+/** The round that just ended (its `past_rounds` entry), or null. */
+function roundEnded(before, after) {
   const was = before.past_rounds?.length ?? 0;
   const now = after.past_rounds?.length ?? 0;
-  if (now > was) summary = { ...after.past_rounds[now - 1], version };
-  // A spectator's summary goes when the next round's bets are revealed.
-  if (summary && s.you === null && after.bets && after.round > summary.number) summary = null;
-  return { completed, summary };
+  return now > was ? after.past_rounds[now - 1] : null;
+}
+
+// Each game's moments, looked up by its name once (no comparison of names).
+const MOMENTS = {
+  // Seven: a round's summary when one ends (who went out, the points added, the totals).
+  seven(s, before, after, version) {
+    let { completed, summary } = s;
+    const ended = roundEnded(before, after);
+    if (ended && !after.over) summary = { ...ended, version };
+    return { completed, summary };
+  },
+  // Oh 7: the trick just gathered, and the round's summary.
+  oh7(s, before, after, version) {
+    let { completed, summary } = s;
+    if (after.last_trick && !same(after.last_trick, before.last_trick)) {
+      completed = { plays: after.last_trick.plays, winner: after.last_trick.winner, version };
+    }
+    const ended = roundEnded(before, after);
+    if (ended) summary = { ...ended, version };
+    // A spectator's summary goes when the next round's bets are revealed.
+    if (summary && s.you === null && after.bets && after.round > summary.number) summary = null;
+    return { completed, summary };
+  },
+};
+
+/** What changed in the game between two views, as the page shows it. */
+function moments(s, before, after, version) {
+  const of = after && Object.hasOwn(MOMENTS, after.game) ? MOMENTS[after.game] : null;
+  if (!before || !of) return { completed: s.completed, summary: s.summary };
+  return of(s, before, after, version);
 }
 
 function withNotice(s, notice) {
@@ -268,7 +282,7 @@ export function reviewOf(s, game = s.table?.game_number) {
 
 /** The game of the table: "oh7" or "seven". */
 export function gameOf(s) {
-  return s.table?.game === "seven" || s.view?.game === "seven" ? "seven" : "oh7";
+  return s.table?.game || s.view?.game || "oh7";
 }
 
 /** Whether the viewer owes a decision now: its seat is to move in a running game, with legal

@@ -386,8 +386,9 @@ fn level_names_written_as_strings_only_become_fewer() {
     );
 }
 
-/// The browser's branches on a game's name (`=== "seven"`, `game === 'oh7'`); the same ratchet.
-const WEB_GAME_BRANCHES_AT_MOST: usize = 14;
+/// The browser's branches on a game's name (`=== "seven"`, `game === 'oh7'`): none (issue 57; a game's own
+/// drawing, cards, moments and review model are looked up by its name, never compared with it).
+const WEB_GAME_BRANCHES_AT_MOST: usize = 0;
 
 #[test]
 fn the_browser_branches_on_the_game_only_fewer_times() {
