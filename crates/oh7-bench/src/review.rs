@@ -4,9 +4,11 @@
 use std::time::Instant;
 
 use anyhow::Result;
+use oh7_bots::Level;
 use oh7_core::game::Game;
 use oh7_core::oh7::Oh7Game;
 use oh7_core::ruleset::{Preset, Ruleset};
+use oh7_review::ReviewLevel;
 use oh7_review::{Review, ReviewOptions, review_oh7, review_record};
 use serde_json::Value;
 
@@ -52,21 +54,18 @@ fn time_reviews(
 
 /// `oh7 bench review`: the time to review seat 0 of whole games between heuristic bots, a
 /// four-player `en` game and a nine-player `bga` game.
-pub fn bench(level: &str, games: usize, hindsight: bool) -> Result<()> {
-    if oh7_review::Reviewer::of(level).is_none() {
-        return Err(oh7_review::ReviewError::Level(level.into()).into());
-    }
+pub fn bench(level: ReviewLevel, games: usize, hindsight: bool) -> Result<()> {
     let threads = rayon::current_num_threads();
     println!(
         "review of seat 0, reviewer {level}, hindsight {}, {threads} thread(s); games between heuristic bots",
         if hindsight { "on" } else { "off" }
     );
-    let opts = ReviewOptions { level: level.into(), hindsight, ..ReviewOptions::default() };
+    let opts = ReviewOptions { level, hindsight, ..ReviewOptions::default() };
     for (preset, players) in [(Preset::En, 4), (Preset::Bga, 9)] {
         time_reviews(
             &format!("{preset} {players} players"),
             games,
-            |k| bot_game(Ruleset::preset(preset), players, &["heuristic"], 1 + k),
+            |k| bot_game(Ruleset::preset(preset), players, &[Level::Heuristic.name()], 1 + k),
             |v| Ok(review_oh7(v, 0, &opts, &|_, _| {})?),
         )?;
     }
@@ -74,7 +73,7 @@ pub fn bench(level: &str, games: usize, hindsight: bool) -> Result<()> {
         time_reviews(
             &format!("seven {players} players"),
             games,
-            |k| seven_bot_game(players, &["heuristic"], 1 + k),
+            |k| seven_bot_game(players, &[Level::Heuristic.name()], 1 + k),
             |v| Ok(review_record(v, 0, &opts, &|_, _| {})?),
         )?;
     }
@@ -114,7 +113,7 @@ fn signal_of(
             break;
         }
         let shift = k % players;
-        let mut levels = vec!["heuristic"; players];
+        let mut levels = vec![Level::Heuristic.name(); players];
         for (i, n) in names.iter().enumerate() {
             levels[(i + shift) % players] = *n;
         }
@@ -145,9 +144,9 @@ fn print_signal(names: [&str; 3], per_game: &[Vec<f64>; 3], acc: &[Vec<f64>; 3])
 /// interval over games. Stops after `games` games or `seconds` seconds. Then the same for
 /// four-player Seven games (random, heuristic and `search`; percentage points lost), the same
 /// limits again.
-pub fn signal(games: usize, level: &str, expert_level: &str, seconds: f64) -> Result<()> {
-    let opts = ReviewOptions { level: level.into(), hindsight: false, ..ReviewOptions::default() };
-    let names = ["random", "heuristic", expert_level];
+pub fn signal(games: usize, level: ReviewLevel, expert_level: &str, seconds: f64) -> Result<()> {
+    let opts = ReviewOptions { level, hindsight: false, ..ReviewOptions::default() };
+    let names = [Level::Random.name(), Level::Heuristic.name(), expert_level];
     let start = Instant::now();
     let (per_game, acc) = signal_of(
         games,
@@ -163,7 +162,7 @@ pub fn signal(games: usize, level: &str, expert_level: &str, seconds: f64) -> Re
         start.elapsed().as_secs_f64()
     );
     print_signal(names, &per_game, &acc);
-    let names = ["random", "heuristic", "search"];
+    let names = [Level::Random.name(), Level::Heuristic.name(), Level::Search.name()];
     let start = Instant::now();
     let (per_game, acc) = signal_of(
         games,
@@ -187,12 +186,9 @@ pub fn signal(games: usize, level: &str, expert_level: &str, seconds: f64) -> Re
 /// lost per round on bets and on card play (summed over the seats, divided by seats and
 /// rounds), and the bets' share of what was lost. Games run on every core; the figures are
 /// means over games with 95% intervals.
-pub fn share(preset: Preset, players: usize, games: usize, level: &str, reviewer: &str) -> Result<()> {
+pub fn share(preset: Preset, players: usize, games: usize, level: &str, reviewer: ReviewLevel) -> Result<()> {
     use rayon::prelude::*;
-    if oh7_review::Reviewer::of(reviewer).is_none() {
-        return Err(oh7_review::ReviewError::Level(reviewer.into()).into());
-    }
-    let opts = ReviewOptions { level: reviewer.into(), hindsight: false, ..ReviewOptions::default() };
+    let opts = ReviewOptions { level: reviewer, hindsight: false, ..ReviewOptions::default() };
     let start = Instant::now();
     let per_game: Vec<Result<(f64, f64, f64, usize)>> = (1..=games as u64)
         .into_par_iter()

@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use oh7_bots::oh7_bot;
 use oh7_bots::pi::{Position, Scorer, Solver};
+use oh7_bots::{Level, oh7_bot};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Action, Oh7Game, PhaseView};
 use oh7_core::ruleset::{Preset, Ruleset};
@@ -42,7 +42,7 @@ pub struct SolverBench {
 pub fn bench_deal(rules: Ruleset, players: usize, seed: u64, tricks: u8) -> Result<(Position, Scorer)> {
     let mut g = Oh7Game::new(rules, players, seed)?;
     let mut bots: Vec<_> = (0..players)
-        .map(|s| oh7_bot("heuristic", seed.wrapping_add(s as u64)))
+        .map(|s| oh7_bot(Level::Heuristic.name(), seed.wrapping_add(s as u64)))
         .collect::<Result<_, _>>()
         .map_err(anyhow::Error::msg)?;
     let mut legal = Vec::new();
@@ -167,7 +167,7 @@ pub fn bench_bot(level: &str, preset: Preset, players: usize, rounds: u64) -> Re
         let seed = deal_seed(7, r);
         let mut g = Oh7Game::new(rules, players, seed)?;
         let mut bots: Vec<_> = (0..players)
-            .map(|s| oh7_bot(if s == 0 { level } else { "heuristic" }, seed + s as u64))
+            .map(|s| oh7_bot(if s == 0 { level } else { Level::Heuristic.name() }, seed + s as u64))
             .collect::<Result<_, _>>()
             .map_err(anyhow::Error::msg)?;
         while g.round_number() == 1 && !g.is_over() {

@@ -48,19 +48,20 @@ impl Budget {
 
     /// The budget of a determinization level (`easy`, `medium`, `hard`; the research level `pimc`
     /// uses [`Budget::EXPERT`]).
-    pub fn level(level: &str) -> Option<Budget> {
+    pub fn of(level: crate::Level) -> Option<Budget> {
+        use crate::Level;
         Some(match level {
-            "easy" => {
+            Level::Easy => {
                 Budget { play_samples: 8, exact_from: 3, sample_nodes: 10_000, decision_nodes: 40_000, bet_samples: 24 }
             }
-            "medium" => Budget {
+            Level::Medium => Budget {
                 play_samples: 16,
                 exact_from: 4,
                 sample_nodes: 25_000,
                 decision_nodes: 160_000,
                 bet_samples: 48,
             },
-            "hard" => Budget {
+            Level::Hard => Budget {
                 play_samples: 32,
                 exact_from: 5,
                 sample_nodes: 50_000,

@@ -227,8 +227,8 @@ impl IsmctsConfig {
                 "spite" => cfg.spite = v.parse().ok().filter(|x: &f64| x.is_finite()).ok_or_else(bad)?,
                 "rollout" => {
                     cfg.rollout = match v {
-                        "random" => Rollout::Random,
-                        "heuristic" => Rollout::Heuristic,
+                        r if r == crate::Level::Random.name() => Rollout::Random,
+                        r if r == crate::Level::Heuristic.name() => Rollout::Heuristic,
                         _ => return Err(bad()),
                     }
                 }

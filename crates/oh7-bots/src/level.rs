@@ -223,6 +223,89 @@ impl fmt::Display for BotLevel {
     }
 }
 
+/// The levels a review is made at (`oh7 review --level`, `oh7 serve --review-level`): the
+/// determinization search at the `easy`, `medium` and `hard` budgets and at the largest
+/// (`pimc`), and the `expert` player's ISMCTS. Seven's review draws more worlds per option the
+/// higher the level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReviewLevel {
+    /// The `easy` level's search budget.
+    Easy,
+    /// The `medium` level's search budget.
+    Medium,
+    /// The `hard` level's search budget.
+    Hard,
+    /// The determinization search at the largest budget.
+    Pimc,
+    /// The `expert` player (the default).
+    Expert,
+}
+
+/// Every review level, the cheapest first.
+pub const REVIEW: [ReviewLevel; 5] =
+    [ReviewLevel::Easy, ReviewLevel::Medium, ReviewLevel::Hard, ReviewLevel::Pimc, ReviewLevel::Expert];
+
+/// [`REVIEW`] by name.
+pub const REVIEW_NAMES: [&str; 5] = {
+    let mut out = [""; 5];
+    let mut i = 0;
+    while i < 5 {
+        out[i] = REVIEW[i].name();
+        i += 1;
+    }
+    out
+};
+
+/// A review level's name that is none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown review level `{0}`: choose one of {names}", names = REVIEW_NAMES.join(", "))]
+pub struct UnknownReviewLevel(pub String);
+
+impl ReviewLevel {
+    /// Its name (`expert`): the player level's of the same budget.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ReviewLevel::Easy => Level::Easy.name(),
+            ReviewLevel::Medium => Level::Medium.name(),
+            ReviewLevel::Hard => Level::Hard.name(),
+            ReviewLevel::Pimc => "pimc",
+            ReviewLevel::Expert => Level::Expert.name(),
+        }
+    }
+
+    /// The player level of the same name, if one (`pimc` is a research setting).
+    pub fn level(self) -> Option<Level> {
+        OH7.iter().copied().find(|l| l.name() == self.name())
+    }
+}
+
+impl std::str::FromStr for ReviewLevel {
+    type Err = UnknownReviewLevel;
+    fn from_str(s: &str) -> Result<ReviewLevel, UnknownReviewLevel> {
+        REVIEW.iter().copied().find(|l| l.name() == s).ok_or_else(|| UnknownReviewLevel(s.chars().take(24).collect()))
+    }
+}
+
+impl fmt::Display for ReviewLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Written as its name (the review document's `level`, the reviews table's column).
+impl serde::Serialize for ReviewLevel {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ReviewLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ReviewLevel, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,6 +335,18 @@ mod tests {
         assert_eq!(Level::strongest(GameId::Oh7), Level::Expert);
         assert_eq!(Level::strongest(GameId::Seven), Level::Search);
         assert_eq!(OH7_NAMES.to_vec(), OH7.iter().map(|l| l.name()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn review_levels_read_and_write_back() {
+        for l in REVIEW {
+            assert_eq!(l.name().parse::<ReviewLevel>(), Ok(l));
+            assert_eq!(serde_json::to_string(&l).unwrap(), format!("\"{l}\""));
+        }
+        assert_eq!(ReviewLevel::Pimc.level(), None);
+        assert_eq!(ReviewLevel::Hard.level(), Some(Level::Hard));
+        let e = "grandmaster".parse::<ReviewLevel>().unwrap_err();
+        assert_eq!(e.to_string(), "unknown review level `grandmaster`: choose one of easy, medium, hard, pimc, expert");
     }
 
     #[test]

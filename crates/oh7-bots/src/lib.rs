@@ -30,7 +30,7 @@ pub mod value;
 use oh7_core::game::{Game, Seat};
 
 pub use dyn_bot::{DynBot, ForGame};
-pub use level::{BotError, BotLevel, Level};
+pub use level::{BotError, BotLevel, Level, ReviewLevel};
 use oh7_core::registry::GameId;
 pub use random::{RandomBot, random_oh7_game};
 pub use spec::{GameBots, GameSpec};
@@ -94,7 +94,7 @@ pub fn play_game<G: Game>(
 
 /// The bot levels offered for the Oh 7 family, weakest first (the last, the strongest, gives
 /// hints). `easy`, `medium` and `hard` are the determinization search ([`expert::ExpertBot`])
-/// with growing work budgets ([`expert::Budget::level`]); `ismcts` is published ISMCTS
+/// with growing work budgets ([`expert::Budget::of`]); `ismcts` is published ISMCTS
 /// ([`ismcts::IsmctsBot`]), the general method to beat; `expert` is ISMCTS with four times its
 /// budget ([`ismcts::EXPERT_ITERATIONS`]) drawing its deals from the learned hand model.
 /// (The oracle, which sees every hand, is not a player: see [`expert::OracleBot`].)
@@ -149,7 +149,7 @@ pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::o
             // The strongest level: ISMCTS with four times the budget.
             Level::Expert => Ok(Box::new(ismcts::IsmctsBot::expert(seed))),
             Level::Easy | Level::Medium | Level::Hard => {
-                let b = expert::Budget::level(l.name()).expect("a budget per search level");
+                let b = expert::Budget::of(*l).expect("a budget per search level");
                 Ok(Box::new(expert::ExpertBot::new(l.name(), b, seed)))
             }
             Level::Search => Err(BotError::OtherGame { level: l.name().to_string(), game: GameId::Oh7.name() }),
@@ -158,7 +158,7 @@ pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::o
             let cfg = ismcts::IsmctsConfig { iterations: *it, ..ismcts::IsmctsConfig::default() };
             Ok(Box::new(HybridBot::new(&level.to_string(), cfg, seed)))
         }
-        BotLevel::Pimc => Ok(Box::new(expert::ExpertBot::new("pimc", expert::Budget::EXPERT, seed))),
+        BotLevel::Pimc => Ok(Box::new(expert::ExpertBot::new(&level.to_string(), expert::Budget::EXPERT, seed))),
         BotLevel::Mix(bets, play) => {
             Ok(Box::new(MixBot { bets: oh7_bot_of(bets, seed)?, play: oh7_bot_of(play, seed ^ 0x51)? }))
         }

@@ -15,7 +15,7 @@ pub trait GameBots {
 
     /// The strongest level (used when an away person's seat is played by a bot, and for hints).
     fn strongest(&self) -> &'static str {
-        self.levels().last().copied().unwrap_or("random")
+        self.levels().last().copied().unwrap_or(crate::Level::Random.name())
     }
 
     /// A bot of `level` for this game (see [`GameBots::levels`]).

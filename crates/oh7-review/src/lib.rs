@@ -48,9 +48,11 @@ pub const BLUNDER: f64 = 3.0;
 /// is the mean over its evaluated decisions.
 pub const ACCURACY_SCALE: f64 = 3.0;
 
-/// The reviewer levels: `expert` is the `expert` player (ISMCTS, [`Reviewer::Expert`]); `easy`,
-/// `medium`, `hard` and `pimc` are the determinization search at those budgets.
-pub const LEVELS: &[&str] = &["easy", "medium", "hard", "pimc", "expert"];
+/// The reviewer levels by name: `expert` is the `expert` player (ISMCTS, [`Reviewer::Expert`]);
+/// `easy`, `medium`, `hard` and `pimc` are the determinization search at those budgets.
+pub const LEVELS: &[&str] = &oh7_bots::level::REVIEW_NAMES;
+
+pub use oh7_bots::level::{ReviewLevel, UnknownReviewLevel};
 
 /// What values the options of a bet or a card play.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,12 +66,12 @@ pub enum Reviewer {
 }
 
 impl Reviewer {
-    /// The reviewer of a level (see [`LEVELS`]).
-    pub fn of(level: &str) -> Option<Reviewer> {
+    /// The reviewer of a level.
+    pub fn of(level: ReviewLevel) -> Reviewer {
         match level {
-            "expert" => Some(Reviewer::Expert),
-            "pimc" => Some(Reviewer::Search(Budget::EXPERT)),
-            _ => Budget::level(level).map(Reviewer::Search),
+            ReviewLevel::Expert => Reviewer::Expert,
+            ReviewLevel::Pimc => Reviewer::Search(Budget::EXPERT),
+            l => Reviewer::Search(l.level().and_then(Budget::of).expect("a search level has a budget")),
         }
     }
 
@@ -294,7 +296,7 @@ pub struct Review {
     /// Players (the Dummy not counted).
     pub players: usize,
     /// The reviewer level.
-    pub level: String,
+    pub level: ReviewLevel,
     /// The review seed (hexadecimal).
     pub seed: String,
     /// `[inaccuracy, mistake, blunder]` thresholds, in [`Review::unit`].
@@ -315,8 +317,8 @@ pub struct Review {
 /// What to review with.
 #[derive(Clone, Debug)]
 pub struct ReviewOptions {
-    /// The reviewer level (see [`LEVELS`]).
-    pub level: String,
+    /// The reviewer level.
+    pub level: ReviewLevel,
     /// The review seed (each decision's search is seeded from it and the decision's index).
     pub seed: u64,
     /// Also ask the oracle (hindsight; it roughly doubles the time).
@@ -325,7 +327,7 @@ pub struct ReviewOptions {
 
 impl Default for ReviewOptions {
     fn default() -> ReviewOptions {
-        ReviewOptions { level: "expert".into(), seed: DEFAULT_SEED, hindsight: true }
+        ReviewOptions { level: ReviewLevel::Expert, seed: DEFAULT_SEED, hindsight: true }
     }
 }
 
@@ -352,9 +354,6 @@ pub enum ReviewError {
         /// The last player's seat.
         last: Seat,
     },
-    /// Unknown level.
-    #[error("unknown review level `{0}`: choose one of {levels}", levels = LEVELS.join(", "))]
-    Level(String),
 }
 
 /// The seed of decision `index` of a review seeded `seed` (SplitMix64).
@@ -974,7 +973,7 @@ pub fn review_oh7(
     opts: &ReviewOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Review, ReviewError> {
-    let reviewer = Reviewer::of(&opts.level).ok_or_else(|| ReviewError::Level(opts.level.clone()))?;
+    let reviewer = Reviewer::of(opts.level);
     let (rec, moments) = decisions_of(record, seat)?;
     let decisions = review_each(&moments, progress, |i, m| review_moment(m, seat, i, reviewer, opts));
     let rounds = rec
@@ -995,7 +994,7 @@ pub fn review_oh7(
         name: rec.seats.get(seat).cloned().unwrap_or_default(),
         preset: rec.preset.to_string(),
         players: rec.players,
-        level: opts.level.clone(),
+        level: opts.level,
         seed: format!("{:016x}", opts.seed),
         thresholds: [INACCURACY, MISTAKE, BLUNDER],
         accuracy_scale: ACCURACY_SCALE,
@@ -1082,7 +1081,7 @@ pub(crate) mod tests {
 
     /// A fast reviewer.
     pub(crate) fn quick() -> ReviewOptions {
-        ReviewOptions { level: "easy".into(), seed: 7, hindsight: false }
+        ReviewOptions { level: ReviewLevel::Easy, seed: 7, hindsight: false }
     }
 
     /// Losses are never negative, the reviewer's best is never marked, marks follow the
@@ -1119,7 +1118,7 @@ pub(crate) mod tests {
     /// the determinization search and by the expert player's search as the reviewer.
     #[test]
     fn a_certainly_worse_play_is_marked() {
-        for reviewer in [Reviewer::of("easy").unwrap(), Reviewer::Expert] {
+        for reviewer in [Reviewer::of(ReviewLevel::Easy), Reviewer::Expert] {
             check_a_certainly_worse_play_is_marked(reviewer);
         }
     }
@@ -1160,7 +1159,7 @@ pub(crate) mod tests {
     /// reviewer.
     #[test]
     fn evaluations_depend_only_on_the_view() {
-        for reviewer in [Reviewer::of("easy").unwrap(), Reviewer::Expert] {
+        for reviewer in [Reviewer::of(ReviewLevel::Easy), Reviewer::Expert] {
             check_evaluations_depend_only_on_the_view(reviewer);
         }
     }
@@ -1244,7 +1243,7 @@ pub(crate) mod tests {
         let passes: Vec<_> = r.decisions.iter().filter(|d| d.kind == "pass").collect();
         assert!(!passes.is_empty());
         assert!(passes.iter().all(|d| d.evaluation.as_ref().is_some_and(|e| e.options.len() > 1) && d.loss.is_some()));
-        let budget = Reviewer::of("easy").unwrap();
+        let budget = Reviewer::of(ReviewLevel::Easy);
         for seed in 1..400u64 {
             let mut g = Oh7Game::new(Ruleset::preset(Preset::FrAdvanced), 4, seed).unwrap();
             let mut bots: Vec<_> = (0..4).map(|p| oh7_bots::oh7_bot("random", seed + p).unwrap()).collect();
@@ -1268,7 +1267,7 @@ pub(crate) mod tests {
     #[test]
     fn kod7_announcements_are_evaluated() {
         use oh7_core::card::parse_cards;
-        let budget = Reviewer::of("easy").unwrap();
+        let budget = Reviewer::of(ReviewLevel::Easy);
         let set = |t: &str| CardSet::from_cards(&parse_cards(t).unwrap());
         let deal = |h2: &str, h3: &str| {
             let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 1).unwrap();
@@ -1314,7 +1313,7 @@ pub(crate) mod tests {
         assert!(e.to_string().contains("no seat 4"), "{e}");
         let e = review_oh7(&serde_json::json!({"game": "seven"}), 0, &quick(), &|_, _| {}).unwrap_err();
         assert!(e.to_string().contains("Seven"), "{e}");
-        let e = review_oh7(&v, 0, &ReviewOptions { level: "nope".into(), ..quick() }, &|_, _| {}).unwrap_err();
-        assert!(e.to_string().contains("unknown review level"), "{e}");
+        // An unknown level is refused where it is read (`ReviewLevel`'s parse, at each edge).
+        assert!("nope".parse::<ReviewLevel>().unwrap_err().to_string().contains("unknown review level"));
     }
 }

@@ -94,8 +94,8 @@ pub struct Settings {
     /// A table nobody is connected to and where nothing happened for this long is unloaded
     /// from memory; the next link to it loads it again from its log.
     pub idle_unload: Duration,
-    /// The level that reviews a person's decisions (`oh7_review::LEVELS`).
-    pub review_level: String,
+    /// The level that reviews a person's decisions.
+    pub review_level: oh7_review::ReviewLevel,
     /// Reviews computed at once (the others wait in line).
     pub review_jobs: usize,
     /// On a shared database (PostgreSQL): how long this instance's hold on a table lasts
@@ -145,7 +145,7 @@ impl Default for Settings {
             outbox: 512,
             header_timeout: Duration::from_secs(10),
             idle_unload: Duration::from_secs(600),
-            review_level: oh7_bots::level::Level::Expert.name().into(),
+            review_level: oh7_review::ReviewLevel::Expert,
             rematch_wait: Duration::from_secs(30),
             review_jobs: 1,
             lease: pg::LEASE,
@@ -287,7 +287,7 @@ pub async fn start(
         let pools = store.clone();
         metrics::serve(listener, handle, Arc::new(move || pools.pool_state()), stopping_rx.clone());
     }
-    let reviews = reviews::Reviews::new(store.clone(), &settings.review_level, settings.review_jobs);
+    let reviews = reviews::Reviews::new(store.clone(), settings.review_level, settings.review_jobs);
     let lobby = lobby::Lobby::new(store.clone(), settings.clone(), reviews);
     let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use oh7_core::game::Seat;
-use oh7_review::{Review, ReviewOptions, review_record};
+use oh7_review::{Review, ReviewLevel, ReviewOptions, review_record};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{Semaphore, mpsc};
@@ -70,7 +70,7 @@ type PersonLock = Arc<tokio::sync::Mutex<()>>;
 /// The review service of a server.
 pub(crate) struct Reviews {
     store: SharedStore,
-    level: String,
+    level: ReviewLevel,
     jobs: Arc<Semaphore>,
     waiting: AtomicUsize,
     /// Running or waiting jobs, with who follows each.
@@ -85,10 +85,10 @@ fn msg(version: u64, game: u32, seat: Seat, state: ReviewState) -> ReviewStatus 
 
 impl Reviews {
     /// A review service writing to `store`, reviewing with `level`, `jobs` at once.
-    pub(crate) fn new(store: SharedStore, level: &str, jobs: usize) -> Arc<Reviews> {
+    pub(crate) fn new(store: SharedStore, level: ReviewLevel, jobs: usize) -> Arc<Reviews> {
         Arc::new(Reviews {
             store,
-            level: level.to_string(),
+            level,
             jobs: Arc::new(Semaphore::new(jobs.max(1))),
             waiting: AtomicUsize::new(0),
             active: Mutex::new(HashMap::new()),
@@ -121,7 +121,7 @@ impl Reviews {
 
     async fn run(self: Arc<Self>, job: Job) {
         let Job { table_id, game, seat, record, table, version, tx } = job;
-        if let Ok(Some(share)) = self.store.review_code(&table_id, game, seat, &self.level).await {
+        if let Ok(Some(share)) = self.store.review_code(&table_id, game, seat, self.level.name()).await {
             let _ = tx
                 .send(
                     ServerMsg::Review(ReviewStatus {
@@ -172,7 +172,7 @@ impl Reviews {
                 ..msg(version, game, seat, ReviewState::Running)
             }),
         );
-        let opts = ReviewOptions { level: self.level.clone(), ..ReviewOptions::default() };
+        let opts = ReviewOptions { level: self.level, ..ReviewOptions::default() };
         let me = self.clone();
         let k = key.clone();
         let rec = record.clone();
@@ -199,13 +199,13 @@ impl Reviews {
                     table_id: table_id.clone(),
                     game,
                     seat,
-                    level: self.level.clone(),
+                    level: self.level.name().to_string(),
                     share: share.clone(),
                     body,
                 };
                 match self.store.append(vec![Row::Review(row)]).await {
                     // Stored by another job meanwhile (`INSERT OR IGNORE`): its code is the one.
-                    Ok(()) => match self.store.review_code(&table_id, game, seat, &self.level).await {
+                    Ok(()) => match self.store.review_code(&table_id, game, seat, self.level.name()).await {
                         Ok(Some(code)) => ServerMsg::Review(ReviewStatus {
                             share: Some(code),
                             ..msg(version, game, seat, ReviewState::Done)

@@ -13,7 +13,7 @@ use serde_json::json;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_reviews_their_game_and_shares_it() {
     let db = temp_db();
-    let server = start(&db, Settings { review_level: "easy".into(), ..fast() }).await;
+    let server = start(&db, Settings { review_level: oh7_review::ReviewLevel::Easy, ..fast() }).await;
     let created = create_table(
         server.addr,
         &json!({"players": 3, "preset": "en", "name": "Host", "seats": ["human", "random", "heuristic"]}),

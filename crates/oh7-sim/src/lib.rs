@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{channel, sync_channel};
 use std::time::{Duration, Instant};
 
-use oh7_bots::{Bot, GameBots, GameSpec, oh7_bot, play_game, random_oh7_game, seven_bot};
+use oh7_bots::{Bot, GameBots, GameSpec, Level, oh7_bot, play_game, random_oh7_game, seven_bot};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Oh7Game, Record};
 use oh7_core::seven::SevenGame;
@@ -152,7 +152,8 @@ pub struct Plan {
 }
 
 fn default_level(levels: &[&str]) -> &'static str {
-    if levels.contains(&"heuristic") { "heuristic" } else { "random" }
+    let (h, r) = (Level::Heuristic.name(), Level::Random.name());
+    if levels.contains(&h) { h } else { r }
 }
 
 impl Plan {
@@ -375,7 +376,7 @@ fn play_chunk(plan: &Plan, w: &mut Worker, from: u64, to: u64, json: bool, keep:
         stats: Stats::new(),
         decisions: 0,
     };
-    let all_random = plan.bots.iter().all(|b| b == "random");
+    let all_random = plan.bots.iter().all(|b| b == Level::Random.name());
     for i in from..to {
         let s = game_seed(plan.seed, i);
         let fail = |why: String| SimError::Game { game: i, why };

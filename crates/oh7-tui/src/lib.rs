@@ -304,7 +304,7 @@ pub fn level_words(level: &str, lang: Lang, bots: usize) -> String {
         Some(Level::Easy) => ("facile", "faciles"),
         Some(Level::Medium) => ("moyen", "moyens"),
         Some(Level::Hard) => ("difficile", "difficiles"),
-        Some(Level::Expert) => ("expert", "experts"),
+        Some(Level::Expert) => (Level::Expert.name(), "experts"),
         Some(Level::Search) => ("chercheur", "chercheurs"),
         Some(Level::Ismcts) | None => (level, level),
     };

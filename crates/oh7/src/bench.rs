@@ -4,6 +4,7 @@
 use anyhow::Result;
 use clap::Subcommand;
 use oh7_core::ruleset::Preset;
+use oh7_review::ReviewLevel;
 
 use crate::GameArgs;
 
@@ -45,7 +46,7 @@ pub(crate) enum BenchCommand {
     Bot {
         /// The bot level (random, beginner, heuristic, easy, medium, hard, ismcts, expert), or a research
         /// setting as `oh7 tournament --bots` takes them (`ismcts:iterations=4000`, ...).
-        #[arg(long, default_value = "expert")]
+        #[arg(long, default_value = oh7_bots::Level::Expert.name())]
         level: String,
         /// Preset.
         #[arg(long, default_value_t = oh7_core::registry::DEFAULT_PRESET, value_parser = crate::parse_preset)]
@@ -106,8 +107,8 @@ pub(crate) enum BenchCommand {
     /// 9-player `bga` game between heuristic bots, and Seven games at 4 and 8 players.
     Review {
         /// The reviewer level (easy, medium, hard, pimc, expert).
-        #[arg(long, default_value = "expert")]
-        level: String,
+        #[arg(long, default_value_t = ReviewLevel::Expert)]
+        level: ReviewLevel,
         /// Games per table (seeds 1, 2, ...).
         #[arg(long, default_value_t = 1)]
         games: usize,
@@ -122,10 +123,10 @@ pub(crate) enum BenchCommand {
         #[arg(long, default_value_t = 200)]
         games: usize,
         /// The reviewer level.
-        #[arg(long, default_value = "easy")]
-        level: String,
+        #[arg(long, default_value_t = ReviewLevel::Easy)]
+        level: ReviewLevel,
         /// The level of the strong seat.
-        #[arg(long, default_value = "expert")]
+        #[arg(long, default_value = oh7_bots::Level::Expert.name())]
         expert: String,
         /// Stop starting games after this many seconds.
         #[arg(long, default_value_t = 300.0)]
@@ -145,11 +146,11 @@ pub(crate) enum BenchCommand {
         #[arg(long, default_value_t = 20)]
         games: usize,
         /// The level that plays every seat.
-        #[arg(long, default_value = "expert")]
+        #[arg(long, default_value = oh7_bots::Level::Expert.name())]
         level: String,
         /// The reviewer level (easy, medium, hard, pimc, expert).
-        #[arg(long, default_value = "expert")]
-        reviewer: String,
+        #[arg(long, default_value_t = ReviewLevel::Expert)]
+        reviewer: ReviewLevel,
     },
     /// Single-thread random-play throughput of the engine (rounds/s, games/s, actions/s).
     Engine {
@@ -209,12 +210,12 @@ pub(crate) fn run(what: &BenchCommand) -> Result<()> {
             reconnect_s: *reconnect_s,
             reviews: *reviews,
         }),
-        BenchCommand::Review { level, games, no_hindsight } => oh7_bench::review::bench(level, *games, !*no_hindsight),
+        BenchCommand::Review { level, games, no_hindsight } => oh7_bench::review::bench(*level, *games, !*no_hindsight),
         BenchCommand::ReviewSignal { games, level, expert, seconds } => {
-            oh7_bench::review::signal(*games, level, expert, *seconds)
+            oh7_bench::review::signal(*games, *level, expert, *seconds)
         }
         BenchCommand::ReviewShare { preset, players, games, level, reviewer } => {
-            oh7_bench::review::share(*preset, *players, *games, level, reviewer)
+            oh7_bench::review::share(*preset, *players, *games, level, *reviewer)
         }
         BenchCommand::Bot { level, preset, players, rounds } => {
             oh7_bench::solver::bench_bot(level, *preset, *players, *rounds)

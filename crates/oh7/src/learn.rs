@@ -56,7 +56,7 @@ pub(crate) struct DataArgs {
     seed: u64,
     /// Bot levels seat by seat, rotated one seat per game (the ISMCTS levels, `ismcts`, `expert`
     /// and `ismcts:...`, also record their root visits).
-    #[arg(long, default_value = "expert", value_delimiter = ',')]
+    #[arg(long, default_value = oh7_bots::Level::Expert.name(), value_delimiter = ',')]
     bots: Vec<String>,
     /// Only shard I of N of the run (0 <= I < N): exactly those games' rows.
     #[arg(long, value_name = "I/N")]

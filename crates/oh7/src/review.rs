@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use oh7_review::{LEVELS, Review, ReviewOptions, review_record};
+use oh7_review::{LEVELS, Review, ReviewLevel, ReviewOptions, review_record};
 use serde_json::Value;
 
 /// The arguments of `oh7 review`.
@@ -26,8 +26,8 @@ pub(crate) struct ReviewArgs {
     /// equal share of its iterations); `easy`, `medium`, `hard` and `pimc` are the
     /// determinization search at those budgets (Seven: the Seven search with 256 to 4096
     /// worlds per option, `pimc` as `expert`).
-    #[arg(long, value_name = "L", default_value = "expert", value_parser = clap::builder::PossibleValuesParser::new(LEVELS.iter().copied()))]
-    pub level: String,
+    #[arg(long, value_name = "L", default_value_t = ReviewLevel::Expert, value_parser = review_level())]
+    pub level: ReviewLevel,
     /// The review seed (decimal, or hexadecimal with 0x); the same seed gives the same review.
     #[arg(long, value_parser = crate::parse_seed)]
     pub seed: Option<u64>,
@@ -70,8 +70,14 @@ pub(crate) fn read_record(path: &Path, k: usize) -> Result<Value> {
     serde_json::from_str(line).with_context(|| format!("{}:{}: not JSON", path.display(), i + 1))
 }
 
+/// A review level, its names the possible values (`--level`, `serve --review-level`).
+pub(crate) fn review_level() -> impl clap::builder::TypedValueParser<Value = ReviewLevel> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(LEVELS.iter().copied()).map(|s| s.parse::<ReviewLevel>().expect("a listed level"))
+}
+
 fn options(args: &ReviewArgs) -> ReviewOptions {
-    let mut o = ReviewOptions { level: args.level.clone(), hindsight: !args.no_hindsight, ..ReviewOptions::default() };
+    let mut o = ReviewOptions { level: args.level, hindsight: !args.no_hindsight, ..ReviewOptions::default() };
     if let Some(s) = args.seed {
         o.seed = s;
     }

@@ -43,9 +43,10 @@ pub(crate) struct ServeArgs {
     /// Commands per second per connection (sustained; bursts of three times that pass).
     #[arg(long, default_value_t = 10.0)]
     pub commands_per_s: f64,
-    /// The level that reviews players' decisions after a game: easy, medium, hard or expert.
-    #[arg(long, default_value = "expert", value_parser = ["easy", "medium", "hard", "expert"])]
-    pub review_level: String,
+    /// The level that reviews players' decisions after a game: easy, medium, hard, pimc or
+    /// expert.
+    #[arg(long, default_value_t = oh7_review::ReviewLevel::Expert, value_parser = crate::review::review_level())]
+    pub review_level: oh7_review::ReviewLevel,
     /// Reviews computed at once (the others wait in line; each uses every core).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub review_jobs: u16,
@@ -119,7 +120,7 @@ impl ServeArgs {
             max_tables_per_ip: self.max_tables_per_ip,
             commands_per_s: self.commands_per_s,
             burst: (self.commands_per_s * 3.0).max(1.0),
-            review_level: self.review_level.clone(),
+            review_level: self.review_level,
             review_jobs: self.review_jobs as usize,
             lease: Duration::from_secs(self.lease_s),
             public_url: self.public_url.clone(),

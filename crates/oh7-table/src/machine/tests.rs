@@ -11,6 +11,9 @@ use super::*;
 use crate::event::LOG_FORMAT;
 use crate::protocol::{ClientMsg, TableState};
 
+/// The weakest level, by its name (as a client sends it).
+const RANDOM: &str = oh7_bots::Level::Random.name();
+
 /// Seeds and tokens counted from 1.
 struct Counter(u64);
 
@@ -165,7 +168,7 @@ fn started() -> Driver {
 }
 
 fn started_with_tokens() -> (Driver, [String; 2]) {
-    let mut d = Driver::new(config(4, vec![None, None, Some("random"), Some("random")]));
+    let mut d = Driver::new(config(4, vec![None, None, Some(RANDOM), Some(RANDOM)]));
     let a = sit(&mut d, 1, "Ada");
     let b = sit(&mut d, 2, "Bob");
     d.send(1, json!({"type": "start", "id": "go"}));
@@ -264,8 +267,8 @@ fn refusals_change_nothing_and_a_repeated_command_is_answered_not_applied() {
         (mover, json!({"type": "review", "id": "x3"}), "not_over"),
         (mover, json!({"type": "answer", "id": "x4", "yes": true}), "not_asked"),
         (mover, json!({"type": "chat", "id": "x5", "text": ""}), "chat_too_long"),
-        (2, json!({"type": "seat", "id": "x6", "seat": 2, "bot": "random"}), "not_host"),
-        (1, json!({"type": "seat", "id": "x6", "seat": 2, "bot": "random"}), "already_started"),
+        (2, json!({"type": "seat", "id": "x6", "seat": 2, "bot": RANDOM}), "not_host"),
+        (1, json!({"type": "seat", "id": "x6", "seat": 2, "bot": RANDOM}), "already_started"),
         (1, json!({"type": "rematch", "id": "x7"}), "not_over"),
     ] {
         d.send(conn, msg);
@@ -384,7 +387,7 @@ fn seat0_acts(d: &Driver) -> usize {
 
 #[test]
 fn a_turn_clock_has_a_bot_make_one_decision_and_the_next_has_its_own_clock() {
-    let mut c = config(3, vec![None, Some("random"), Some("random")]);
+    let mut c = config(3, vec![None, Some(RANDOM), Some(RANDOM)]);
     c.turn_clock_s = Some(30);
     let mut d = Driver::new(c);
     sit(&mut d, 1, "Ada");
@@ -422,7 +425,7 @@ fn a_turn_clock_has_a_bot_make_one_decision_and_the_next_has_its_own_clock() {
 
 #[test]
 fn a_passed_move_deadline_has_a_bot_make_exactly_one_decision() {
-    let mut c = config(3, vec![None, Some("random"), Some("random")]);
+    let mut c = config(3, vec![None, Some(RANDOM), Some(RANDOM)]);
     c.move_deadline_s = Some(3600);
     let mut d = Driver::new(c);
     sit(&mut d, 1, "Ada");
