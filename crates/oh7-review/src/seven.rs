@@ -289,7 +289,7 @@ pub fn review_seven(
 mod tests {
     use super::*;
 
-    use crate::tests::{played, quick};
+    use crate::oh7::tests::{played, quick};
 
     fn finished(levels: &[&str], players: usize, seed: u64) -> Value {
         played(SevenGame::new(SevenRules::default(), players, seed).unwrap(), levels, seed)
