@@ -6,6 +6,7 @@ use oh7_core::GameId;
 use oh7_core::card::{Card, CardSet, Suit};
 use oh7_core::game::{Game, Seat, SeatViewLike};
 use oh7_core::oh7::{Action, DealRecord, MAX_SEATS, Oh7Game, PhaseView, Record, ReplayError, SeatView, replay};
+use oh7_core::ruleset::Ruleset;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -102,6 +103,39 @@ fn sampled_options(legal: &[Action], values: Vec<(f64, f64, f64)>) -> Vec<Option
         .collect()
 }
 
+/// The sampled deals an evaluation plays out: the seat, the rules, and `n` (at least one) deals
+/// drawn from what the seat's view knows, from a seeded generator the evaluation may also use.
+struct Deals {
+    me: Seat,
+    rules: Ruleset,
+    know: Knowledge,
+    rng: ChaCha8Rng,
+    n: u32,
+}
+
+impl Deals {
+    fn of(view: &SeatView, samples: u32, seed: u64) -> Option<Deals> {
+        Some(Deals {
+            me: view.seat()?,
+            rules: *view.rules(),
+            know: Knowledge::from_view(view),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            n: samples.max(1),
+        })
+    }
+
+    /// The next deal: every hidden hand, and the cards left undealt.
+    fn draw(&mut self) -> ([CardSet; MAX_SEATS], Vec<Card>) {
+        self.know.sample(&mut self.rng)
+    }
+}
+
+/// Sums of (points, tricks, made) per option over `n` deals, as means.
+fn means(acc: Vec<(f64, f64, f64)>, n: u32) -> Vec<(f64, f64, f64)> {
+    let k = n as f64;
+    acc.into_iter().map(|(v, t, m)| (v / k, t / k, m / k)).collect()
+}
+
 fn start_values(
     view: &SeatView,
     starts: &[(Seat, Option<Suit>)],
@@ -109,16 +143,13 @@ fn start_values(
     seed: u64,
 ) -> Option<Vec<(f64, f64, f64)>> {
     let bet_cards = view.bet_cards()?;
-    let me = view.seat()?;
-    let rules = *view.rules();
-    let know = Knowledge::from_view(view);
+    let mut d = Deals::of(view, samples, seed)?;
+    let (me, rules) = (d.me, d.rules);
     let scorer = Scorer::new(&rules, bet_cards);
     let suits = rules.suits(view.players());
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut acc = vec![(0.0, 0.0, 0.0); starts.len()];
-    let n = samples.max(1);
-    for _ in 0..n {
-        let (hands, pile) = know.sample(&mut rng);
+    for _ in 0..d.n {
+        let (hands, pile) = d.draw();
         for (i, &(leader, trump)) in starts.iter().enumerate() {
             let trump = trump.unwrap_or_else(|| {
                 best_trump(hands[leader], &suits, view.table_seats(), scorer.bets[leader], CardSet::EMPTY)
@@ -130,8 +161,7 @@ fn start_values(
             acc[i].2 += (pos.won[me] == scorer.bets[me]) as u32 as f64;
         }
     }
-    let k = n as f64;
-    Some(acc.into_iter().map(|(v, t, m)| (v / k, t / k, m / k)).collect())
+    Some(means(acc, d.n))
 }
 
 /// Score each trump announcement `suits` of the seat (`kod7`, bets all ★ and tied) over sampled
@@ -149,20 +179,17 @@ fn announce_values(
     seed: u64,
 ) -> Option<Vec<(f64, f64, f64)>> {
     let bet_cards = view.bet_cards()?;
-    let me = view.seat()?;
-    let rules = *view.rules();
-    let know = Knowledge::from_view(view);
+    let mut d = Deals::of(view, samples, seed)?;
+    let (me, rules) = (d.me, d.rules);
     let scorer = Scorer::new(&rules, bet_cards);
     let deck_suits = rules.suits(view.players());
     let table = view.table_seats();
     let dummy = view.dummy();
     let tied: Vec<Seat> = tied.iter().collect();
     let first = *tied.first()?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut acc = vec![(0.0, 0.0, 0.0); suits.len()];
-    let n = samples.max(1);
-    for _ in 0..n {
-        let (hands, pile) = know.sample(&mut rng);
+    for _ in 0..d.n {
+        let (hands, pile) = d.draw();
         let holder = (0..table).find(|&p| Some(p) != dummy && hands[p].contains(Card::INTERROBANG));
         let leaders: Vec<Seat> = match holder {
             Some(h) if tied.contains(&h) => vec![h],
@@ -194,8 +221,7 @@ fn announce_values(
             }
         }
     }
-    let k = n as f64;
-    Some(acc.into_iter().map(|(v, t, m)| (v / k, t / k, m / k)).collect())
+    Some(means(acc, d.n))
 }
 
 /// The cards a player passes in the review's model of the others: the `count` that win the
@@ -211,18 +237,16 @@ fn model_pass(hand: CardSet, count: usize) -> CardSet {
 /// passes, the leader and trump follow the rules, heuristic playouts finish the round. A sum
 /// of 7 counts as the average outcome, plus the rebid point for the top bid.
 fn pass_values(view: &SeatView, options: &[CardSet], to_left: bool, samples: u32, seed: u64) -> Vec<(f64, f64, f64)> {
-    let me = view.seat().expect("a player's view");
-    let rules = *view.rules();
+    let mut d = Deals::of(view, samples, seed).expect("a player's view");
+    let (me, rules) = (d.me, d.rules);
     let n = view.players();
     let table = view.table_seats();
     let dummy = view.dummy();
-    let know = Knowledge::from_view(view);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let k = options.len();
     let (mut sum, mut count, mut sevens, mut bonus) = (vec![0.0; k], vec![0u32; k], vec![0u32; k], vec![0.0; k]);
     let (mut tricks, mut made) = (vec![0.0; k], vec![0u32; k]);
-    for _ in 0..samples.max(1) {
-        let (hands, pile) = know.sample(&mut rng);
+    for _ in 0..d.n {
+        let (hands, pile) = d.draw();
         let mut passes = [CardSet::EMPTY; MAX_SEATS];
         for p in 0..n {
             if p != me {
@@ -245,7 +269,7 @@ fn pass_values(view: &SeatView, options: &[CardSet], to_left: bool, samples: u32
                 }
             }
             let bets = &bets[..n];
-            match resolve_leader(&rules, bets, &after, dummy.is_some(), 1, &mut rng) {
+            match resolve_leader(&rules, bets, &after, dummy.is_some(), 1, &mut d.rng) {
                 None => {
                     sevens[i] += 1;
                     let top = bets.iter().map(|&c| bet_rank(c)).max().unwrap_or(0);

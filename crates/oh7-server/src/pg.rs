@@ -22,7 +22,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{Postgres, Row as _, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::store::{Beat, Cluster, LobbyCounts, Row, Store, StoreError, StoredReview, StoredTable, TableReads};
+use crate::store::{Beat, Cluster, LobbyCounts, Row, Store, StoreError, TableReads};
 
 /// How long a lease lasts without renewal (the default of `oh7 serve --lease-s`).
 pub(crate) const LEASE: Duration = Duration::from_secs(15);
@@ -403,23 +403,8 @@ impl Store for PgStore {
             Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
         })
     }
-    fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
-        TableReads::find_code(&self.pool, code)
-    }
-    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>> {
-        TableReads::load(&self.pool, id)
-    }
-    fn review_code<'a>(
-        &'a self,
-        table_id: &'a str,
-        game: u32,
-        seat: usize,
-        level: &'a str,
-    ) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
-        TableReads::review_code(&self.pool, table_id, game, seat, level)
-    }
-    fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>> {
-        TableReads::review(&self.pool, share)
+    fn reads(&self) -> &dyn TableReads {
+        &self.pool
     }
     /// Take the table's lease if it is free or expired, or renew this instance's; refused
     /// ([`StoreError::Leased`]) while another instance holds it.

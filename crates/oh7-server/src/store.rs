@@ -134,10 +134,16 @@ pub trait Store: Send + Sync {
     fn append(&self, rows: Vec<Row>) -> BoxFuture<'_, Result<(), StoreError>>;
     /// The ids of the tables to restore at start (those whose game is not over).
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
+    /// The reads both databases answer with the same statements, on this store's pool.
+    fn reads(&self) -> &dyn TableReads;
     /// The table id behind an invite or spectator code.
-    fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        self.reads().find_code(code)
+    }
     /// One table and its whole log.
-    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>>;
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>> {
+        self.reads().load(id)
+    }
     /// The share code of the review of `seat` in game `game` of table `table_id` by `level`, if
     /// it was computed.
     fn review_code<'a>(
@@ -146,9 +152,13 @@ pub trait Store: Send + Sync {
         game: u32,
         seat: usize,
         level: &'a str,
-    ) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    ) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        self.reads().review_code(table_id, game, seat, level)
+    }
     /// The review behind a share code.
-    fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>>;
+    fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>> {
+        self.reads().review(share)
+    }
     /// Take (or renew) this instance's right to write table `id` for a while. A store used by
     /// one process grants it always; a shared one refuses it ([`StoreError::Leased`]) while
     /// another instance holds it.
@@ -370,7 +380,7 @@ impl SqliteStore {
 
 /// The reads both databases answer with the same statements (sqlx reads `$1` on both): a
 /// table by either code, a table and its log, a review.
-pub(crate) trait TableReads {
+pub trait TableReads: Send + Sync {
     /// The id of the table whose invite or spectator code is `code`.
     fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
     /// A table, its log, the seats accounts hold and its deadlines.
@@ -503,23 +513,8 @@ impl Store for SqliteStore {
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
         Box::pin(self.unfinished_ids())
     }
-    fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
-        TableReads::find_code(&self.pool, code)
-    }
-    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<StoredTable, StoreError>> {
-        TableReads::load(&self.pool, id)
-    }
-    fn review_code<'a>(
-        &'a self,
-        table_id: &'a str,
-        game: u32,
-        seat: usize,
-        level: &'a str,
-    ) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
-        TableReads::review_code(&self.pool, table_id, game, seat, level)
-    }
-    fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>> {
-        TableReads::review(&self.pool, share)
+    fn reads(&self) -> &dyn TableReads {
+        &self.pool
     }
     /// One process owns an SQLite file (its one writer is the only writer), so every table
     /// is granted: the lobby's single door gives each table one task.

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::event::Event;
 use crate::project::{Happened, RematchInfo, SeatInfo, TableInfo};
-use crate::protocol::{ChatLine, ErrorCode, Refusal, TableState};
+use crate::protocol::{ChatLine, ErrorCode, Refusal, TableState, Told};
 use crate::token::TokenHash;
 use oh7_core::DynGame;
 use oh7_core::dyn_game::Checked;
@@ -355,7 +355,7 @@ impl Core {
                 let st = &mut self.seats[*seat];
                 st.name = Some(name.clone());
                 st.token_hash = Some(*token_hash);
-                Happened::Join { seat: *seat }
+                Happened::Public(Told::Join { seat: *seat })
             }
             Event::Start { seed, fill, .. } => {
                 if let Some(fill) = fill {
@@ -377,7 +377,7 @@ impl Core {
                     s.forced = false;
                 }
                 self.update_owed();
-                Happened::Start { game: self.game_number }
+                Happened::Public(Told::Start { game: self.game_number })
             }
             Event::Act { seat, by_bot, .. } => {
                 let checked = checked.ok_or(ApplyError::Misfit("an action not checked"))?;
@@ -400,19 +400,19 @@ impl Core {
             }
             Event::Seat { target, bot, .. } => {
                 self.seats[*target].bot = *bot;
-                Happened::Seat { seat: *target, bot: *bot }
+                Happened::Public(Told::Seat { seat: *target, bot: *bot })
             }
             Event::Rematch { .. } => {
                 let asked: Vec<Seat> = self.asked_seats().collect();
                 let answers = (0..self.seats.len()).map(|s| (!asked.contains(&s)).then_some(true)).collect();
                 self.rematch = Some(Pending { asked: self.version + 1, answers });
-                Happened::Rematch
+                Happened::Public(Told::Rematch {})
             }
             Event::Answer { seat, yes, .. } => {
                 if let Some(p) = &mut self.rematch {
                     p.answers[*seat] = Some(*yes);
                 }
-                Happened::Answer { seat: *seat, yes: *yes }
+                Happened::Public(Told::Answer { seat: *seat, yes: *yes })
             }
             Event::Chat { seat, text, .. } => {
                 let entry = ChatLine { seat: *seat, name: self.names()[*seat].clone(), text: text.clone() };
@@ -420,7 +420,7 @@ impl Core {
                 while self.chat.len() > CHAT_KEPT {
                     self.chat.pop_front();
                 }
-                Happened::Chat { entry }
+                Happened::Public(Told::Chat { entry })
             }
         };
         // A seat's command id is answered with the same ack if it comes again.

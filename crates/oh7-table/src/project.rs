@@ -15,12 +15,12 @@ use oh7_core::view_text::ViewText;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::protocol::{ChatLine, TableState, Told};
+use crate::protocol::{TableState, Told};
 use oh7_core::DynGame;
 use oh7_core::GameId;
 
-/// What happened, as the table tells it (public facts only; the action text is given to the
-/// actor's own seat alone).
+/// What happened, as the table tells it: an action, whose text only the seat that acted is
+/// told, or a public fact, told to every viewer as it is ([`Told`], the message's own shape).
 #[derive(Clone, Debug)]
 pub enum Happened {
     /// A seat acted (`by_bot` if a bot decided for a person).
@@ -32,37 +32,8 @@ pub enum Happened {
         /// Decided by a bot.
         by_bot: bool,
     },
-    /// A person took a seat.
-    Join {
-        /// The seat.
-        seat: Seat,
-    },
-    /// The host made a seat a bot seat (`bot`: its level) or a free seat (`None`).
-    Seat {
-        /// The seat.
-        seat: Seat,
-        /// The bot level, if a bot.
-        bot: Option<oh7_bots::Level>,
-    },
-    /// A game started (the first or a rematch).
-    Start {
-        /// Game number at this table, from 1.
-        game: u32,
-    },
-    /// The host asked for another game.
-    Rematch,
-    /// A person answered the rematch.
-    Answer {
-        /// The seat.
-        seat: Seat,
-        /// In the next game, or not this time.
-        yes: bool,
-    },
-    /// A chat line.
-    Chat {
-        /// The line.
-        entry: ChatLine,
-    },
+    /// A public fact (a seat taken or set, a start, a rematch asked or answered, a chat line).
+    Public(Told),
 }
 
 /// The rematch being asked, in the table information.
@@ -221,11 +192,6 @@ pub fn told(happened: &Happened, seat: Option<Seat>) -> Told {
         Happened::Act { seat: s, action, by_bot } => {
             Told::Act { seat: *s, by_bot: *by_bot, action: (Some(*s) == seat).then(|| action.clone()) }
         }
-        Happened::Join { seat } => Told::Join { seat: *seat },
-        Happened::Seat { seat, bot } => Told::Seat { seat: *seat, bot: *bot },
-        Happened::Start { game } => Told::Start { game: *game },
-        Happened::Rematch => Told::Rematch {},
-        Happened::Answer { seat, yes } => Told::Answer { seat: *seat, yes: *yes },
-        Happened::Chat { entry } => Told::Chat { entry: entry.clone() },
+        Happened::Public(t) => t.clone(),
     }
 }

@@ -10,7 +10,7 @@ use oh7_core::game::Seat;
 use super::{Access, ConnId, Effect, Machine};
 use crate::patch::diff_into;
 use crate::project::{Happened, Sight, sight, table_part, told};
-use crate::protocol::{Links, PROTOCOL, Refusal, ServerMsg};
+use crate::protocol::{Links, PROTOCOL, Refusal, ServerMsg, Told};
 
 impl Machine {
     pub(super) fn reply(&mut self, conn: ConnId, msg: ServerMsg) {
@@ -70,7 +70,7 @@ impl Machine {
 
     fn tell(&mut self, happened: Option<&Happened>) {
         let version = self.core.version;
-        let chat_only = matches!(happened, Some(Happened::Chat { .. }));
+        let chat_only = matches!(happened, Some(Happened::Public(Told::Chat { .. })));
         // The table information is the same for every viewer: its patch is made once.
         let mut common = serde_json::Map::new();
         if !chat_only {
