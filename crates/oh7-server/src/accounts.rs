@@ -25,8 +25,8 @@ use futures_util::future::BoxFuture;
 use serde::Serialize;
 
 use crate::db::StoreError;
-use crate::protocol::{ErrorCode, Refusal};
 use crate::secrets::{TokenHash, hex};
+use oh7_table::protocol::{ErrorCode, Refusal};
 
 /// The session cookie's name.
 pub(crate) const COOKIE: &str = "oh7_session";

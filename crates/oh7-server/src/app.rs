@@ -6,8 +6,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
-use crate::Settings;
 use crate::lobby::Lobby;
+use crate::settings::Settings;
 
 /// The address a connection comes from (the listener's own connect info, see `listen.rs`).
 #[derive(Clone, Copy, Debug)]

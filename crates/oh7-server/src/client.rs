@@ -260,7 +260,7 @@ impl Client {
                         "v": std::mem::take(&mut self.view),
                         "l": std::mem::take(&mut self.moves),
                     });
-                    let fit = crate::patch::apply(&mut doc, patch);
+                    let fit = oh7_table::patch::apply(&mut doc, patch);
                     self.table = doc["t"].take();
                     self.view = doc["v"].take();
                     self.set_moves(doc["l"].take());

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::protocol::TableState;
+use oh7_table::protocol::TableState;
 
 /// Gauge: WebSocket connections open.
 pub const CONNECTIONS: &str = "oh7_connections";
@@ -120,7 +120,7 @@ pub(crate) fn recorder() -> Option<PrometheusHandle> {
             for by in MOVERS {
                 metrics::counter!(MOVES, "by" => by).increment(0);
             }
-            for code in crate::protocol::ErrorCode::ALL {
+            for code in oh7_table::protocol::ErrorCode::ALL {
                 metrics::counter!(REFUSALS, "code" => code.as_str()).increment(0);
             }
             metrics::counter!(LEASES_LOST).increment(0);

@@ -24,9 +24,6 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::store::{Beat, Cluster, LobbyCounts, Row, Store, StoreError, TableReads};
 
-/// How long a lease lasts without renewal (the default of `oh7 serve --lease-s`).
-pub(crate) const LEASE: Duration = Duration::from_secs(15);
-
 /// PostgreSQL's error code for a lock not granted within `lock_timeout`.
 const LOCK_NOT_AVAILABLE: &str = "55P03";
 

@@ -14,10 +14,10 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{Semaphore, mpsc};
 
-use crate::protocol::{Frame, ReviewState, ReviewStatus, ServerMsg};
 use crate::secrets::new_code;
 use crate::store::SharedStore;
 use crate::store::{Row, StoredReview};
+use oh7_table::protocol::{Frame, ReviewState, ReviewStatus, ServerMsg};
 
 /// What the review page reads: the review, the game's record (public once the game is over) and
 /// the table's facts.
@@ -116,7 +116,7 @@ impl Reviews {
     /// Answer a request: at once if the review is stored, else join or start its job.
     pub(crate) fn request(self: &Arc<Self>, job: Job) {
         let me = self.clone();
-        crate::spawn_here(async move { me.run(job).await });
+        crate::settings::spawn_here(async move { me.run(job).await });
     }
 
     async fn run(self: Arc<Self>, job: Job) {

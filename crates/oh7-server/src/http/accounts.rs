@@ -16,10 +16,10 @@ use serde::{Deserialize, Serialize};
 use crate::accounts::*;
 use crate::app::{App, Peer};
 use crate::db::StoreError;
-use crate::protocol::{ErrorCode, Refusal};
 use crate::secrets::{new_code, new_secret};
+use oh7_table::protocol::{ErrorCode, Refusal};
 
-/// The account routes (the player pages' are [`crate::profile::routes`]).
+/// The account routes (the player pages' are [`super::players::routes`]).
 pub(crate) fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/api/account", get(me).delete(delete))

@@ -3,6 +3,16 @@
 //! client. Handlers only translate between the wire and the lobby or a table
 //! task; they never hold game state.
 
+//!
+//! One file per area: `mod.rs` the router and the table routes, `accounts.rs` the account
+//! routes, `players.rs` the player pages, `socket.rs` the WebSocket session, `files.rs` the
+//! browser client's static files.
+
+pub(crate) mod accounts;
+pub mod files;
+pub(crate) mod players;
+pub(crate) mod socket;
+
 use std::sync::Arc;
 
 use axum::extract::ws::WebSocketUpgrade;
@@ -13,11 +23,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use tower_http::compression::CompressionLayer;
 
-pub(crate) mod accounts;
-
 use crate::app::{App, MAX_BODY, MAX_FRAME, Peer};
 use crate::lobby::{CreateTable, Located};
-use crate::protocol::{ErrorCode, Refusal};
+use oh7_table::protocol::{ErrorCode, Refusal};
 
 /// The routes.
 pub(crate) fn router(app: Arc<App>) -> Router {
@@ -33,9 +41,9 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/tables/{code}/stats", get(stats))
         .route("/api/tables/{code}/rules", get(rules))
         .route("/api/reviews/{code}", get(review))
-        .merge(crate::web::routes())
+        .merge(files::routes())
         .merge(crate::http::accounts::routes())
-        .merge(crate::profile::routes())
+        .merge(players::routes())
         // gzip when the client asks (`Accept-Encoding`), on every route above; a layer covers
         // only the routes added before it, so the WebSocket below is left alone.
         .layer(CompressionLayer::new())
@@ -139,7 +147,7 @@ async fn review(State(app): State<Arc<App>>, Path(code): Path<String>) -> Respon
 }
 
 async fn index() -> Response {
-    crate::web::index()
+    files::index()
 }
 
 async fn create(
@@ -250,7 +258,7 @@ async fn ws(
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
-            crate::ws::Session::run(socket, app.clone(), account).await;
+            socket::Session::run(socket, app.clone(), account).await;
             app.lobby.disconnect(ip);
         })
 }

@@ -8,13 +8,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::event::{Event, LOG_FORMAT};
-use crate::protocol::{ErrorCode, Refusal};
 use crate::secrets::{TokenHash, new_code, new_secret, new_seed};
 use crate::store::{Row, StoredTable};
 use crate::table::{TableConfig, check_name};
 use oh7_bots::{GameBots, GameSpec};
 use oh7_core::registry::{GameId, GameRequest, OptionValue, SpecError, request_options};
+use oh7_table::event::{Event, LOG_FORMAT};
+use oh7_table::protocol::{ErrorCode, Refusal};
 
 use super::{Lobby, NotLoaded};
 

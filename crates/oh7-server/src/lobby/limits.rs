@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::time::Instant;
 
-use crate::protocol::{ErrorCode, Refusal};
+use oh7_table::protocol::{ErrorCode, Refusal};
 
 use super::Lobby;
 

@@ -19,11 +19,11 @@ use std::time::Instant;
 use serde_json::Value;
 use tokio::sync::{Mutex, oneshot};
 
-use crate::Settings;
-use crate::project::TableInfo;
+use crate::settings::Settings;
 use crate::store::SharedStore;
 use crate::store::StoredTable;
 use crate::table::{Access, Table, TableHandle, TableMsg};
+use oh7_table::project::TableInfo;
 
 /// Where the table behind a code is.
 pub(crate) enum Located {
@@ -312,7 +312,7 @@ impl Lobby {
     }
 
     /// The rules summary of the table behind `code`, for its player count, in both languages.
-    pub(crate) async fn rules(&self, code: &str) -> Result<crate::protocol::RulesBody, Located> {
+    pub(crate) async fn rules(&self, code: &str) -> Result<oh7_table::protocol::RulesBody, Located> {
         self.ask(code, |reply| TableMsg::Rules { reply }).await.map(|(r, _)| r)
     }
 

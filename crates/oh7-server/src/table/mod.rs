@@ -19,21 +19,21 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 
-use crate::Settings;
-use crate::event::{self, Event};
-use crate::project::TableInfo;
-use crate::protocol::{ClientMsg, Refusal, ServerMsg};
 use crate::secrets::{new_secret, new_seed};
+use crate::settings::Settings;
 use crate::store::SharedStore;
 use crate::store::{Row, StoreError, StoredTable};
+use oh7_table::event::{self, Event};
+use oh7_table::project::TableInfo;
+use oh7_table::protocol::{ClientMsg, Refusal, ServerMsg};
 
 /// The store as tables and the lobby share it.
 use oh7_table::core as state;
 use state::Core;
 pub(crate) use state::{FinishedGame, TableConfig};
 
-pub(crate) use crate::protocol::Frame;
 pub(crate) use machine::{Access, ConnId, MAX_NAME, check_name};
+pub(crate) use oh7_table::protocol::Frame;
 
 /// What a table task is told.
 pub(crate) enum TableMsg {
@@ -79,7 +79,7 @@ pub(crate) enum TableMsg {
     /// The table's rules summary in both languages.
     Rules {
         /// The answer.
-        reply: oneshot::Sender<crate::protocol::RulesBody>,
+        reply: oneshot::Sender<oh7_table::protocol::RulesBody>,
     },
     /// The last finished game's record.
     Record {
@@ -228,7 +228,7 @@ impl Table {
             self.machine.core().finished.iter().filter_map(|g| self.rated(g)).map(Row::Rated).collect();
         if !rated.is_empty() {
             let (store, id) = (self.store.clone(), self.id.clone());
-            crate::spawn_here(async move {
+            crate::settings::spawn_here(async move {
                 if let Err(e) = store.append(rated).await {
                     tracing::warn!(table = %id, error = %e, "could not rate the finished games");
                 }
@@ -295,7 +295,7 @@ impl Table {
         tracing::warn!(version, owner = ?url, "table lost to another instance");
         let msg = match url {
             Some(url) => ServerMsg::Redirect { url, message: "This table is played on another server now.".into() },
-            None => crate::protocol::ClosingReason::Moved.msg(version),
+            None => oh7_table::protocol::ClosingReason::Moved.msg(version),
         };
         self.tell_all(msg.frame()).await;
     }
@@ -354,7 +354,7 @@ impl Table {
             TableMsg::Rules { reply } => {
                 let config = self.machine.config();
                 let summary = |lang| config.spec.summary(Some(config.players), lang);
-                let _ = reply.send(crate::protocol::RulesBody { en: summary(Lang::En), fr: summary(Lang::Fr) });
+                let _ = reply.send(oh7_table::protocol::RulesBody { en: summary(Lang::En), fr: summary(Lang::Fr) });
             }
             TableMsg::Finished { reply } => {
                 let _ = reply.send(core.finished.clone());
@@ -415,7 +415,7 @@ impl Table {
                 self.drive(out).await;
             }
             TableMsg::Shutdown { reply } => {
-                self.tell_all(crate::protocol::ClosingReason::Stopping.msg(self.machine.version()).frame()).await;
+                self.tell_all(oh7_table::protocol::ClosingReason::Stopping.msg(self.machine.version()).frame()).await;
                 let _ = reply.send(());
                 return false;
             }
@@ -511,7 +511,7 @@ impl Table {
                 }
                 Effect::Timer { after_ms, timer } => {
                     let me = self.me.clone();
-                    let handle = crate::spawn_here(async move {
+                    let handle = crate::settings::spawn_here(async move {
                         tokio::time::sleep(Duration::from_millis(after_ms)).await;
                         let _ = me.send(TableMsg::Timer(timer)).await;
                     });
@@ -528,7 +528,7 @@ impl Table {
                 }
                 Effect::Bot(job) => {
                     let me = self.me.clone();
-                    crate::spawn_here(async move {
+                    crate::settings::spawn_here(async move {
                         if job.pause_ms > 0 {
                             tokio::time::sleep(Duration::from_millis(job.pause_ms)).await;
                         }
@@ -539,7 +539,7 @@ impl Table {
                 }
                 Effect::Hint(job) => {
                     let tx = self.conns.get(&job.conn).cloned();
-                    crate::spawn_here(async move {
+                    crate::settings::spawn_here(async move {
                         if let Ok(msg) = tokio::task::spawn_blocking(move || job.run()).await
                             && let Some(tx) = tx
                         {

@@ -16,8 +16,8 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::app::App;
 use crate::lobby::Located;
-use crate::protocol::{ClientMsg, ErrorCode, MAX_ID_LEN, Refusal, ServerMsg};
 use crate::table::{ConnId, Frame, TableHandle, TableMsg};
+use oh7_table::protocol::{ClientMsg, ErrorCode, MAX_ID_LEN, Refusal, ServerMsg};
 
 /// Why the server closes a WebSocket with a status (RFC 6455, section 7.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,7 +114,7 @@ impl Session {
         let _open = crate::metrics::Held::new(crate::metrics::CONNECTIONS);
         let (sink, mut stream) = socket.split();
         let (tx, rx) = mpsc::channel::<Frame>(app.settings.outbox);
-        let writer = crate::spawn_here(write(sink, rx));
+        let writer = crate::settings::spawn_here(write(sink, rx));
         let s = &app.settings;
         let bucket = Bucket { level: s.burst, at: Instant::now(), rate: s.commands_per_s, burst: s.burst };
         let mut session =
@@ -124,7 +124,7 @@ impl Session {
         if stopped && table.is_none() {
             // A connection at no table hears it from nobody else: every client of a stopping
             // server gets `closing` before the close (a table tells its own, with its version).
-            let _ = tx.send(crate::protocol::ClosingReason::Stopping.msg(0).frame()).await;
+            let _ = tx.send(oh7_table::protocol::ClosingReason::Stopping.msg(0).frame()).await;
         }
         if let Some(h) = table {
             let _ = h.tx.send(TableMsg::Detach { conn }).await;

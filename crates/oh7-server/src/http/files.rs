@@ -11,42 +11,42 @@ use axum::routing::get;
 
 use crate::app::App;
 
-const INDEX: &str = include_str!("../../../web/index.html");
-const APP: &str = include_str!("../../../web/app.js");
-const STATE: &str = include_str!("../../../web/state.js");
-const SOCKET: &str = include_str!("../../../web/socket.js");
-const DOM: &str = include_str!("../../../web/dom.js");
-const TABLE: &str = include_str!("../../../web/table.js");
-const RULES: &str = include_str!("../../../web/rules.js");
-const CARDS: &str = include_str!("../../../web/cards.js");
-const I18N: &str = include_str!("../../../web/i18n.js");
+const INDEX: &str = include_str!("../../../../web/index.html");
+const APP: &str = include_str!("../../../../web/app.js");
+const STATE: &str = include_str!("../../../../web/state.js");
+const SOCKET: &str = include_str!("../../../../web/socket.js");
+const DOM: &str = include_str!("../../../../web/dom.js");
+const TABLE: &str = include_str!("../../../../web/table.js");
+const RULES: &str = include_str!("../../../../web/rules.js");
+const CARDS: &str = include_str!("../../../../web/cards.js");
+const I18N: &str = include_str!("../../../../web/i18n.js");
 /// The glossary as an ES module; a test checks it is what `oh7_core::glossary::to_js` makes, so
 /// the terminal and the browser read the same words (node's tests import the file as it is).
-const GLOSSARY: &str = include_str!("../../../web/glossary.js");
+const GLOSSARY: &str = include_str!("../../../../web/glossary.js");
 /// The refusals' wordings as an ES module (a test in `oh7-core` checks it is what
 /// `oh7_core::wording::to_js` makes: the terminal and the browser word them alike).
-const WORDING: &str = include_str!("../../../web/wording.js");
-const PATCH: &str = include_str!("../../../web/patch.js");
+const WORDING: &str = include_str!("../../../../web/wording.js");
+const PATCH: &str = include_str!("../../../../web/patch.js");
 /// The review and replay pages' scripts (loaded only on `/review/CODE` and `/replay/CODE` pages,
 /// so the first load of a table does not carry them).
-const REVIEW: &str = include_str!("../../../web/review.js");
-const REVIEW_MODEL: &str = include_str!("../../../web/review-model.js");
-const REVIEW_SEVEN: &str = include_str!("../../../web/review-seven.js");
-const REPLAY: &str = include_str!("../../../web/replay.js");
-const ACCOUNT: &str = include_str!("../../../web/account.js");
-const API: &str = include_str!("../../../web/api.js");
-const CATALOGUE: &str = include_str!("../../../web/catalogue.js");
-const PLAYER: &str = include_str!("../../../web/player.js");
-const STYLE: &str = include_str!("../../../web/style.css");
+const REVIEW: &str = include_str!("../../../../web/review.js");
+const REVIEW_MODEL: &str = include_str!("../../../../web/review-model.js");
+const REVIEW_SEVEN: &str = include_str!("../../../../web/review-seven.js");
+const REPLAY: &str = include_str!("../../../../web/replay.js");
+const ACCOUNT: &str = include_str!("../../../../web/account.js");
+const API: &str = include_str!("../../../../web/api.js");
+const CATALOGUE: &str = include_str!("../../../../web/catalogue.js");
+const PLAYER: &str = include_str!("../../../../web/player.js");
+const STYLE: &str = include_str!("../../../../web/style.css");
 /// Play on this device: the transport to the worker, and the worker that runs the WebAssembly.
-const LOCAL: &str = include_str!("../../../web/local.js");
-const WORKER: &str = include_str!("../../../web/worker.js");
+const LOCAL: &str = include_str!("../../../../web/local.js");
+const WORKER: &str = include_str!("../../../../web/worker.js");
 /// The service worker, before its version and file list are written in ([`service_worker`]).
-const SW: &str = include_str!("../../../web/sw.js");
-const MANIFEST: &str = include_str!("../../../web/manifest.webmanifest");
+const SW: &str = include_str!("../../../../web/sw.js");
+const MANIFEST: &str = include_str!("../../../../web/manifest.webmanifest");
 /// The page's WebAssembly (`oh7-wasm`, built by `build.rs`; empty when the build had none).
 pub const WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/oh7.wasm"));
-const ICON: &str = include_str!("../../../web/favicon.svg");
+const ICON: &str = include_str!("../../../../web/favicon.svg");
 
 const JS: &str = "text/javascript; charset=utf-8";
 
@@ -81,9 +81,9 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
 
 /// The client's files that are not text: the icons and the WebAssembly.
 pub(crate) const ASSETS: &[(&str, &str, &[u8])] = &[
-    ("/icons/icon-180.png", "image/png", include_bytes!("../../../web/icons/icon-180.png")),
-    ("/icons/icon-192.png", "image/png", include_bytes!("../../../web/icons/icon-192.png")),
-    ("/icons/icon-512.png", "image/png", include_bytes!("../../../web/icons/icon-512.png")),
+    ("/icons/icon-180.png", "image/png", include_bytes!("../../../../web/icons/icon-180.png")),
+    ("/icons/icon-192.png", "image/png", include_bytes!("../../../../web/icons/icon-192.png")),
+    ("/icons/icon-512.png", "image/png", include_bytes!("../../../../web/icons/icon-512.png")),
     ("/oh7.wasm", "application/wasm", WASM),
 ];
 
