@@ -1,51 +1,7 @@
-//! How a loss is marked, the accuracy of a decision, and the summaries of a round or a game:
-//! shared by every game's review.
+//! The accuracy of a decision and the summaries of a round or a game (marks counted, the
+//! costliest decisions): shared by every game's review.
 
-use serde::{Deserialize, Serialize};
-
-use crate::{ACCURACY_SCALE, BLUNDER, DecisionReview, INACCURACY, MISTAKE, Summary};
-
-/// How a loss is marked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mark {
-    /// At least [`INACCURACY`] points lost.
-    Inaccuracy,
-    /// At least [`MISTAKE`] points lost.
-    Mistake,
-    /// At least [`BLUNDER`] points lost.
-    Blunder,
-}
-
-impl Mark {
-    /// The mark of a loss in expected round points (Oh 7), if any.
-    pub fn of(loss: f64) -> Option<Mark> {
-        Mark::within(loss, [INACCURACY, MISTAKE, BLUNDER])
-    }
-
-    /// The mark of a loss against `[inaccuracy, mistake, blunder]` thresholds, if any.
-    pub fn within(loss: f64, thresholds: [f64; 3]) -> Option<Mark> {
-        let [inaccuracy, mistake, blunder] = thresholds;
-        if loss >= blunder {
-            Some(Mark::Blunder)
-        } else if loss >= mistake {
-            Some(Mark::Mistake)
-        } else if loss >= inaccuracy {
-            Some(Mark::Inaccuracy)
-        } else {
-            None
-        }
-    }
-
-    /// The word shown to people.
-    pub fn word(self) -> &'static str {
-        match self {
-            Mark::Inaccuracy => "inaccuracy",
-            Mark::Mistake => "mistake",
-            Mark::Blunder => "blunder",
-        }
-    }
-}
+use crate::document::{ACCURACY_SCALE, DecisionReview, Mark, Summary};
 
 /// The accuracy of one decision that lost `loss` expected points (100 when nothing is lost).
 pub fn accuracy_of(loss: f64) -> f64 {

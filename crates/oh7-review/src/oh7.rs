@@ -17,11 +17,11 @@ use oh7_bots::ismcts::IsmctsBot;
 use oh7_bots::pi::Scorer;
 use oh7_bots::sample::Knowledge;
 
-use crate::{
+use crate::document::{
     ACCURACY_SCALE, BLUNDER, DecisionReview, Evaluation, FORMAT, Hindsight, INACCURACY, MISTAKE, Mark, OptionValue,
-    Review, ReviewError, ReviewLevel, ReviewOptions, RoundReview, costliest, decision_seed, points_unit, review_each,
-    summarize,
+    Review, ReviewError, ReviewLevel, ReviewOptions, RoundReview, decision_seed, points_unit, review_each,
 };
+use crate::marks::{costliest, summarize};
 
 /// What values the options of a bet or a card play.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -12,10 +12,11 @@ use oh7_core::game::{Game, Seat};
 use oh7_core::seven::{Action, Card, SevenGame, SevenRules, SevenView, Suit, TurnMode};
 use serde_json::Value;
 
-use crate::{
+use crate::document::{
     DecisionReview, Evaluation, FORMAT, Hindsight, Mark, OptionValue, Review, ReviewError, ReviewLevel, ReviewOptions,
-    RoundReview, SevenTable, costliest, decision_seed, summarize,
+    RoundReview, SevenTable, decision_seed,
 };
+use crate::marks::{costliest, summarize};
 use oh7_bots::seven::SevenSearch;
 
 /// A loss of at least this many percentage points of the chance to go out first is an
@@ -256,7 +257,8 @@ pub fn review_seven(
 ) -> Result<Review, ReviewError> {
     let samples = level_samples(opts.level);
     let (game, moments, rounds) = walk(record, seat)?;
-    let decisions = crate::review_each(&moments, progress, |i, m| review_seven_moment(m, seat, i, samples, opts));
+    let decisions =
+        crate::document::review_each(&moments, progress, |i, m| review_seven_moment(m, seat, i, samples, opts));
     let rounds = rounds
         .iter()
         .filter(|r| r.played)
