@@ -225,7 +225,12 @@ impl Bot<oh7_core::oh7::Oh7Game> for MixBot {
 
 /// A bot for Seven by level name (see [`SEVEN_LEVELS`]).
 pub fn seven_bot(level: &str, seed: u64) -> Result<Box<dyn Bot<oh7_core::seven::SevenGame>>, BotError> {
-    match BotLevel::parse(GameId::Seven, level)? {
+    seven_bot_of(&BotLevel::parse(GameId::Seven, level)?, seed)
+}
+
+/// A bot for Seven of a [`BotLevel`] already read.
+pub fn seven_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::seven::SevenGame>>, BotError> {
+    match level {
         BotLevel::Level(Level::Random) => Ok(Box::new(RandomBot::new(seed))),
         BotLevel::Level(Level::Heuristic) => Ok(Box::new(seven::SevenHeuristic)),
         BotLevel::Level(Level::Search) => Ok(Box::new(seven::SevenSearch::new(seed, SEVEN_SEARCH_SAMPLES))),

@@ -6,7 +6,7 @@ use oh7_core::registry::GameId;
 pub use oh7_core::registry::GameSpec;
 
 use crate::dyn_bot::{DynBot, ForGame};
-use crate::level::Level;
+use crate::level::{BotLevel, Level};
 
 /// The bots a game has: its levels, weakest first, and a bot of a level.
 pub trait GameBots {
@@ -18,8 +18,23 @@ pub trait GameBots {
         self.levels().last().copied().unwrap_or(crate::Level::Random.name())
     }
 
-    /// A bot of `level` for this game (see [`GameBots::levels`]).
-    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError>;
+    /// A bot of `level` for this game (see [`GameBots::levels`]), read from its text.
+    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError> {
+        self.bot_level(&self.parse_level(level)?, seed)
+    }
+
+    /// A level of this game, or for Oh 7 a research setting, read from its text once.
+    fn parse_level(&self, text: &str) -> Result<BotLevel, crate::level::LevelError> {
+        BotLevel::parse(self.game(), text)
+    }
+
+    /// A bot of a level already read.
+    fn bot_level(&self, level: &BotLevel, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError> {
+        match self.game() {
+            GameId::Oh7 => crate::oh7_bot_of(level, seed).map(ForGame::boxed),
+            GameId::Seven => crate::seven_bot_of(level, seed).map(ForGame::boxed),
+        }
+    }
 
     /// The game's identity (its levels are [`Level::of`] it).
     fn game(&self) -> GameId;
@@ -41,7 +56,7 @@ pub trait GameBots {
 
     /// A bot of a level of this game.
     fn bot_of(&self, level: Level, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError> {
-        self.bot(level.name(), seed)
+        self.bot_level(&BotLevel::Level(level), seed)
     }
 }
 
@@ -53,13 +68,6 @@ impl GameBots for GameId {
         }
     }
 
-    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError> {
-        match self {
-            GameId::Oh7 => crate::oh7_bot(level, seed).map(ForGame::boxed),
-            GameId::Seven => crate::seven_bot(level, seed).map(ForGame::boxed),
-        }
-    }
-
     fn game(&self) -> GameId {
         *self
     }
@@ -68,10 +76,6 @@ impl GameBots for GameId {
 impl GameBots for GameSpec {
     fn levels(&self) -> &'static [&'static str] {
         self.id().levels()
-    }
-
-    fn bot(&self, level: &str, seed: u64) -> Result<Box<dyn DynBot>, crate::BotError> {
-        self.id().bot(level, seed)
     }
 
     fn game(&self) -> GameId {

@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{channel, sync_channel};
 use std::time::{Duration, Instant};
 
-use oh7_bots::{Bot, GameBots, GameSpec, Level, oh7_bot, play_game, random_oh7_game, seven_bot};
+use oh7_bots::{Bot, BotLevel, GameBots, GameSpec, Level, oh7_bot_of, play_game, random_oh7_game, seven_bot_of};
 use oh7_core::game::Game;
 use oh7_core::oh7::{Oh7Game, Record};
 use oh7_core::seven::SevenGame;
@@ -141,8 +141,8 @@ pub struct Plan {
     pub games: u64,
     /// First seed.
     pub seed: u64,
-    /// One bot level per seat.
-    pub bots: Vec<String>,
+    /// One bot per seat, read once from the command line.
+    pub bots: Vec<BotLevel>,
     /// Whether the levels were left to the default.
     pub default_bots: bool,
     /// Worker threads.
@@ -151,9 +151,8 @@ pub struct Plan {
     pub shard: Option<Shard>,
 }
 
-fn default_level(levels: &[&str]) -> &'static str {
-    let (h, r) = (Level::Heuristic.name(), Level::Random.name());
-    if levels.contains(&h) { h } else { r }
+fn default_level(spec: &GameSpec) -> Level {
+    if spec.offers(Level::Heuristic) { Level::Heuristic } else { Level::Random }
 }
 
 impl Plan {
@@ -173,11 +172,14 @@ impl Plan {
         if games == 0 {
             return Err(plan("--games must be at least 1".into()));
         }
-        let levels = spec.levels();
         let (bots, default_bots) = match bots {
-            None => (vec![default_level(levels).to_string(); players], true),
+            None => (vec![BotLevel::Level(default_level(&spec)); players], true),
             Some(text) => {
-                let v: Vec<String> = text.split(',').map(|s| s.trim().to_ascii_lowercase()).collect();
+                let v: Vec<BotLevel> = text
+                    .split(',')
+                    .map(|s| spec.parse_level(&s.trim().to_ascii_lowercase()))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| plan(e.to_string()))?;
                 let v = match v.len() {
                     1 => vec![v[0].clone(); players],
                     n if n == players => v,
@@ -191,7 +193,7 @@ impl Plan {
             }
         };
         for l in &bots {
-            spec.bot(l, 0).map_err(|e| plan(e.to_string()))?;
+            spec.bot_level(l, 0).map_err(|e| plan(e.to_string()))?;
         }
         let threads = match threads {
             Some(0) => return Err(plan("--threads must be at least 1".into())),
@@ -223,7 +225,11 @@ impl Plan {
     /// `bots: heuristic on every seat (the default)` or `bots: random, heuristic, …`.
     pub fn bots_text(&self) -> String {
         let all_same = self.bots.iter().all(|b| *b == self.bots[0]);
-        let names = if all_same { format!("{} on every seat", self.bots[0]) } else { self.bots.join(", ") };
+        let names = if all_same {
+            format!("{} on every seat", self.bots[0])
+        } else {
+            self.bots.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        };
         if self.default_bots { format!("bots: {names} (the default)") } else { format!("bots: {names}") }
     }
 
@@ -243,7 +249,7 @@ impl Plan {
             spec: self.spec.clone(),
             players: self.players,
             seed: self.seed,
-            bots: self.bots.clone(),
+            bots: self.bots.iter().map(ToString::to_string).collect(),
             games: self.games,
             shard: s.index,
             of: s.count,
@@ -376,7 +382,7 @@ fn play_chunk(plan: &Plan, w: &mut Worker, from: u64, to: u64, json: bool, keep:
         stats: Stats::new(),
         decisions: 0,
     };
-    let all_random = plan.bots.iter().all(|b| b == Level::Random.name());
+    let all_random = plan.bots.iter().all(|b| *b == BotLevel::Level(Level::Random));
     for i in from..to {
         let s = game_seed(plan.seed, i);
         let fail = |why: String| SimError::Game { game: i, why };
@@ -403,7 +409,7 @@ fn play_chunk(plan: &Plan, w: &mut Worker, from: u64, to: u64, json: bool, keep:
                         .bots
                         .iter()
                         .enumerate()
-                        .map(|(p, l)| oh7_bot(l, game_seed(s, p as u64 + 1)))
+                        .map(|(p, l)| oh7_bot_of(l, game_seed(s, p as u64 + 1)))
                         .collect::<Result<_, oh7_bots::BotError>>()
                         .map_err(|e| fail(e.to_string()))?;
                     g.set_seat_names(bots.iter().map(|b| b.name()).collect());
@@ -425,7 +431,7 @@ fn play_chunk(plan: &Plan, w: &mut Worker, from: u64, to: u64, json: bool, keep:
                     .bots
                     .iter()
                     .enumerate()
-                    .map(|(p, l)| seven_bot(l, game_seed(s, p as u64 + 1)))
+                    .map(|(p, l)| seven_bot_of(l, game_seed(s, p as u64 + 1)))
                     .collect::<Result<_, oh7_bots::BotError>>()
                     .map_err(|e| fail(e.to_string()))?;
                 g.set_seat_names(bots.iter().map(|b| b.name()).collect()).map_err(|e| fail(e.to_string()))?;
