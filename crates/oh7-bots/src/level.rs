@@ -134,6 +134,9 @@ pub enum BotLevel {
     IsmctsWith(String),
     /// Sees every hand: for measurement, never a player (built by the tournament).
     Oracle,
+    /// Bets by the learned bid evaluator in the file (`betnet=FILE`, issue 56), plays as the
+    /// expert.
+    BetNet(String),
 }
 
 /// Why a text names no bot of a game.
@@ -172,6 +175,9 @@ pub enum BotError {
     /// The oracle sees every hand: only a tournament seats it.
     #[error("`oracle` sees every hand: only a tournament seats it")]
     Oracle,
+    /// A learned model's file that does not load.
+    #[error("{0}")]
+    Model(String),
 }
 
 impl BotLevel {
@@ -189,6 +195,11 @@ impl BotLevel {
         }
         if text == "pimc" {
             Ok(BotLevel::Pimc)
+        } else if let Some(path) = text.strip_prefix("betnet=") {
+            if path.is_empty() {
+                return Err(LevelError::Form("betnet=FILE (a bid evaluator from oh7 learn train --kind bet)"));
+            }
+            Ok(BotLevel::BetNet(path.to_string()))
         } else if text == "oracle" {
             Ok(BotLevel::Oracle)
         } else if let Some(n) = text.strip_prefix("hybrid:") {
@@ -219,6 +230,7 @@ impl fmt::Display for BotLevel {
             BotLevel::Hybrid(n) => write!(f, "hybrid:{n}"),
             BotLevel::Mix(b, p) => write!(f, "mix:{b}:{p}"),
             BotLevel::IsmctsWith(s) => write!(f, "ismcts:{s}"),
+            BotLevel::BetNet(p) => write!(f, "betnet={p}"),
         }
     }
 }
@@ -327,6 +339,8 @@ mod tests {
             "mix:ismcts:expert",
             "mix:heuristic:ismcts:iterations=500",
             "ismcts:c=0.5",
+            "betnet=/tmp/bet.safetensors",
+            "mix:betnet=m.safetensors:heuristic",
         ] {
             let b = BotLevel::parse(GameId::Oh7, t).unwrap();
             assert!(!b.is_offered(), "{t}");

@@ -10,6 +10,7 @@
 //! seeded ChaCha RNG, so a bot is deterministic for a given seed.
 
 pub mod beginner;
+pub mod bet_model;
 pub mod dyn_bot;
 pub mod expert;
 pub mod hand_model;
@@ -154,6 +155,10 @@ pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::o
             }
             Level::Search => Err(BotError::OtherGame { level: l.name().to_string(), game: GameId::Oh7.name() }),
         },
+        BotLevel::BetNet(path) => {
+            let net = bet_model_at(path)?;
+            Ok(Box::new(bet_model::LearnedBets::new(net, Box::new(ismcts::IsmctsBot::expert(seed)), level.to_string())))
+        }
         BotLevel::Hybrid(it) => {
             let cfg = ismcts::IsmctsConfig { iterations: *it, ..ismcts::IsmctsConfig::default() };
             Ok(Box::new(HybridBot::new(&level.to_string(), cfg, seed)))
@@ -221,6 +226,22 @@ impl Bot<oh7_core::oh7::Oh7Game> for MixBot {
             _ => self.play.choose(view, legal),
         }
     }
+}
+
+/// The bid evaluator in `path`, read once per process.
+fn bet_model_at(path: &str) -> Result<std::sync::Arc<bet_model::BetNet>, BotError> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static LOADED: OnceLock<Mutex<HashMap<String, Arc<bet_model::BetNet>>>> = OnceLock::new();
+    let mut loaded = LOADED.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(net) = loaded.get(path) {
+        return Ok(net.clone());
+    }
+    let bytes = std::fs::read(path).map_err(|e| BotError::Model(format!("cannot read {path}: {e}")))?;
+    let net =
+        Arc::new(bet_model::BetNet::from_safetensors(&bytes).map_err(|e| BotError::Model(format!("{path}: {e}")))?);
+    loaded.insert(path.to_string(), net.clone());
+    Ok(net)
 }
 
 /// A bot for Seven by level name (see [`SEVEN_LEVELS`]).

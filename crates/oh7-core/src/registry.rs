@@ -256,11 +256,11 @@ fn with_options(base: &str, options: &[(String, String)]) -> Result<String, Spec
     for (key, value) in options {
         let key = key.trim();
         let bad = |detail: &str| SpecError::BadOption { key: key.chars().take(20).collect(), detail: detail.into() };
-        if key.is_empty() || !key.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+        if key.is_empty() || key.len() > 40 || !key.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
             return Err(bad("a knob's name is lowercase words joined by `_` (e.g. `target`)"));
         }
         if key == "preset" {
-            return Err(bad("give the preset as the preset, not as an option"));
+            return Err(bad("the preset is chosen apart (`--preset`, the request's `preset`), not as an option"));
         }
         // A TOML value when it reads as one alone (`21`, `true`, `"fr"`); else the text itself.
         let read = toml::from_str::<toml::Table>(&format!("v = {}", value.trim()))
@@ -511,7 +511,7 @@ impl GameSpec {
     pub fn summary(&self, players: Option<usize>, lang: Lang) -> Summary {
         match self {
             GameSpec::Oh7 { ruleset } => crate::rules_summary::oh7(ruleset, players, lang),
-            GameSpec::Seven { .. } => crate::rules_summary::seven(lang),
+            GameSpec::Seven { rules } => crate::rules_summary::seven(rules, lang),
         }
     }
 
@@ -531,7 +531,7 @@ pub fn rules_summary(ruleset: Option<&Ruleset>, game: GameId, players: Option<us
     match (game, ruleset) {
         (GameId::Oh7, Some(r)) => text(r),
         (GameId::Oh7, None) => Preset::ALL.iter().map(|p| text(&Ruleset::preset(*p))).collect::<Vec<_>>().join("\n"),
-        (GameId::Seven, _) => crate::rules_summary::seven(lang).to_text(lang, SUMMARY_WIDTH),
+        (GameId::Seven, _) => crate::rules_summary::seven(&SevenRules::default(), lang).to_text(lang, SUMMARY_WIDTH),
     }
 }
 
@@ -629,6 +629,15 @@ mod tests {
         assert_eq!(seven, GameSpec::seven(SevenRules { limit: None, hand_size: 5, ..SevenRules::default() }));
         assert!(matches!(bad(&[("decks", "2")], Some("seven")), SpecError::BadOption { key, .. } if key == "decks"));
         assert_eq!(parse_option("target = 21"), Ok(("target".into(), "21".into())));
+        // A knob's name is short: a long one is refused without being written back whole.
+        let long = "k".repeat(5000);
+        let e = bad(&[(long.as_str(), "1")], None).to_string();
+        assert!(e.len() < 200, "{e}");
+        // Seven's summary tells its knobs (as the table's /rules and the terminal show it).
+        let summary = seven.rules_summary(Lang::En);
+        assert!(summary.contains("gets 5") && summary.contains("One round only"), "{summary}");
+        let fr = GameSpec::seven(SevenRules { limit: Some(50), ..SevenRules::default() }).rules_summary(Lang::Fr);
+        assert!(fr.contains("Au-dessus de 50"), "{fr}");
         assert!(parse_option("target").is_err() && parse_option("=1").is_err());
     }
 

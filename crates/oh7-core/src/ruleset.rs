@@ -132,6 +132,10 @@ impl Scoring {
     }
 }
 
+/// The last round a game may have (R-OWN-11): one its end rule has not ended by then ends there
+/// (and the most rounds a ruleset may ask for).
+pub const MAX_ROUNDS: u32 = 1000;
+
 /// When the game ends (§7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -453,7 +457,7 @@ impl Ruleset {
             (_, Some(_)) => return bad("target is only used with end = \"target\""),
             _ => {}
         }
-        if self.end != EndRule::Target && !(1..=1000).contains(&self.rounds) {
+        if self.end != EndRule::Target && !(1..=MAX_ROUNDS).contains(&self.rounds) {
             return bad("rounds must be between 1 and 1000");
         }
         for players in self.min_players as usize..=self.max_players as usize {

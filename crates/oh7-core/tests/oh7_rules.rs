@@ -755,3 +755,36 @@ fn bga_records_say_how_many_decks_are_dealt() {
         }
     }
 }
+
+/// R-OWN-11: a target game where every total can fall (a custom ruleset's `basket` scoring) still
+/// ends, by round 1,000, the highest total winning.
+#[test]
+fn r_own_11_a_game_ends_by_round_1000() {
+    let rules = Ruleset::from_toml("preset = \"fr\"\nscoring = \"basket\"\ntarget = 35").unwrap();
+    let mut g = Oh7Game::new(rules, 4, 3).unwrap();
+    let mut legal = Vec::new();
+    // Every seat bets as high as it can and plays its lowest card: bets fail, totals fall.
+    while let Some(seat) = g.to_move().lowest() {
+        g.legal_actions(seat, &mut legal);
+        let a = match legal[0] {
+            Action::Bet(_) => *legal
+                .iter()
+                .max_by_key(|a| match a {
+                    Action::Bet(c) => c.value(),
+                    _ => 0,
+                })
+                .unwrap(),
+            _ => legal[0],
+        };
+        g.apply(seat, a).unwrap();
+    }
+    let view = g.view(0);
+    let rounds = view.past_rounds().len() as u32;
+    // Every bet failed often enough that nobody reached 35: the cap ended the game.
+    assert_eq!(rounds, oh7_core::oh7::MAX_ROUNDS);
+    let totals = g.totals();
+    let top = totals.iter().copied().max().unwrap();
+    assert!(top < 35, "{totals:?}");
+    let winners = g.winners();
+    assert!(!winners.is_empty() && winners.iter().all(|&w| totals[w] == top), "{totals:?} {winners:?}");
+}

@@ -49,6 +49,9 @@ pub struct DataPlan {
     pub rounds: u32,
     /// Samples of the uniform deal sampler per decision for its cross-entropy (0: none).
     pub baseline: u32,
+    /// The bid evaluator's data (`--bets`): the probability that a bet is drawn at random
+    /// instead of the bot's (0: never).
+    pub explore_bets: f64,
 }
 
 /// What a data file says of itself (its safetensors metadata, `meta` as JSON).
@@ -74,6 +77,9 @@ pub struct DataMeta {
     pub rounds: u32,
     /// Uniform sampler samples per decision.
     pub baseline: u32,
+    /// The probability a bet was drawn at random (bet files; 0 elsewhere and in older files).
+    #[serde(default)]
+    pub explore_bets: f64,
 }
 
 /// Rows, column by column (the tensors of a data file).

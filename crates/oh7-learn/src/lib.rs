@@ -8,6 +8,7 @@
 //! What it is not: the bots' inference, which lives in `oh7_bots::hand_model` as plain code so
 //! that playing needs no tensor library.
 
+pub mod bets;
 pub mod data;
 pub mod nn;
 pub mod train;

@@ -26,6 +26,7 @@ fn plan(games: u64, baseline: u32) -> DataPlan {
         shard: None,
         rounds: 1,
         baseline,
+        explore_bets: 0.0,
     }
 }
 
@@ -41,6 +42,7 @@ fn meta(p: &DataPlan) -> DataMeta {
         shard: None,
         rounds: p.rounds,
         baseline: p.baseline,
+        explore_bets: p.explore_bets,
     }
 }
 
@@ -232,4 +234,43 @@ fn toy_pipeline_of_the_leaf_value() {
         g.apply(seat, a).unwrap();
     }
     assert!(g.is_over());
+}
+
+/// The bid evaluator's pipeline (issue 56): explored bets are drawn, only bets that stood are
+/// kept, the rows do not depend on the threads, a network trains on them and a bot bets by it.
+#[test]
+fn bets_explored_trained_and_played() {
+    use oh7_learn::bets::{generate_bets, read_bets, train_bets, write_bets};
+    let dir = tempfile::tempdir().unwrap();
+    let p = DataPlan { bots: vec!["heuristic".into()], rounds: 3, explore_bets: 0.5, ..plan(40, 0) };
+    let rows = generate_bets(&p, &|_| {}).unwrap();
+    assert!(rows.len() >= 40 * 4 * 2, "{} rows", rows.len());
+    let explored = rows.explored.iter().filter(|&&e| e == 1).count();
+    assert!(explored > rows.len() / 4 && explored < rows.len() * 3 / 4, "{explored} of {}", rows.len());
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let again = one.install(|| generate_bets(&p, &|_| {})).unwrap();
+    assert_eq!((again.points.clone(), again.explored.clone()), (rows.points.clone(), rows.explored.clone()));
+    let none = generate_bets(&DataPlan { explore_bets: 0.0, ..p.clone() }, &|_| {}).unwrap();
+    assert!(none.explored.iter().all(|&e| e == 0));
+    assert!(generate_bets(&DataPlan { explore_bets: 1.5, ..p.clone() }, &|_| {}).is_err());
+    let file = dir.path().join("bets.safetensors");
+    write_bets(&file, &rows, &DataMeta { format: String::new(), ..meta(&p) }).unwrap();
+    let back = read_bets(&file).unwrap();
+    assert_eq!((back.points, back.feats.len()), (rows.points.clone(), rows.feats.len()));
+    assert!(read(&file).is_err(), "a bet file is not a decision file");
+    let tp = TrainPlan { hidden: 16, layers: 1, epochs: 2, ..TrainPlan::default() };
+    let (bytes, epochs) = train_bets(&rows, &tp, &mut |_| {}).unwrap();
+    assert_eq!(epochs.len(), 2);
+    let model = dir.path().join("bet.safetensors");
+    std::fs::write(&model, &bytes).unwrap();
+    let net = oh7_bots::bet_model::BetNet::from_safetensors(&bytes).unwrap();
+    let (ce, base, _, _, held) = oh7_learn::bets::evaluate_bets(&net, &rows);
+    assert!(held > 0 && ce.is_finite() && base.is_finite());
+    // A bot that bets by it plays whole games.
+    let level = format!("mix:betnet={}:heuristic", model.display());
+    let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 9).unwrap();
+    let mut bots: Vec<Box<dyn oh7_bots::Bot<Oh7Game>>> =
+        (0..4).map(|s| oh7_bots::oh7_bot(&level, s).unwrap()).collect();
+    oh7_bots::play_game(&mut g, &mut bots, 100_000).unwrap();
+    assert!(oh7_bots::oh7_bot("betnet=/nonexistent.safetensors", 0).is_err());
 }

@@ -39,6 +39,9 @@ pub(crate) enum Kind {
     /// The leaf value: each player's tricks still to win in a position (`ismcts:value=true`;
     /// data from `oh7 learn data --value`).
     Value,
+    /// The bid evaluator: the round's points of each bet (`betnet=FILE`; data from `oh7 learn
+    /// data --bets`).
+    Bet,
 }
 
 #[derive(Args)]
@@ -72,6 +75,14 @@ pub(crate) struct DataArgs {
     /// features and the tricks it still won; tables without the Dummy).
     #[arg(long)]
     value: bool,
+    /// Write the bid evaluator's rows instead (per bet that stood: its features from the
+    /// bettor's view and the points the bettor then scored in the round).
+    #[arg(long, conflicts_with = "value")]
+    bets: bool,
+    /// With --bets: the probability that a bet is a legal bet drawn at random instead of the
+    /// bot's (the bot then plays the round for it), so that every bet's outcome is seen.
+    #[arg(long, value_name = "P", default_value_t = 0.0, requires = "bets")]
+    explore_bets: f64,
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -169,6 +180,7 @@ fn data(a: &DataArgs) -> Result<()> {
         shard: a.shard,
         rounds: a.rounds,
         baseline: a.baseline,
+        explore_bets: a.explore_bets,
     };
     let (lo, hi) = match a.shard {
         Some(s) => (a.games * s.index / s.count, a.games * (s.index + 1) / s.count),
@@ -187,7 +199,24 @@ fn data(a: &DataArgs) -> Result<()> {
         shard: a.shard.map(|s| format!("{}/{}", s.index, s.count)),
         rounds: a.rounds,
         baseline: a.baseline,
+        explore_bets: a.explore_bets,
     };
+    if a.bets {
+        let rows = pool(a.threads)?
+            .install(|| oh7_learn::bets::generate_bets(&plan, &|d| progress.set(d)))
+            .map_err(|e| anyhow!(e))?;
+        progress.finish();
+        oh7_learn::bets::write_bets(&a.out, &rows, &meta).map_err(|e| anyhow!(e))?;
+        eprintln!(
+            "{} bet rows ({} explored) from {} games written to {} in {:.1} s",
+            rows.len(),
+            rows.explored.iter().filter(|&&e| e == 1).count(),
+            hi - lo,
+            a.out.display(),
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
     if a.value {
         let rows = pool(a.threads)?
             .install(|| oh7_learn::value::generate_value(&plan, &|d| progress.set(d)))
@@ -241,6 +270,7 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
         }
         Kind::Prior => (a.hidden.unwrap_or(128), a.layers.unwrap_or(1)),
         Kind::Value => (a.hidden.unwrap_or(32), a.layers.unwrap_or(1)),
+        Kind::Bet => (a.hidden.unwrap_or(64), a.layers.unwrap_or(2)),
     };
     if a.epochs == 0 || a.batch == 0 || hidden == 0 || layers == 0 {
         bail!("--epochs, --batch, --hidden and --layers must be at least 1");
@@ -251,10 +281,19 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
     crate::sim::check_out_folder("--out", &a.out)?;
     let plan =
         TrainPlan { hidden, layers, epochs: a.epochs, batch: a.batch, lr: a.lr, seed: a.seed, ..TrainPlan::default() };
+    let bets = if a.kind == Kind::Bet {
+        let b = oh7_learn::bets::read_all_bets(&a.files).map_err(|e| anyhow!(e))?;
+        eprintln!("{} bet rows from {} files", b.len(), a.files.len());
+        b
+    } else {
+        Default::default()
+    };
     let (rows, values) = if a.kind == Kind::Value {
         let v = oh7_learn::value::read_values(&a.files).map_err(|e| anyhow!(e))?;
         eprintln!("{} value rows from {} files", v.len(), a.files.len());
         (Rows::default(), v)
+    } else if a.kind == Kind::Bet {
+        (Rows::default(), Default::default())
     } else {
         let (rows, _) = read_all(&a.files)?;
         eprintln!("{} rows from {} files", rows.len(), a.files.len());
@@ -267,6 +306,7 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
                 Kind::Hand => "hidden card",
                 Kind::Prior => "decision",
                 Kind::Value => "player and position",
+                Kind::Bet => "bet",
             };
             let mut report = |ep: &oh7_learn::train::Epoch| {
                 eprintln!(
@@ -282,6 +322,7 @@ fn train_cmd(a: &TrainArgs) -> Result<()> {
                 Kind::Hand => train(&rows, &plan, &mut report),
                 Kind::Prior => train_prior(&rows, &plan, &mut report),
                 Kind::Value => oh7_learn::value::train_value(&values, &plan, &mut report),
+                Kind::Bet => oh7_learn::bets::train_bets(&bets, &plan, &mut report),
             }
         })
         .map_err(|e| anyhow!(e))?;
@@ -298,6 +339,9 @@ fn eval(a: &EvalArgs) -> Result<()> {
     }
     if a.kind == Kind::Value {
         return eval_value(a);
+    }
+    if a.kind == Kind::Bet {
+        return eval_bets(a);
     }
     let model = match &a.model {
         Some(p) => load_model(p).map_err(|e| anyhow!(e))?,
@@ -393,6 +437,22 @@ fn eval_value(a: &EvalArgs) -> Result<()> {
         let rows = oh7_learn::value::read_value(f).map_err(|e| anyhow!(e))?;
         let (ce, base, mae, n) = oh7_learn::value::evaluate_value(&net, &rows);
         println!("| {} | {n} | {ce:.4} | {base:.4} | {mae:.3} |", f.display());
+    }
+    Ok(())
+}
+
+fn eval_bets(a: &EvalArgs) -> Result<()> {
+    let Some(p) = &a.model else { bail!("--kind bet needs --model FILE: no bid evaluator is shipped yet") };
+    let bytes = std::fs::read(p).map_err(|e| anyhow!("cannot open {}: {e}", p.display()))?;
+    let net = oh7_bots::bet_model::BetNet::from_safetensors(&bytes).map_err(|e| anyhow!("{}: {e}", p.display()))?;
+    println!(
+        "| data | held-out bets | model (nats) | points' distribution alone (nats) | expected points, mean abs. error | the mean's |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for f in &a.files {
+        let rows = oh7_learn::bets::read_bets(f).map_err(|e| anyhow!(e))?;
+        let (ce, base, mae, base_mae, n) = oh7_learn::bets::evaluate_bets(&net, &rows);
+        println!("| {} | {n} | {ce:.4} | {base:.4} | {mae:.3} | {base_mae:.3} |", f.display());
     }
     Ok(())
 }

@@ -172,8 +172,9 @@ pub struct RulesArgs {
     /// --preset); for Seven its knobs (limit, hand_size, ten_skips_with_two, round_turn_limit).
     #[arg(long, value_name = "FILE")]
     pub ruleset: Option<PathBuf>,
-    /// A knob of the game's ruleset laid over the preset or the file, as KEY=VALUE (repeat it):
-    /// e.g. `--set target=21 --set scoring=basket`, or Seven's `--set limit=50` (0: one round).
+    /// A knob of the game's ruleset laid over the preset or the file, as KEY=VALUE (repeat it;
+    /// the last of a key counts, and --set wins over the flags below): e.g. `--set target=21
+    /// --set scoring=basket`, or Seven's `--set limit=50` (0: one round).
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = oh7_core::registry::parse_option)]
     pub set: Vec<(String, String)>,
     /// Copies of each regular card: 1 or 2 (bga option for 2-4 players; `--set decks=N`).
@@ -196,6 +197,11 @@ fn parse_preset(s: &str) -> Result<Preset, String> {
 }
 
 impl RulesArgs {
+    /// Whether any rules option besides the preset is given (a file, `--set`, a preset's flag).
+    pub fn names_rules(&self) -> bool {
+        self.ruleset.is_some() || !self.options().is_empty()
+    }
+
     /// The options these arguments lay over the rules: the presets' own flags, then `--set`
     /// (which wins, being later).
     fn options(&self) -> Vec<(String, String)> {

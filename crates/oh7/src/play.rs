@@ -55,7 +55,16 @@ pub(crate) fn run(args: &PlayArgs) -> Result<()> {
         LangArg::En => Lang::En,
         LangArg::Fr => Lang::Fr,
     };
-    let game = args.game.spec()?;
+    let game = match &args.resume {
+        // A saved game keeps its own rules: a rules option would be ignored, so it is refused.
+        Some(_) if args.game.rules.names_rules() => {
+            anyhow::bail!(
+                "--resume continues the saved game with its own rules: give no --ruleset, --set or preset option"
+            )
+        }
+        Some(_) => oh7_core::registry::GameSpec::default_of(args.game.game),
+        None => args.game.spec()?,
+    };
     let seed = args.seed.unwrap_or_else(|| {
         let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         (t.as_nanos() as u64) ^ ((std::process::id() as u64) << 32)

@@ -170,6 +170,8 @@ fn options_are_set_at_the_command_line() {
     fails_with(&["simulate", "--set", "colour=red"], "option `colour`: unknown field");
     fails_with(&["simulate", "--set", "target"], "write an option as key=value");
     fails_with(&["simulate", "--game", "seven", "--decks", "2"], "option `decks`: unknown field");
+    // A resumed game keeps its own rules: an option would be ignored, so it is refused.
+    fails_with(&["play", "--resume", "saved.json", "--set", "target=21"], "--resume continues the saved game");
 }
 
 #[test]

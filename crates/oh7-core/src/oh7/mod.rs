@@ -33,6 +33,8 @@ pub use view::{LeaderBy, LeaderWhy, PhaseView, RoundSummary, ScoreParts, SeatVie
 pub const MAX_SEATS: usize = 9;
 /// Tricks in a round.
 pub const TRICKS: usize = 7;
+
+pub use crate::ruleset::MAX_ROUNDS;
 /// Cards in a hand.
 pub const HAND: usize = 7;
 
@@ -933,7 +935,7 @@ impl Oh7Game {
             s
         };
         let top = best_of(SeatSet::first(n), &|p| self.totals[p] as i64);
-        match self.rules.end {
+        let by_rule = || match self.rules.end {
             EndRule::MinRounds => {
                 if r.number < self.rules.rounds {
                     return None;
@@ -964,7 +966,10 @@ impl Oh7Game {
                 Some(best_of(most_made, &|p| self.totals[p] as i64))
             }
             EndRule::FixedRounds => (r.number >= self.rules.rounds).then(|| best_of(top, &|p| self.made[p] as i64)),
-        }
+        };
+        // R-OWN-11: a game its rule has not ended by round MAX_ROUNDS ends there, as a game of
+        // fixed rounds does (a target nobody reaches when every bet fails could be never).
+        by_rule().or_else(|| (r.number >= MAX_ROUNDS).then(|| best_of(top, &|p| self.made[p] as i64)))
     }
 
     fn waiting_words(&self) -> String {

@@ -144,7 +144,7 @@ pub(super) fn oh7(c: &Ctx) -> Summary {
     }
 }
 
-pub(super) fn seven() -> Summary {
+pub(super) fn seven(r: &crate::seven::SevenRules) -> Summary {
     let s = |x: &str| x.to_string();
     Summary {
         title: s("Seven — the shedding game (2 to 8 players)"),
@@ -152,8 +152,9 @@ pub(super) fn seven() -> Summary {
         sections: vec![
             Section::new(
                 "Cards",
-                vec![s(
-                    "Two standard 52-card decks (104 cards). Each player gets 8; the rest is the draw pile, whose top card is turned up to start the discard pile (its effect does not apply). A second copy of a card is marked ′.",
+                vec![format!(
+                    "Two standard 52-card decks (104 cards). Each player gets {}; the rest is the draw pile, whose top card is turned up to start the discard pile (its effect does not apply). A second copy of a card is marked ′.",
+                    r.hand_size
                 )],
             ),
             Section::new(
@@ -186,7 +187,12 @@ pub(super) fn seven() -> Summary {
                     s(
                         "The first player with no card wins the round; the others add their cards: 2-7, 9, 10 face value; J, Q, K, A 10; A♠ 15; 8 zero.",
                     ),
-                    s("A total over 150 is eliminated, exactly 150 drops back to 0; the last player left wins."),
+                    match r.limit {
+                        Some(l) => format!(
+                            "A total over {l} is eliminated, exactly {l} drops back to 0; the last player left wins."
+                        ),
+                        None => s("One round only: the lowest total wins."),
+                    },
                 ],
             ),
         ],

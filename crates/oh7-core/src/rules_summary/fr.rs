@@ -147,7 +147,7 @@ pub(super) fn oh7(c: &Ctx) -> Summary {
     }
 }
 
-pub(super) fn seven() -> Summary {
+pub(super) fn seven(r: &crate::seven::SevenRules) -> Summary {
     let s = |x: &str| x.to_string();
     Summary {
         title: s("Seven — le jeu où l'on se défausse de ses cartes (2 à 8 joueurs)"),
@@ -155,8 +155,9 @@ pub(super) fn seven() -> Summary {
         sections: vec![
             Section::new(
                 "Les cartes",
-                vec![s(
-                    "Deux jeux de 52 cartes (104 cartes). Chacun en reçoit 8 ; le reste forme la pioche, dont la carte du dessus, retournée, commence le talon (son effet ne s'applique pas). Le deuxième exemplaire d'une carte est marqué ′.",
+                vec![format!(
+                    "Deux jeux de 52 cartes (104 cartes). Chacun en reçoit {} ; le reste forme la pioche, dont la carte du dessus, retournée, commence le talon (son effet ne s'applique pas). Le deuxième exemplaire d'une carte est marqué ′.",
+                    r.hand_size
                 )],
             ),
             Section::new(
@@ -191,9 +192,12 @@ pub(super) fn seven() -> Summary {
                     s(
                         "Qui n'a plus de carte gagne la manche ; les autres comptent leurs cartes : 2-7, 9, 10 leur valeur ; valet, dame, roi, as 10 ; A♠ 15 ; 8 zéro.",
                     ),
-                    s(
-                        "Au-dessus de 150, on est éliminé ; à exactement 150, on revient à 0 ; le dernier joueur en jeu gagne.",
-                    ),
+                    match r.limit {
+                        Some(l) => format!(
+                            "Au-dessus de {l}, on est éliminé ; à exactement {l}, on revient à 0 ; le dernier joueur en jeu gagne."
+                        ),
+                        None => s("Une seule manche : le plus petit total gagne."),
+                    },
                 ],
             ),
         ],

@@ -228,11 +228,11 @@ pub fn oh7(r: &Ruleset, players: Option<usize>, lang: Lang) -> Summary {
     }
 }
 
-/// The summary of Seven in `lang` (`rules/seven.md`).
-pub fn seven(lang: Lang) -> Summary {
+/// The summary of Seven with the knobs `rules` in `lang` (`rules/seven.md`).
+pub fn seven(rules: &crate::seven::SevenRules, lang: Lang) -> Summary {
     match lang {
-        Lang::En => en::seven(),
-        Lang::Fr => fr::seven(),
+        Lang::En => en::seven(rules),
+        Lang::Fr => fr::seven(rules),
     }
 }
 
@@ -311,7 +311,10 @@ mod tests {
             "the", "and", "bet", "bets", "trick", "tricks", "round", "trump", "players", "cards", "wins", "Dummy",
             "attempt",
         ];
-        let mut all = vec![seven(Lang::En), seven(Lang::Fr)];
+        let mut all = vec![
+            seven(&crate::seven::SevenRules::default(), Lang::En),
+            seven(&crate::seven::SevenRules::default(), Lang::Fr),
+        ];
         let mut variants: Vec<Ruleset> = Preset::ALL.iter().map(|p| Ruleset::preset(*p)).collect();
         variants.push(Ruleset { passing: true, decks: 2, ..Ruleset::preset(Preset::Bga) });
         for r in &variants {
@@ -358,7 +361,7 @@ mod tests {
             let texts = Preset::ALL
                 .iter()
                 .map(|&p| oh7(&Ruleset::preset(p), None, lang).to_text(lang, 92))
-                .chain([seven(lang).to_text(lang, 92)]);
+                .chain([seven(&crate::seven::SevenRules::default(), lang).to_text(lang, 92)]);
             for t in texts {
                 for line in t.lines() {
                     assert!(line.chars().count() <= 92, "{} characters: {line}", line.chars().count());
