@@ -124,18 +124,33 @@ impl BetNet {
     }
 }
 
-/// A bot that bets by a [`BetNet`] and leaves every other decision to another bot (`betnet=FILE`:
-/// the expert plays; `mix:betnet=FILE:PLAY` names the player).
+/// A bot that bets by a [`BetNet`] and plays as the expert (`betnet=FILE`; `mix:betnet=FILE:PLAY`
+/// names another player): with `top` 1 it bets the model's best card; with more, the expert's
+/// own bet search chooses among the model's `top` best (the model inside the search).
 pub struct LearnedBets {
     net: Arc<BetNet>,
-    play: Box<dyn Bot<Oh7Game>>,
+    expert: crate::ismcts::IsmctsBot,
+    top: usize,
     name: String,
 }
 
 impl LearnedBets {
-    /// Bets by `net`, everything else by `play`; `name` is the bot's name in records.
-    pub fn new(net: Arc<BetNet>, play: Box<dyn Bot<Oh7Game>>, name: String) -> LearnedBets {
-        LearnedBets { net, play, name }
+    /// Bets by `net` (among its `top` best, by `expert`'s search), everything else by `expert`;
+    /// `name` is the bot's name in records.
+    pub fn new(net: Arc<BetNet>, expert: crate::ismcts::IsmctsBot, top: u8, name: String) -> LearnedBets {
+        LearnedBets { net, expert, top: usize::from(top.max(1)), name }
+    }
+
+    /// The model's `top` best cards of `legal`.
+    fn candidates(&self, view: &SeatView<'_>, legal: CardSet) -> CardSet {
+        let mut v = self.net.expected(view, legal);
+        // Best first; a tie keeps card order (the sort is stable).
+        v.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut out = CardSet::EMPTY;
+        for (c, _) in v.into_iter().take(self.top) {
+            out.insert(c);
+        }
+        out
     }
 }
 
@@ -147,9 +162,14 @@ impl Bot<Oh7Game> for LearnedBets {
     fn choose(&mut self, view: &SeatView<'_>, legal: &[Action]) -> Action {
         match (view.phase(), legal[0]) {
             (PhaseView::Betting { .. }, Action::Bet(_)) if legal.len() > 1 => {
-                Action::Bet(self.net.best(view, crate::heuristic::cards_of(legal)))
+                let legal = crate::heuristic::cards_of(legal);
+                if self.top == 1 {
+                    return Action::Bet(self.net.best(view, legal));
+                }
+                let among = self.candidates(view, legal);
+                Action::Bet(self.expert.bet(view, among))
             }
-            _ => self.play.choose(view, legal),
+            _ => self.expert.choose(view, legal),
         }
     }
 }

@@ -134,9 +134,15 @@ pub enum BotLevel {
     IsmctsWith(String),
     /// Sees every hand: for measurement, never a player (built by the tournament).
     Oracle,
-    /// Bets by the learned bid evaluator in the file (`betnet=FILE`, issue 56), plays as the
-    /// expert.
-    BetNet(String),
+    /// Bets by the learned bid evaluator in the file, plays as the expert (issue 56):
+    /// `betnet=FILE` bets its best card; `betnet:K=FILE` lets the expert's bet search choose
+    /// among its `K` best.
+    BetNet {
+        /// The model's file.
+        path: String,
+        /// Candidates the search chooses among (1: the model's best, no search).
+        top: u8,
+    },
 }
 
 /// Why a text names no bot of a game.
@@ -195,11 +201,21 @@ impl BotLevel {
         }
         if text == "pimc" {
             Ok(BotLevel::Pimc)
-        } else if let Some(path) = text.strip_prefix("betnet=") {
+        } else if let Some(rest) = text.strip_prefix("betnet") {
+            let form =
+                LevelError::Form("betnet=FILE or betnet:K=FILE (a bid evaluator from oh7 learn train --kind bet)");
+            let (top, path) = match rest.split_once('=') {
+                Some(("", path)) => (1, path),
+                Some((k, path)) => (
+                    k.strip_prefix(':').and_then(|k| k.parse::<u8>().ok()).filter(|&k| k >= 1).ok_or(form.clone())?,
+                    path,
+                ),
+                None => return Err(form),
+            };
             if path.is_empty() {
-                return Err(LevelError::Form("betnet=FILE (a bid evaluator from oh7 learn train --kind bet)"));
+                return Err(form);
             }
-            Ok(BotLevel::BetNet(path.to_string()))
+            Ok(BotLevel::BetNet { path: path.to_string(), top })
         } else if text == "oracle" {
             Ok(BotLevel::Oracle)
         } else if let Some(n) = text.strip_prefix("hybrid:") {
@@ -230,7 +246,8 @@ impl fmt::Display for BotLevel {
             BotLevel::Hybrid(n) => write!(f, "hybrid:{n}"),
             BotLevel::Mix(b, p) => write!(f, "mix:{b}:{p}"),
             BotLevel::IsmctsWith(s) => write!(f, "ismcts:{s}"),
-            BotLevel::BetNet(p) => write!(f, "betnet={p}"),
+            BotLevel::BetNet { path, top: 1 } => write!(f, "betnet={path}"),
+            BotLevel::BetNet { path, top } => write!(f, "betnet:{top}={path}"),
         }
     }
 }
@@ -340,6 +357,7 @@ mod tests {
             "mix:heuristic:ismcts:iterations=500",
             "ismcts:c=0.5",
             "betnet=/tmp/bet.safetensors",
+            "betnet:3=m.safetensors",
             "mix:betnet=m.safetensors:heuristic",
         ] {
             let b = BotLevel::parse(GameId::Oh7, t).unwrap();

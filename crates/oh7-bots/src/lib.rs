@@ -155,9 +155,9 @@ pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::o
             }
             Level::Search => Err(BotError::OtherGame { level: l.name().to_string(), game: GameId::Oh7.name() }),
         },
-        BotLevel::BetNet(path) => {
+        BotLevel::BetNet { path, top } => {
             let net = bet_model_at(path)?;
-            Ok(Box::new(bet_model::LearnedBets::new(net, Box::new(ismcts::IsmctsBot::expert(seed)), level.to_string())))
+            Ok(Box::new(bet_model::LearnedBets::new(net, ismcts::IsmctsBot::expert(seed), *top, level.to_string())))
         }
         BotLevel::Hybrid(it) => {
             let cfg = ismcts::IsmctsConfig { iterations: *it, ..ismcts::IsmctsConfig::default() };

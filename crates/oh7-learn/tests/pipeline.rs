@@ -273,4 +273,8 @@ fn bets_explored_trained_and_played() {
         (0..4).map(|s| oh7_bots::oh7_bot(&level, s).unwrap()).collect();
     oh7_bots::play_game(&mut g, &mut bots, 100_000).unwrap();
     assert!(oh7_bots::oh7_bot("betnet=/nonexistent.safetensors", 0).is_err());
+    // Inside the search: the expert's bet search chooses among the model's two best.
+    let inside = oh7_bots::oh7_bot(&format!("betnet:2={}", model.display()), 1).unwrap();
+    assert_eq!(inside.name(), format!("betnet:2={}", model.display()));
+    assert!(oh7_bots::oh7_bot("betnet:0=m.safetensors", 0).is_err());
 }
