@@ -18,7 +18,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::LearnError;
-use crate::data::{Column, DataMeta, DataPlan, each_game, read_meta, write_tensors};
+use crate::data::{Column, Columns, DataMeta, DataPlan, each_game, join_files, write_tensors};
 use crate::train::{Batch, Epoch, TrainPlan, fit};
 
 /// The format's name, in every bet file's metadata.
@@ -159,40 +159,23 @@ pub fn write_bets(path: &Path, rows: &BetRows, meta: &DataMeta) -> Result<(), Le
 
 /// Bet rows read back from a file.
 pub fn read_bets(path: &Path) -> Result<BetRows, LearnError> {
-    let bytes = std::fs::read(path).map_err(LearnError::open(path))?;
-    let meta = read_meta(&bytes, path)?;
-    if meta.format != BET_FORMAT {
-        return Err(LearnError::file(path, format!("format {} (the bid evaluator reads {BET_FORMAT})", meta.format)));
-    }
-    let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| LearnError::file(path, e))?;
-    let raw = |name: &str| -> Result<Vec<u8>, LearnError> {
-        Ok(st.tensor(name).map_err(|_| LearnError::file(path, format!("no tensor `{name}`")))?.data().to_vec())
-    };
-    let four = |b: &[u8]| [b[0], b[1], b[2], b[3]];
+    let c = Columns::open(path, BET_FORMAT, "the bid evaluator")?;
     let rows = BetRows {
-        feats: raw("feats")?.chunks_exact(4).map(|x| f32::from_le_bytes(four(x))).collect(),
-        points: raw("points")?.chunks_exact(4).map(|x| i32::from_le_bytes(four(x))).collect(),
-        explored: raw("explored")?,
-        game: raw("game")?.chunks_exact(4).map(|x| u32::from_le_bytes(four(x))).collect(),
+        feats: c.fours("feats", f32::from_le_bytes)?,
+        points: c.fours("points", i32::from_le_bytes)?,
+        explored: c.raw("explored")?,
+        game: c.fours("game", u32::from_le_bytes)?,
     };
     let n = rows.points.len();
     if rows.feats.len() != n * BET_FEATURES || rows.explored.len() != n || rows.game.len() != n {
-        return Err(LearnError::file(path, "tensors of different lengths"));
+        return Err(c.uneven());
     }
     Ok(rows)
 }
 
 /// Read and join bet files (their games kept apart, as `oh7 learn train` does).
 pub fn read_all_bets(files: &[std::path::PathBuf]) -> Result<BetRows, LearnError> {
-    let mut all = BetRows::default();
-    for (i, f) in files.iter().enumerate() {
-        let mut rows = read_bets(f)?;
-        for g in rows.game.iter_mut() {
-            *g = g.wrapping_add((i as u32) * 10_000_000);
-        }
-        all.append(rows);
-    }
-    Ok(all)
+    join_files(files, read_bets, |r| &mut r.game, BetRows::append)
 }
 
 fn bet_batch(rows: &BetRows, idx: &[usize]) -> Batch {

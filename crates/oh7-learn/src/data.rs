@@ -207,6 +207,63 @@ pub(crate) fn each_game<T: Send>(
         .collect()
 }
 
+/// The columns of a file of one format (a leaf value's or a bid evaluator's rows), read by
+/// name.
+pub(crate) struct Columns {
+    bytes: Vec<u8>,
+    path: std::path::PathBuf,
+}
+
+impl Columns {
+    /// The file at `path`, refused unless its metadata says `format` (`reader` names what
+    /// reads it, for the message).
+    pub(crate) fn open(path: &Path, format: &str, reader: &str) -> Result<Columns, LearnError> {
+        let bytes = std::fs::read(path).map_err(LearnError::open(path))?;
+        let meta = read_meta(&bytes, path)?;
+        if meta.format != format {
+            return Err(LearnError::file(path, format!("format {} ({reader} reads {format})", meta.format)));
+        }
+        safetensors::SafeTensors::deserialize(&bytes).map_err(|e| LearnError::file(path, e))?;
+        Ok(Columns { bytes, path: path.to_path_buf() })
+    }
+
+    /// The bytes of the tensor `name`.
+    pub(crate) fn raw(&self, name: &str) -> Result<Vec<u8>, LearnError> {
+        let st = safetensors::SafeTensors::deserialize(&self.bytes).map_err(|e| LearnError::file(&self.path, e))?;
+        Ok(st.tensor(name).map_err(|_| LearnError::file(&self.path, format!("no tensor `{name}`")))?.data().to_vec())
+    }
+
+    /// The tensor `name` as 4-byte little-endian numbers.
+    pub(crate) fn fours<T>(&self, name: &str, from: fn([u8; 4]) -> T) -> Result<Vec<T>, LearnError> {
+        Ok(self.raw(name)?.chunks_exact(4).map(|x| from([x[0], x[1], x[2], x[3]])).collect())
+    }
+
+    /// The error of a file whose tensors do not agree in length.
+    pub(crate) fn uneven(&self) -> LearnError {
+        LearnError::file(&self.path, "tensors of different lengths")
+    }
+}
+
+/// The rows of several files joined, the games of file `i` renumbered past those of the ones
+/// before it (games of different files are different games; the held-out split, game % 10,
+/// stays).
+pub(crate) fn join_files<R: Default>(
+    files: &[std::path::PathBuf],
+    read: fn(&Path) -> Result<R, LearnError>,
+    games: fn(&mut R) -> &mut Vec<u32>,
+    append: fn(&mut R, R),
+) -> Result<R, LearnError> {
+    let mut all = R::default();
+    for (i, f) in files.iter().enumerate() {
+        let mut rows = read(f)?;
+        for g in games(&mut rows).iter_mut() {
+            *g = g.wrapping_add((i as u32) * 10_000_000);
+        }
+        append(&mut all, rows);
+    }
+    Ok(all)
+}
+
 /// The metadata of a data file's bytes (`path` for the messages).
 pub(crate) fn read_meta(bytes: &[u8], path: &Path) -> Result<DataMeta, LearnError> {
     let (_, md) = safetensors::SafeTensors::read_metadata(bytes).map_err(|e| LearnError::file(path, e))?;

@@ -16,7 +16,7 @@ use oh7_core::oh7::{Action, MAX_SEATS, Oh7Game, PhaseView, TRICKS};
 use oh7_sim::game_seed;
 
 use crate::LearnError;
-use crate::data::{Column, DataMeta, DataPlan, each_game, read_meta, write_tensors};
+use crate::data::{Column, Columns, DataMeta, DataPlan, each_game, join_files, write_tensors};
 use crate::train::{Batch, Epoch, TrainPlan, fit};
 
 /// The format's name, in every value file's metadata.
@@ -160,39 +160,23 @@ pub fn write_value(path: &Path, rows: &ValueRows, meta: &DataMeta) -> Result<(),
 
 /// Value rows read back from a file.
 pub fn read_value(path: &Path) -> Result<ValueRows, LearnError> {
-    let bytes = std::fs::read(path).map_err(LearnError::open(path))?;
-    let meta = read_meta(&bytes, path)?;
-    if meta.format != VALUE_FORMAT {
-        return Err(LearnError::file(path, format!("format {} (the leaf value reads {VALUE_FORMAT})", meta.format)));
-    }
-    let st = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| LearnError::file(path, e))?;
-    let raw = |name: &str| -> Result<Vec<u8>, LearnError> {
-        Ok(st.tensor(name).map_err(|_| LearnError::file(path, format!("no tensor `{name}`")))?.data().to_vec())
-    };
+    let c = Columns::open(path, VALUE_FORMAT, "the leaf value")?;
     let rows = ValueRows {
-        feats: raw("feats")?.chunks_exact(4).map(|x| f32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect(),
-        more: raw("more")?,
-        left: raw("left")?,
-        game: raw("game")?.chunks_exact(4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect(),
+        feats: c.fours("feats", f32::from_le_bytes)?,
+        more: c.raw("more")?,
+        left: c.raw("left")?,
+        game: c.fours("game", u32::from_le_bytes)?,
     };
     let n = rows.more.len();
     if rows.feats.len() != n * VALUE_FEATURES || rows.left.len() != n || rows.game.len() != n {
-        return Err(LearnError::file(path, "tensors of different lengths"));
+        return Err(c.uneven());
     }
     Ok(rows)
 }
 
 /// Read and join value files (their games kept apart, as `oh7 learn train` does).
 pub fn read_values(files: &[std::path::PathBuf]) -> Result<ValueRows, LearnError> {
-    let mut all = ValueRows::default();
-    for (i, f) in files.iter().enumerate() {
-        let mut rows = read_value(f)?;
-        for g in rows.game.iter_mut() {
-            *g = g.wrapping_add((i as u32) * 10_000_000);
-        }
-        all.append(rows);
-    }
-    Ok(all)
+    join_files(files, read_value, |r| &mut r.game, ValueRows::append)
 }
 
 /// A batch of value rows: one softmax over the outcomes per row, those beyond the tricks left

@@ -258,6 +258,8 @@ fn bets_explored_trained_and_played() {
     let back = read_bets(&file).unwrap();
     assert_eq!((back.points, back.feats.len()), (rows.points.clone(), rows.feats.len()));
     assert!(read(&file).is_err(), "a bet file is not a decision file");
+    let e = oh7_learn::value::read_value(&file).unwrap_err().to_string();
+    assert!(e.contains("format oh7-learn-bets/1 (the leaf value reads oh7-learn-value/1)"), "{e}");
     let tp = TrainPlan { hidden: 16, layers: 1, epochs: 2, ..TrainPlan::default() };
     let (bytes, epochs) = train_bets(&rows, &tp, &mut |_| {}).unwrap();
     assert_eq!(epochs.len(), 2);
