@@ -16,6 +16,7 @@ class Core:
         limit: int | None = None,
         hand_size: int | None = None,
         win_reward: float = 1.0,
+        options: dict[str, bool | int | str] | None = None,
     ) -> None: ...
     def reset(self, seed: int) -> None: ...
     @property
@@ -97,6 +98,7 @@ class VecCore:
         win_reward: float = 1.0,
         learner: int | None = None,
         bots: str = "heuristic",
+        options: dict[str, bool | int | str] | None = None,
     ) -> None: ...
     num_envs: int
     players: int

@@ -22,6 +22,7 @@ class Oh7Env(AECEnv):
         win_reward: float = 1.0,
         max_steps: int | None = None,
         render_mode: str | None = None,
+        options: dict[str, bool | int | str] | None = None,
     ) -> None: ...
     def observation_space(self, agent: str) -> spaces.Dict: ...
     def action_space(self, agent: str) -> spaces.Discrete: ...
@@ -48,6 +49,7 @@ def env(
     win_reward: float = ...,
     max_steps: int | None = ...,
     render_mode: str | None = ...,
+    options: dict[str, bool | int | str] | None = ...,
 ) -> Oh7Env: ...
 
 raw_env = env
