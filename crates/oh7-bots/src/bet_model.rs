@@ -17,6 +17,7 @@ use oh7_core::ruleset::Preset;
 
 use crate::Bot;
 use crate::hand_model::{Mlp, ModelError};
+use crate::seams::{BetFacts, BetModel};
 
 /// The fewest points a row is given (a round's points below are counted here).
 pub const POINTS_MIN: i32 = -10;
@@ -40,26 +41,47 @@ pub fn bin_of(points: i32) -> usize {
     (points.clamp(POINTS_MIN, POINTS_MAX) - POINTS_MIN) as usize
 }
 
-/// The features of betting `bet` from `view` (a seat's view in the betting phase), into `out`
-/// ([`BET_FEATURES`] numbers): the seat's hand and the bet card one-hot by card id, the players
-/// one-hot (2 to 9), whether the table has the Dummy, the attempt (0 for the first), the preset
-/// one-hot and the hand's size over ten.
+/// The public facts of `view`'s bet (a seat's view in the betting phase).
+pub fn bet_facts(view: &SeatView<'_>) -> BetFacts {
+    let attempt = match view.phase() {
+        PhaseView::Betting { attempt } => attempt.saturating_sub(1).min(255) as u8,
+        _ => 0,
+    };
+    BetFacts { players: view.players(), dummy: view.dummy().is_some(), attempt, preset: view.rules().preset }
+}
+
+/// The features of betting `bet` from `view`, into `out` ([`BET_FEATURES`] numbers): those of
+/// [`bet_features_of`] for the seat's hand and the view's facts.
 pub fn bet_features(view: &SeatView<'_>, bet: Card, out: &mut [f32]) {
     out[..BET_FEATURES].fill(0.0);
-    let hand = view.hand();
+    let mut sparse = Vec::with_capacity(16);
+    context_features(&bet_facts(view), view.hand(), &mut sparse);
+    sparse.push((BET_AT + bet.id() as usize, 1.0));
+    for (i, v) in sparse {
+        out[i] = v;
+    }
+}
+
+/// The nonzero features of a bet from `hand` under `facts`, the bet card left out: the hand
+/// one-hot by card id, the players one-hot (2 to 9), whether the table has the Dummy, the
+/// attempt (0 for the first, over two, at most 2), the preset one-hot and the hand's size over
+/// ten. The bet card is one-hot at `BET_AT + id`.
+fn context_features(facts: &BetFacts, hand: CardSet, out: &mut Vec<(usize, f32)>) {
+    out.clear();
     for c in hand.iter() {
-        out[HAND_AT + c.id() as usize] = 1.0;
+        out.push((HAND_AT + c.id() as usize, 1.0));
     }
-    out[BET_AT + bet.id() as usize] = 1.0;
-    let players = view.players().clamp(2, MAX_SEATS);
-    out[PLAYERS_AT + players - 2] = 1.0;
-    out[DUMMY_AT] = f32::from(u8::from(view.dummy().is_some()));
-    if let PhaseView::Betting { attempt } = view.phase() {
-        out[ATTEMPT_AT] = attempt.saturating_sub(1).min(4) as f32 / 2.0;
+    let players = facts.players.clamp(2, MAX_SEATS);
+    out.push((PLAYERS_AT + players - 2, 1.0));
+    if facts.dummy {
+        out.push((DUMMY_AT, 1.0));
     }
-    let preset = Preset::ALL.iter().position(|&p| p == view.rules().preset).unwrap_or(0);
-    out[PRESET_AT + preset] = 1.0;
-    out[SIZE_AT] = hand.len() as f32 / 10.0;
+    if facts.attempt > 0 {
+        out.push((ATTEMPT_AT, f32::from(facts.attempt.min(4)) / 2.0));
+    }
+    let preset = Preset::ALL.iter().position(|&p| p == facts.preset).unwrap_or(0);
+    out.push((PRESET_AT + preset, 1.0));
+    out.push((SIZE_AT, hand.len() as f32 / 10.0));
 }
 
 /// The bid evaluator's network: [`BET_FEATURES`] inputs to [`POINT_BINS`] logits.
@@ -121,6 +143,84 @@ impl BetNet {
             }
         }
         best.expect("at least one legal bet").0
+    }
+}
+
+/// The bid evaluator shipped with oh7 (`models/bet.safetensors`, trained by the commands in
+/// `docs/learning.md`).
+pub const SHIPPED: &[u8] = include_bytes!("../models/bet.safetensors");
+
+impl BetNet {
+    /// The shipped bid evaluator, read once.
+    pub fn shipped() -> &'static Arc<BetNet> {
+        static NET: std::sync::OnceLock<Arc<BetNet>> = std::sync::OnceLock::new();
+        NET.get_or_init(|| Arc::new(BetNet::from_safetensors(SHIPPED).expect("the shipped bid evaluator reads")))
+    }
+}
+
+/// The others' bets as evidence (issue 56): a player is taken to bet card `c` of its bettable
+/// cards with probability ∝ `exp(temp · E[points | hand, c])`, the expectation by a
+/// [`BetNet`] (a player who mostly bets what scores best for its hand, and sometimes not).
+pub struct BetPolicy {
+    net: Arc<BetNet>,
+    temp: f64,
+    sparse: Vec<(usize, f32)>,
+    base: Vec<f32>,
+    h: Vec<f32>,
+    scratch: [Vec<f32>; 2],
+    logits: Vec<f64>,
+}
+
+impl BetPolicy {
+    /// The policy of `net` at temperature `temp` (per point).
+    pub fn new(net: Arc<BetNet>, temp: f64) -> BetPolicy {
+        BetPolicy {
+            net,
+            temp,
+            sparse: Vec::with_capacity(24),
+            base: Vec::new(),
+            h: Vec::new(),
+            scratch: [Vec::new(), Vec::new()],
+            logits: Vec::with_capacity(32),
+        }
+    }
+}
+
+impl BetModel for BetPolicy {
+    fn log_prob(&mut self, facts: &BetFacts, hand: CardSet, bettable: CardSet, card: Card) -> f64 {
+        context_features(facts, hand, &mut self.sparse);
+        let mlp = &self.net.mlp;
+        mlp.first_sparse(&self.sparse, &mut self.base);
+        self.logits.clear();
+        let mut mine = None;
+        let mut seen = CardSet::EMPTY;
+        for c in bettable.iter() {
+            // Both copies of a card are one choice.
+            let base = Card::from_id(c.id() - c.copy()).unwrap_or(c);
+            if seen.contains(base) {
+                continue;
+            }
+            seen.insert(base);
+            if base == Card::from_id(card.id() - card.copy()).unwrap_or(card) {
+                mine = Some(self.logits.len());
+            }
+            self.h.clear();
+            self.h.extend_from_slice(&self.base);
+            mlp.first_add(BET_AT + c.id() as usize, 1.0, &mut self.h);
+            let out = mlp.forward_from_first(&self.h, &mut self.scratch);
+            let top = out.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let (mut z, mut e) = (0.0f64, 0.0f64);
+            for (k, &l) in out.iter().enumerate() {
+                let p = f64::from(l - top).exp();
+                z += p;
+                e += p * f64::from(POINTS_MIN + k as i32);
+            }
+            self.logits.push(self.temp * e / z);
+        }
+        let Some(mine) = mine else { return 0.0 };
+        let top = self.logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = self.logits.iter().map(|l| (l - top).exp()).sum();
+        self.logits[mine] - top - z.ln()
     }
 }
 
@@ -195,5 +295,94 @@ mod tests {
         assert_eq!(x[PRESET_AT + 3], 1.0, "kod7");
         assert!(x.iter().all(|v| (0.0..=1.0).contains(v)));
         assert_eq!((bin_of(-30), bin_of(0), bin_of(99)), (0, 10, POINT_BINS - 1));
+    }
+
+    #[test]
+    fn the_sparse_pass_is_the_dense_one() {
+        let net = BetNet::shipped();
+        let g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 9).unwrap();
+        let view = g.view(g.to_move().lowest().unwrap());
+        let mut x = vec![0.0f32; BET_FEATURES];
+        let mut scratch = [Vec::new(), Vec::new()];
+        for bet in view.hand().iter() {
+            bet_features(&view, bet, &mut x);
+            let dense = net.mlp.forward(&x, &mut scratch).to_vec();
+            let nonzero: Vec<(usize, f32)> =
+                x.iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(i, v)| (i, *v)).collect();
+            let mut h = Vec::new();
+            net.mlp.first_sparse(&nonzero, &mut h);
+            let sparse = net.mlp.forward_from_first(&h, &mut scratch);
+            for (a, b) in dense.iter().zip(sparse) {
+                assert!((a - b).abs() < 1e-4, "{a} against {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_bet_policy_is_a_distribution_sharpened_by_its_temperature() {
+        let g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 11).unwrap();
+        let view = g.view(g.to_move().lowest().unwrap());
+        let hand = view.hand();
+        let facts = bet_facts(&view);
+        let best = BetNet::shipped().best(&view, hand);
+        let mut top = Vec::new();
+        for temp in [0.0, 0.5, 2.0] {
+            let mut policy = BetPolicy::new(BetNet::shipped().clone(), temp);
+            let mut seen = CardSet::EMPTY;
+            let mut total = 0.0;
+            for c in hand.iter() {
+                let base = Card::from_id(c.id() - c.copy()).unwrap_or(c);
+                if seen.contains(base) {
+                    continue;
+                }
+                seen.insert(base);
+                total += policy.log_prob(&facts, hand, hand, c).exp();
+            }
+            assert!((total - 1.0).abs() < 1e-9, "probabilities sum to {total} at {temp}");
+            top.push(policy.log_prob(&facts, hand, hand, best));
+        }
+        assert!(top[0] < top[1] && top[1] < top[2], "the best bet likelier as the temperature rises: {top:?}");
+    }
+
+    #[test]
+    fn the_true_hands_explain_the_bets_better_than_most_draws() {
+        // Heuristic players bet near their hands' expected tricks; the evaluator's policy
+        // should find their real hands likelier than hands drawn blind.
+        use crate::infer::Evidence;
+        use crate::sample::Knowledge;
+        use rand::SeedableRng;
+        let mut policy = BetPolicy::new(BetNet::shipped().clone(), 1.0);
+        let (mut better, mut total) = (0, 0);
+        let mut legal = Vec::new();
+        for seed in 0..16u64 {
+            let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, seed).unwrap();
+            let mut bot = crate::heuristic::HeuristicBot;
+            while let Some(s) = g.to_move().lowest() {
+                g.legal_actions(s, &mut legal);
+                if matches!(legal[0], Action::Play(_)) {
+                    break;
+                }
+                let a = Bot::choose(&mut bot, &g.view(s), &legal);
+                g.apply(s, a).unwrap();
+            }
+            let s = g.to_move().lowest().unwrap();
+            let view = g.view(s);
+            let ev = Evidence::from_view(&view);
+            let mut truth = [CardSet::EMPTY; MAX_SEATS];
+            for (q, h) in truth.iter_mut().enumerate().take(4) {
+                *h = g.view(q).hand();
+            }
+            let t = ev.bets_log_likelihood(&truth, &mut policy);
+            let know = Knowledge::from_view(&view);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..20 {
+                let (hands, _) = know.sample(&mut rng);
+                total += 1;
+                if t >= ev.bets_log_likelihood(&hands, &mut policy) {
+                    better += 1;
+                }
+            }
+        }
+        assert!(better * 10 >= total * 6, "the truth at least as likely in {better} of {total}");
     }
 }

@@ -16,6 +16,7 @@ use oh7_core::oh7::{MAX_SEATS, PhaseView, SeatView, TRICKS};
 use oh7_core::ruleset::Ruleset;
 
 use crate::heuristic::{PlayInfo, bet_miss, heuristic_play};
+use crate::seams::{BetFacts, BetModel};
 
 /// Where a card played sits in its round (the card and its seat are [`Evidence::cards`] and
 /// [`Evidence::seats`] at the same index).
@@ -45,6 +46,8 @@ pub struct Evidence {
     bet_cards: [Card; MAX_SEATS],
     /// The cards each seat bet in earlier attempts of the round (it could not bet them again).
     used: [CardSet; MAX_SEATS],
+    /// The attempt the bets that stood were made in (0 for the first).
+    attempt: u8,
     rules: Ruleset,
     /// Every card played this round, in order: its place (its card and seat are `cards` and
     /// `seats` at the same index).
@@ -122,6 +125,7 @@ impl Evidence {
         let mut bets = None;
         let mut bet_cards = [Card::INTERROBANG; MAX_SEATS];
         let mut used = [CardSet::EMPTY; MAX_SEATS];
+        let mut attempt = 0u8;
         if playing && let Some(b) = view.bet_cards() {
             let mut x = [0u8; MAX_SEATS];
             for (p, c) in b.iter().enumerate().take(MAX_SEATS) {
@@ -130,6 +134,7 @@ impl Evidence {
             }
             bets = Some(x);
             let attempts = view.bet_attempts();
+            attempt = attempts.len().saturating_sub(1).min(255) as u8;
             for a in attempts.iter().take(attempts.len().saturating_sub(1)) {
                 for (p, &c) in a.iter().enumerate() {
                     used[p].insert(c);
@@ -145,6 +150,7 @@ impl Evidence {
             bets,
             bet_cards,
             used,
+            attempt,
             rules: *view.rules(),
             plays: Vec::new(),
             cards: Vec::new(),
@@ -185,6 +191,30 @@ impl Evidence {
     /// Whether the view shows anything the model can weigh.
     pub fn is_informative(&self) -> bool {
         self.bets.is_some()
+    }
+
+    /// The log-likelihood of the others' bets under `model` if `hands` are the seats' cards now
+    /// (each other player bet from its cards now plus those it played this round).
+    pub fn bets_log_likelihood(&self, hands: &[CardSet; MAX_SEATS], model: &mut dyn BetModel) -> f64 {
+        if self.bets.is_none() {
+            return 0.0;
+        }
+        let facts = BetFacts {
+            players: self.players,
+            dummy: self.dummy.is_some(),
+            attempt: self.attempt,
+            preset: self.rules.preset,
+        };
+        let mut ll = 0.0;
+        for q in (0..self.table).filter(|&q| q != self.me && q < self.players && Some(q) != self.dummy) {
+            let hand = hands[q].or(self.played[q]);
+            let mut bettable = hand.minus(self.used[q]);
+            bettable.remove(Card::INTERROBANG);
+            if bettable.len() > 1 && bettable.contains(self.bet_cards[q]) {
+                ll += model.log_prob(&facts, hand, bettable, self.bet_cards[q]);
+            }
+        }
+        ll
     }
 
     /// The log-likelihood of the others' bets and plays this round if `hands` are the seats'

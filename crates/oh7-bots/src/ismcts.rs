@@ -39,9 +39,10 @@ use crate::Bot;
 use crate::expert::{BetContext, CardValue, bet_rank, first_lead, resolve_leader};
 use crate::hand_model::{CardProbs, HandModel};
 use crate::heuristic::{cards_of, expected_tricks, other_decision};
+use crate::infer::Evidence;
 use crate::pi::{Position, Scorer};
 use crate::sample::{Knowledge, position_from_view, seat_of};
-use crate::seams::random_card;
+use crate::seams::{BetModel, random_card};
 pub use crate::seams::{Evaluator, Playout, Prior, Rollout};
 
 /// What one iteration gave the deciding seat.
@@ -111,6 +112,13 @@ pub struct IsmctsConfig {
     /// drawn from twice as many samples, weighted by `exp(-infer · Σ (bet − e)²)` over the other
     /// players, `e` being the heuristic's expected tricks of the hand they bet with.
     pub infer: f64,
+    /// The others' bets as evidence in the card play (0: none; issue 56): the determinizations
+    /// are resampled from [`IsmctsConfig::evidence_pool`] drawn deals, each weighted by how
+    /// likely the shipped bid evaluator makes the others' bets with its hands (a player bets
+    /// `c` with probability ∝ `exp(evidence · E[points | hand, c])`; `bet_model::BetPolicy`).
+    pub evidence: f64,
+    /// Deals drawn for [`IsmctsConfig::evidence`] per decision.
+    pub evidence_pool: u32,
     /// Choose the bet by sequential halving over the bet cards instead of UCB1 at the root.
     pub halving: bool,
     /// The PUCT constant at the root when the bot has a [`Prior`] (on rewards of points /
@@ -144,6 +152,8 @@ impl Default for IsmctsConfig {
             bet_tree: true,
             bet_factor: 1,
             infer: 0.0,
+            evidence: 0.0,
+            evidence_pool: 256,
             halving: false,
             puct: 1.5,
             prior: false,
@@ -166,6 +176,8 @@ pub const ISMCTS_KEYS: &[&str] = &[
     "bet_tree",
     "bet_factor",
     "infer",
+    "evidence",
+    "evidence_pool",
     "halving",
     "hand",
     "prior",
@@ -218,6 +230,10 @@ impl IsmctsConfig {
                 "bet_tree" => cfg.bet_tree = v.parse().map_err(|_| bad())?,
                 "bet_factor" => cfg.bet_factor = v.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?,
                 "infer" => cfg.infer = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?,
+                "evidence" => {
+                    cfg.evidence = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?
+                }
+                "evidence_pool" => cfg.evidence_pool = v.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?,
                 "halving" => cfg.halving = v.parse().map_err(|_| bad())?,
                 "hand" => cfg.hand = v.parse().map_err(|_| bad())?,
                 "prior" => cfg.prior = v.parse().map_err(|_| bad())?,
@@ -244,6 +260,27 @@ impl IsmctsConfig {
 pub const EXPERT_ITERATIONS: u32 = 4000;
 
 const NO_PARENT: u32 = u32::MAX;
+
+/// Systematic resampling: `count` indices of `logw` (log-weights, not all −∞), each drawn in
+/// proportion to its weight, from one uniform number `u` in [0, 1).
+fn systematic(logw: &[f64], count: usize, u: f64) -> Vec<usize> {
+    let top = logw.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let w: Vec<f64> = logw.iter().map(|l| (l - top).exp()).collect();
+    let total: f64 = w.iter().sum();
+    let step = total / count as f64;
+    let mut at = u * step;
+    let (mut acc, mut j) = (w[0], 0usize);
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        while acc < at && j + 1 < w.len() {
+            j += 1;
+            acc += w[j];
+        }
+        out.push(j);
+        at += step;
+    }
+    out
+}
 
 struct Node {
     /// The action that leads here (a card bet or played).
@@ -273,6 +310,8 @@ pub struct IsmctsBot {
     probs: Option<Box<CardProbs>>,
     /// The hand model when it is not the shipped one ([`IsmctsBot::with_hand_model`]).
     model: Option<Arc<HandModel>>,
+    /// The model of the others' bets, with [`IsmctsConfig::evidence`] ([`IsmctsBot::with_bet_model`]).
+    bet_model: Option<Box<dyn BetModel>>,
     name: &'static str,
 }
 
@@ -296,6 +335,7 @@ impl IsmctsBot {
             root_prior: None,
             probs: None,
             model: None,
+            bet_model: None,
             name: "bot:ismcts",
         }
     }
@@ -310,6 +350,14 @@ impl IsmctsBot {
     pub fn with_hand_model(mut self, model: Arc<HandModel>) -> IsmctsBot {
         self.cfg.hand = true;
         self.model = Some(model);
+        self
+    }
+
+    /// This bot with `model` of the others' bets weighing its determinizations in the card
+    /// play ([`IsmctsConfig::evidence`]; the crate's root gives it the shipped one when that
+    /// setting is on).
+    pub fn with_bet_model(mut self, model: Box<dyn BetModel>) -> IsmctsBot {
+        self.bet_model = Some(model);
         self
     }
 
@@ -497,7 +545,7 @@ impl IsmctsBot {
         let know = Knowledge::from_view(view);
         self.set_probs(view, &know);
         self.set_prior(view, legal);
-        let draws = if self.cfg.infer > 0.0 { self.inferred(view, &know) } else { Vec::new() };
+        let draws = self.weighted_draws(view, &know);
         self.reset();
         self.eval.begin(false);
         for i in 0..self.cfg.iterations as usize {
@@ -510,6 +558,32 @@ impl IsmctsBot {
             self.backprop(&points, view.players());
         }
         self.best_root()
+    }
+
+    /// The determinizations of a card-play decision drawn ahead by inference (`infer`, or the
+    /// others' bets as evidence); empty when neither is on (each iteration then draws its own).
+    fn weighted_draws(&mut self, view: &SeatView, know: &Knowledge) -> Vec<([CardSet; MAX_SEATS], Vec<Card>)> {
+        if self.cfg.infer > 0.0 {
+            return self.inferred(view, know);
+        }
+        if self.bet_model.is_none() {
+            return Vec::new();
+        }
+        let ev = Evidence::from_view(view);
+        if !ev.is_informative() {
+            return Vec::new();
+        }
+        let n = self.cfg.evidence_pool as usize;
+        let mut pool = Vec::with_capacity(n);
+        let mut logw = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (hands, pile) = self.draw(know);
+            let model = self.bet_model.as_deref_mut().expect("checked above");
+            logw.push(ev.bets_log_likelihood(&hands, model));
+            pool.push((hands, pile));
+        }
+        let picks = systematic(&logw, self.cfg.iterations as usize, self.rng.random::<f64>());
+        picks.into_iter().map(|j| pool[j].clone()).collect()
     }
 
     /// `iterations` determinizations drawn (systematic resampling) from twice as many samples
@@ -540,22 +614,8 @@ impl IsmctsBot {
             pool.push((hands, pile));
             logw.push(ll * self.cfg.infer);
         }
-        let top = logw.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let w: Vec<f64> = logw.iter().map(|l| (l - top).exp()).collect();
-        let total: f64 = w.iter().sum();
-        let step = total / count as f64;
-        let mut at = self.rng.random::<f64>() * step;
-        let (mut acc, mut j) = (w[0], 0usize);
-        let mut out = Vec::with_capacity(count);
-        for _ in 0..count {
-            while acc < at && j + 1 < w.len() {
-                j += 1;
-                acc += w[j];
-            }
-            out.push(pool[j].clone());
-            at += step;
-        }
-        out
+        let picks = systematic(&logw, count, self.rng.random::<f64>());
+        picks.into_iter().map(|j| pool[j].clone()).collect()
     }
 
     /// Choose a bet card.
@@ -613,7 +673,7 @@ impl IsmctsBot {
         let know = Knowledge::from_view(view);
         self.set_probs(view, &know);
         self.root_prior = None;
-        let draws = if self.cfg.infer > 0.0 { self.inferred(view, &know) } else { Vec::new() };
+        let draws = self.weighted_draws(view, &know);
         self.reset();
         self.eval.begin(false);
         let cards: Vec<Card> = legal.iter().collect();

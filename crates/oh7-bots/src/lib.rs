@@ -271,7 +271,13 @@ impl ismcts::IsmctsBot {
             Box::new(cfg.playout())
         };
         let prior = cfg.prior.then(|| Box::new(policy::PolicyPrior::shipped()) as Box<dyn seams::Prior>);
-        ismcts::IsmctsBot::assemble(cfg, seed, eval, prior)
+        let evidence = cfg.evidence;
+        let bot = ismcts::IsmctsBot::assemble(cfg, seed, eval, prior);
+        if evidence > 0.0 {
+            bot.with_bet_model(Box::new(bet_model::BetPolicy::new(bet_model::BetNet::shipped().clone(), evidence)))
+        } else {
+            bot
+        }
     }
 
     /// The `expert` level: ISMCTS with [`ismcts::EXPERT_ITERATIONS`] iterations per decision,

@@ -1,12 +1,13 @@
 //! The search's seams: what values the positions where an ISMCTS tree ends ([`Evaluator`]; the
-//! built-in [`Playout`]), and a prior over the root's actions ([`Prior`]). The search
-//! (`ismcts.rs`) uses them; the learned versions (`value.rs`, `policy.rs`) implement them; the
+//! built-in [`Playout`]), a prior over the root's actions ([`Prior`]) and a model of how players
+//! bet ([`BetModel`]). The search (`ismcts.rs`) uses them; the learned versions (`value.rs`,
+//! `policy.rs`, `bet_model.rs`) implement them; the
 //! crate's root wires one into the other (`IsmctsBot::new`), so none of these files imports
 //! another in a circle.
 
 use oh7_core::card::{CARD_IDS, Card, CardSet};
 use oh7_core::oh7::{MAX_SEATS, SeatView};
-use oh7_core::ruleset::Ruleset;
+use oh7_core::ruleset::{Preset, Ruleset};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -51,6 +52,28 @@ pub trait Prior: Send {
     /// The probability of each card of `legal` (bet or played, as the phase asks), indexed by
     /// card id; the search normalises over `legal`.
     fn root(&mut self, view: &SeatView<'_>, legal: CardSet) -> [f32; CARD_IDS];
+}
+
+/// The public facts of a bet besides the bettor's hand and its card: what a model of bets
+/// reads of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BetFacts {
+    /// Players (the Dummy not counted).
+    pub players: usize,
+    /// Whether the table has the Dummy.
+    pub dummy: bool,
+    /// The attempt the bet was made in (0 for the first).
+    pub attempt: u8,
+    /// The rules' preset.
+    pub preset: Preset,
+}
+
+/// A model of how players bet: the log-probability that a player holding `hand` bets `card`
+/// of `bettable` (every card it could bet). Inference weighs a drawn deal by it
+/// (`IsmctsConfig::evidence`); the learned one is `bet_model::BetPolicy`.
+pub trait BetModel: Send {
+    /// `log P(card | hand, bettable, facts)`; both copies of a card are one choice.
+    fn log_prob(&mut self, facts: &BetFacts, hand: CardSet, bettable: CardSet, card: Card) -> f64;
 }
 
 /// The built-in evaluator: a playout by [`Rollout`]'s policy to the end of the round, replaced
