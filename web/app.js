@@ -13,6 +13,7 @@ import { CATALOGUE } from "./catalogue.js";
 import { playerPage } from "./player.js";
 import { symbols, terms } from "./rules.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
+import { cardSoundsOn, setCardSounds } from "./sound.js";
 
 const NOTICE_MS = 5000;
 // A command unanswered this long frees the hand again.
@@ -282,6 +283,13 @@ function alertsEl() {
       if (!alerts.notify) note.textContent = t.notifyBlocked;
     },
   });
+  const cards = h("input", {
+    type: "checkbox",
+    id: "card-sounds",
+    "data-k": "card-sounds",
+    checked: cardSoundsOn() || null,
+    onchange: (e) => setCardSounds(e.target.checked),
+  });
   return h(
     "fieldset",
     { class: "alerts" },
@@ -289,6 +297,16 @@ function alertsEl() {
     h("label", { class: "check" }, sound, " ", t.sound),
     h("label", { class: "check" }, notify, " ", t.notify),
     note,
+    h("label", { class: "check" }, cards, " ", t.cardSounds),
+  );
+}
+
+/** What the table's settings say about its pace and rating, under the game. */
+function tableNotesEl() {
+  const t = T();
+  return h(
+    "div",
+    { class: "table-notes" },
     S.table?.turn_clock_s ? h("p", { class: "help" }, `${t.turnClock}: ${t.clockSeconds(S.table.turn_clock_s)}. ${t.clockHelp}`) : null,
     S.table?.move_deadline_s ? h("p", { class: "help", id: "deadline-note" }, `${t.acct.deadline}: ${t.acct.deadlineHours(Math.round(S.table.move_deadline_s / 3600))}. ${t.acct.deadlineHelp}`) : null,
     S.table?.rated ? h("p", { class: "help", id: "rated-note" }, `${t.acct.rated}. ${t.acct.ratedHelp}`) : null,
@@ -834,6 +852,8 @@ function tablePage() {
       h("span", { class: "status", role: "status" }),
       h("span", { class: "watching" }),
       langSwitch(),
+      // The settings sit off the table, in a menu of the bar.
+      h("details", { class: "settings", id: "settings" }, h("summary", { "data-k": "settings" }, h("span", { "aria-hidden": "true" }, "⚙"), h("span", { class: "settings-label" }, ` ${t.settings}`)), h("div", { class: "alerts-area" })),
       h("div", { class: "facts" }),
       details,
     ),
@@ -844,7 +864,7 @@ function tablePage() {
       h("section", { class: "lobby-area", "aria-label": t.seatsTitle }),
       h("section", { class: "game-area", "aria-label": t.gameOh7 }),
       h("div", { class: "solo-area" }),
-      h("div", { class: "alerts-area" }),
+      h("div", { class: "notes-area" }),
       h("div", { class: "links-area" }),
     ),
     solo ? null : chatPanel(),
@@ -894,7 +914,9 @@ function updateTablePage(app) {
       S.you === null && access === "invite" && tbl.state === "playing" ? h("p", { class: "note" }, t.startedWatching) : null,
     );
   }
-  region(q(".alerts-area"), JSON.stringify([S.lang, S.you, tbl.state, tbl.turn_clock_s, tbl.move_deadline_s, tbl.rated]), () => (S.you !== null && tbl.state !== "over" ? alertsEl() : null));
+  region(q(".alerts-area"), JSON.stringify([S.lang, S.you, tbl.state]), () => (S.you !== null && tbl.state !== "over" ? alertsEl() : null));
+  q(".settings").hidden = !(S.you !== null && tbl.state !== "over");
+  region(q(".notes-area"), JSON.stringify([S.lang, S.you, tbl.state, tbl.turn_clock_s, tbl.move_deadline_s, tbl.rated]), () => (S.you !== null && tbl.state !== "over" ? tableNotesEl() : null));
   region(q(".solo-area"), JSON.stringify([S.lang, solo, tbl.state]), () => (solo && tbl.state === "playing" ? soloControls() : null));
   region(q(".links-area"), JSON.stringify([S.lang, S.links, S.you, tbl.state, solo]), () =>
     tbl.state === "lobby" || solo ? null : h("details", { class: "links-more" }, h("summary", {}, S.links?.invite ? T().links : T().linksWatch), linksEl()),

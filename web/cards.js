@@ -2,6 +2,8 @@
 // shown with their symbols and colours, spoken with their names, and sorted. No DOM here, so
 // node's test runner checks it (web/test/).
 
+import { pipOfSuit } from "./pips.js";
+
 const OH7_SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
 const SUIT_ORDER = "SHCDF";
 
@@ -16,6 +18,7 @@ const WORDS = {
     interrobang: "Interrobang",
     exclarrogatif: "Exclarrogatif",
     copy: "second copy",
+    actions: { plus2: "+2", plus5: "+5", lock: "7 lock", wild: "wild", reverse: "reverse", skip: "skip" },
   },
   fr: {
     suits: { S: "pique", H: "cœur", C: "trèfle", D: "carreau", F: "étoile", Fk: "fleur" },
@@ -27,6 +30,7 @@ const WORDS = {
     interrobang: "Interrobang",
     exclarrogatif: "Exclarrogatif",
     copy: "deuxième exemplaire",
+    actions: { plus2: "+2", plus5: "+5", lock: "blocage", wild: "joker", reverse: "sens", skip: "passe" },
   },
 };
 
@@ -58,15 +62,15 @@ const OH7_CARDS = {
     if (!c) return { face: text, colour: "plain" };
     switch (c.kind) {
       case "mark":
-        return { face: rules.mark || "‽", rank: rules.mark || "‽", suitSymbol: "", colour: "mark", copy: 0 };
+        return { face: rules.mark || "‽", rank: rules.mark || "‽", suitSymbol: "", colour: "mark", copy: 0, pip: null };
       case "void":
-        return { face: "Ø", rank: "Ø", suitSymbol: "", colour: "void", copy: c.copy };
+        return { face: "Ø", rank: "Ø", suitSymbol: "", colour: "void", copy: c.copy, pip: "void" };
       case "star":
-        return { face: `★${c.value}`, rank: String(c.value), suitSymbol: "★", colour: "star", copy: c.copy };
+        return { face: `★${c.value}`, rank: String(c.value), suitSymbol: "★", colour: "star", copy: c.copy, pip: "star" };
       default: {
         const sym = c.suit === "F" ? rules.fifth || "☆" : OH7_SUITS[c.suit];
         const colour = c.suit === "F" ? "fifth" : red(c.suit) ? "red" : "black";
-        return { face: `${c.value}${sym}`, rank: String(c.value), suitSymbol: sym, colour, copy: c.copy };
+        return { face: `${c.value}${sym}`, rank: String(c.value), suitSymbol: sym, colour, copy: c.copy, pip: pipOfSuit(c.suit, rules) };
       }
     }
   },
@@ -103,7 +107,8 @@ const SEVEN_CARDS = {
     const c = parseSeven(text);
     if (!c) return { face: text, colour: "plain" };
     const sym = OH7_SUITS[c.suit];
-    return { face: `${c.rank}${sym}`, rank: c.rank, suitSymbol: sym, colour: red(c.suit) ? "red" : "black", copy: c.copy };
+    const colour = red(c.suit) ? "red" : "black";
+    return { face: `${c.rank}${sym}`, rank: c.rank, suitSymbol: sym, colour, copy: c.copy, pip: c.suit, action: sevenAction(c) };
   },
   speak(text, w) {
     const c = parseSeven(text);
@@ -116,6 +121,17 @@ const SEVEN_CARDS = {
   },
 };
 
+/** What a Seven card does (seven.md, "Action cards"), or null. */
+function sevenAction(c) {
+  if (c.rank === "A") return c.suit === "S" ? "plus5" : null;
+  return { 2: "plus2", 7: "lock", 8: "wild", 10: "reverse", J: "skip" }[c.rank] || null;
+}
+
+/** An action card's short label ("+2", "skip", "passe"). */
+export function actionName(key, lang = "en") {
+  return (WORDS[lang] || WORDS.en).actions[key] || key;
+}
+
 const DECKS = { oh7: OH7_CARDS, seven: SEVEN_CARDS };
 
 /** A game's cards (the Oh 7 family's for a game this page does not know). */
@@ -127,7 +143,7 @@ function copyTail(c, w) {
   return c.copy ? `, ${w.copy}` : "";
 }
 
-/** What a card looks like: {face, suitSymbol, colour}. `rules`: {fifth: "☆"|"✿", mark: "‽"|"?"}. */
+/** What a card looks like: {face, rank, suitSymbol, colour, copy, pip (web/pips.js), action (Seven's)}. `rules`: {fifth: "☆"|"✿", mark: "‽"|"?"}. */
 export function face(game, text, rules = {}) {
   return deckOf(game).face(text, rules);
 }

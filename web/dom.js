@@ -59,3 +59,18 @@ export function part(parent, cls, tag = "div", attrs = {}) {
 export function sr(text) {
   return h("span", { class: "sr-only" }, text);
 }
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** A decorative SVG of one path on a 100 × 100 box, filled with the text colour. */
+export function svgPath(d, cls) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("class", cls);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const path = document.createElementNS(SVG_NS, "path");
+  path.setAttribute("d", d);
+  svg.append(path);
+  return svg;
+}

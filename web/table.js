@@ -3,8 +3,10 @@
 // marked), a round summary, your hand, and the game-over screen. Each part is a region redrawn
 // only when what it shows changed (dom.js), so focus, an open panel and typed text survive.
 
-import { h, region, part, sr } from "./dom.js";
-import { face, speak, sortHand, suitName } from "./cards.js";
+import { h, region, part, sr, svgPath } from "./dom.js";
+import { face, speak, sortHand, suitName, actionName } from "./cards.js";
+import { PIPS } from "./pips.js";
+import { snap, swish } from "./sound.js";
 import { terms, cap, pointsWhy } from "./rules.js";
 import { gameOf, canAct, reviewOf } from "./state.js";
 import { errorText } from "./i18n.js";
@@ -22,15 +24,20 @@ export function cardEl(ctx, text, opts = {}) {
   const rules = ctx.rules();
   const f = face(game, text, rules);
   const name = speak(game, text, ctx.S.lang || ctx.lang, rules);
-  const cls = ["card", f.colour, opts.legal && "legal", opts.selected && "selected", opts.hinted && "hinted", opts.arrive && "arrive", opts.winner && "winner", opts.mini && "mini"]
+  let cls = ["card", f.colour, opts.legal && "legal", opts.selected && "selected", opts.hinted && "hinted", opts.arrive && "arrive", opts.winner && "winner", opts.mini && "mini"]
     .filter(Boolean)
     .join(" ");
+  // The index (rank over a small pip) in the corner, a large pip in the middle (the ‽ / ? its
+  // glyph), Seven's action in a band; all decorative: the name is read instead.
+  const pip = f.pip ? PIPS[f.pip] : null;
   const inner = [
-    h("span", { class: "rank", "aria-hidden": "true" }, f.rank ?? f.face),
-    h("span", { class: "suit", "aria-hidden": "true" }, f.suitSymbol || ""),
+    h("span", { class: "idx", "aria-hidden": "true" }, h("span", { class: "rank" }, f.rank ?? f.face), pip ? svgPath(pip, "suit") : h("span", { class: "suit" }, f.suitSymbol || "")),
+    pip ? svgPath(pip, "pip") : h("span", { class: "pip glyph", "aria-hidden": "true" }, f.rank ?? f.face),
+    f.action ? h("span", { class: "act", "aria-hidden": "true" }, actionName(f.action, ctx.S.lang || ctx.lang)) : null,
     f.copy ? h("span", { class: "copy", "aria-hidden": "true" }, "′") : null,
     sr(name),
   ];
+  if (f.action) cls += " action";
   if (opts.onclick) {
     return h(
       "button",
@@ -62,6 +69,20 @@ export function seatName(ctx, s, short = false) {
   // Where room is short (seats, cards on the table) a bot is "Bot 3"; its level is in the lobby.
   if (seat?.bot) return short ? t.botShort(s + 1) : t.botName(s + 1, t.levels[seat.bot] || seat.bot);
   return `#${s + 1}`;
+}
+
+/** A seat's round token: its initial (a bot's: a robot's face), coloured by place; decorative. */
+function avatarEl(ctx, s) {
+  const seat = ctx.S.table?.seats?.[s];
+  const name = seatName(ctx, s, true);
+  const letter = seat?.bot && !seat?.name ? "⚙" : [...name.replace(/^#/, "")][0]?.toUpperCase() || "?";
+  return h("span", { class: `avatar p${s % 9}`, "aria-hidden": "true" }, letter);
+}
+
+/** Tricks won drawn as a small stack of card backs (the number beside it is what is read). */
+function stackEl(n) {
+  if (!n) return null;
+  return h("span", { class: "stack", "aria-hidden": "true" }, ...Array.from({ length: Math.min(n, 7) }, () => h("i")));
 }
 
 function nameEl(ctx, s, extra = "") {
@@ -278,9 +299,58 @@ function renderFelt(felt, ctx, v) {
     );
   }
   const center = felt.querySelector(".center");
-  region(center, JSON.stringify([S.lang, draw.centerKey(v), S.completed?.version, S.summary?.version, S.table?.seats, S.table?.state]), () =>
+  const redrawn = region(center, JSON.stringify([S.lang, draw.centerKey(v), S.completed?.version, S.summary?.version, S.table?.seats, S.table?.state]), () =>
     draw.center(ctx, v),
   );
+  if (redrawn) moveCenter(felt, ctx);
+}
+
+// ---------- motion (docs/style.md): short, never in the way of input, none when reduced ----------
+
+const FLY_MS = 280;
+const SWEEP_MS = 380;
+
+/** Whether the person asked for less motion (then nothing moves). */
+export function reducedMotion() {
+  return typeof matchMedia !== "function" || matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** Animate `el` from the middle of `from` (a rect) to where it is. */
+function flyFrom(el, from) {
+  if (!from || typeof el.animate !== "function") return;
+  const r = el.getBoundingClientRect();
+  const dx = from.left + from.width / 2 - (r.left + r.width / 2);
+  const dy = from.top + from.height / 2 - (r.top + r.height / 2);
+  el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(.75)`, opacity: 0.5 }, { transform: "none", opacity: 1 }], { duration: FLY_MS, easing: "cubic-bezier(.2,.7,.3,1)" });
+}
+
+/** After the centre was redrawn: the card just played flies in from its seat; a completed
+ * trick, once held a moment, sweeps to its winner's seat (the hold's timer then clears it). */
+function moveCenter(felt, ctx) {
+  if (felt.querySelector(".center .card.arrive")) snap();
+  if (reducedMotion()) return;
+  const seatOf = (s) => felt.querySelector(`.seat[data-seat="${s}"]`);
+  for (const card of felt.querySelectorAll(".center .card.arrive")) {
+    const s = card.closest(".play")?.getAttribute("data-seat");
+    const from = s === null || s === undefined ? null : seatOf(s);
+    if (from) flyFrom(card, from.getBoundingClientRect());
+    else if (typeof card.animate === "function") card.animate([{ transform: "scale(.6)", opacity: 0 }, { transform: "none", opacity: 1 }], { duration: FLY_MS, easing: "ease-out" });
+  }
+  const c = ctx.S.completed;
+  if (!c) return;
+  const cards = [...felt.querySelectorAll(".center .trick.done .card")];
+  setTimeout(() => {
+    const to = seatOf(c.winner);
+    if (!to || !cards.length || !cards[0].isConnected) return;
+    const t = to.getBoundingClientRect();
+    swish();
+    for (const el of cards) {
+      const r = el.getBoundingClientRect();
+      const dx = t.left + t.width / 2 - (r.left + r.width / 2);
+      const dy = t.top + t.height / 2 - (r.top + r.height / 2);
+      el.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }], { duration: SWEEP_MS, easing: "ease-in", fill: "forwards" });
+    }
+  }, TRICK_HOLD_MS - SWEEP_MS - 60);
 }
 
 function seatBadge(ctx, s) {
@@ -295,14 +365,23 @@ function oh7Seat(ctx, v, s) {
   const isDummy = v.dummy === s;
   const decided = (v.decided || []).includes(s);
   const bet = v.bets ? v.bets[s] : null;
+  const leads = v.leader_trump?.[0] === s && v.phase.name === "playing";
   const parts = [
-    h("div", { class: "name" }, nameEl(ctx, s), s === ctx.S.you ? h("span", { class: "you-tag" }, ` (${t.you})`) : null, isDummy ? null : seatBadge(ctx, s)),
+    h(
+      "div",
+      { class: "name" },
+      avatarEl(ctx, s),
+      nameEl(ctx, s),
+      s === ctx.S.you ? h("span", { class: "you-tag" }, ` (${t.you})`) : null,
+      leads ? h("span", { class: "lead-mark", title: t.firstLeader }, h("span", { "aria-hidden": "true" }, "1"), sr(t.firstLeader)) : null,
+      isDummy ? null : seatBadge(ctx, s),
+    ),
     h(
       "div",
       { class: "stats" },
-      h("span", {}, h("span", { class: "lbl" }, `${cap(w.bet)} `), h("b", {}, bet ?? (decided ? "✓" : "–"))),
+      h("span", { class: `bet-chip${bet === null || bet === undefined ? " open" : ""}` }, h("span", { class: "lbl" }, `${cap(w.bet)} `), h("b", {}, bet ?? (decided ? "✓" : "–"))),
       " · ",
-      h("span", {}, h("span", { class: "lbl" }, `${t.won} `), h("b", {}, String(v.won?.[s] ?? 0))),
+      h("span", { class: "won" }, h("span", { class: "lbl" }, `${t.won} `), h("b", {}, String(v.won?.[s] ?? 0)), stackEl(v.won?.[s] ?? 0)),
       isDummy ? null : " · ",
       isDummy ? null : h("span", {}, h("span", { class: "lbl" }, `${t.score} `), h("b", {}, String(v.totals?.[s] ?? 0))),
     ),
@@ -320,7 +399,7 @@ function sevenSeat(ctx, v, s) {
   const t = ctx.t();
   const last = (v.last_card || []).find((x) => x.seat === s);
   return [
-    h("div", { class: "name" }, nameEl(ctx, s), s === ctx.S.you ? h("span", { class: "you-tag" }, ` (${t.you})`) : null, seatBadge(ctx, s)),
+    h("div", { class: "name" }, avatarEl(ctx, s), nameEl(ctx, s), s === ctx.S.you ? h("span", { class: "you-tag" }, ` (${t.you})`) : null, seatBadge(ctx, s)),
     h("div", { class: "stats" }, `${t.score} `, h("b", {}, String(v.totals?.[s] ?? 0))),
     h("div", { class: "count" }, t.cards(v.hand_counts?.[s] ?? 0), last ? " !" : ""),
   ];
@@ -342,7 +421,7 @@ function oh7Center(ctx, v) {
   const c = S.completed;
   if (c) {
     return [
-      h("div", { class: "trick done", "data-k": "trick" }, ...c.plays.map(([s, card]) => playedAt(ctx, v, s, card, { winner: s === c.winner }))),
+      h("div", { class: "trick done", "data-k": "trick" }, ...c.plays.map(([s, card], i) => playedAt(ctx, v, s, card, { winner: s === c.winner, arrive: i === c.plays.length - 1 }))),
       h(
         "div",
         { class: "trick-caption" },
@@ -573,7 +652,8 @@ function renderHand(area, ctx, v) {
   const hinted = moveOf(S, S.hint)?.card ?? null;
   const chosen = moveOf(S, S.choice)?.card ?? null;
   const key = JSON.stringify([S.lang, cards, [...byCard.keys()], passing, S.passSel, hinted, chosen, !!S.pending, S.table?.preset]);
-  region(hand, key, () => {
+  const dealt = `${S.table?.game_number}:${v.round}`;
+  const redrawn = region(hand, key, () => {
     const focusable = cards.findIndex((c) => passing || byCard.has(c));
     return cards.map((c, i) => {
       const actions = byCard.get(c) || [];
@@ -590,6 +670,23 @@ function renderHand(area, ctx, v) {
       });
     });
   });
+  // A new round's hand is dealt: its cards come from the middle of the felt, one after another
+  // (the buttons work at once; only their picture moves).
+  if (redrawn && hand.__dealt !== dealt) {
+    const first = hand.__dealt === undefined;
+    hand.__dealt = dealt;
+    const felt = area.parentElement?.querySelector(".felt .center");
+    if (!first && felt && !reducedMotion() && cards.length) {
+      const from = felt.getBoundingClientRect();
+      [...hand.querySelectorAll(".card")].forEach((el, i) => {
+        if (typeof el.animate !== "function") return;
+        const r = el.getBoundingClientRect();
+        const dx = from.left + from.width / 2 - (r.left + r.width / 2);
+        const dy = from.top + from.height / 2 - (r.top + r.height / 2);
+        el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(.5)`, opacity: 0 }, { transform: "none", opacity: 1 }], { duration: 320, delay: i * 45, easing: "ease-out", fill: "backwards" });
+      });
+    }
+  }
 }
 
 function clickCard(ctx, c, actions, passing) {

@@ -1046,6 +1046,8 @@ fn the_browser_table() {
                  window.Notification = class extends N { constructor(t, o) { window.__notes.push([t, o && o.body]); super(t, o); }
                    static get permission() { return N.permission; } static requestPermission() { return N.requestPermission(); } };
                  return true").await;
+        // The alerts are in the table's settings menu, off the table.
+        click(&tc, "#settings > summary").await;
         click(&tc, "#alert-notify").await;
         let until = Instant::now() + Duration::from_secs(10);
         while js(&tc, "return document.getElementById('alert-notify').checked").await != json!(true) {

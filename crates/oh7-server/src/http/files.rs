@@ -19,6 +19,8 @@ const DOM: &str = include_str!("../../../../web/dom.js");
 const TABLE: &str = include_str!("../../../../web/table.js");
 const RULES: &str = include_str!("../../../../web/rules.js");
 const CARDS: &str = include_str!("../../../../web/cards.js");
+const PIPS: &str = include_str!("../../../../web/pips.js");
+const SOUND: &str = include_str!("../../../../web/sound.js");
 const I18N: &str = include_str!("../../../../web/i18n.js");
 /// The glossary as an ES module; a test checks it is what `oh7_core::glossary::to_js` makes, so
 /// the terminal and the browser read the same words (node's tests import the file as it is).
@@ -64,6 +66,8 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/table.js", JS, TABLE),
     ("/rules.js", JS, RULES),
     ("/cards.js", JS, CARDS),
+    ("/pips.js", JS, PIPS),
+    ("/sound.js", JS, SOUND),
     ("/i18n.js", JS, I18N),
     ("/glossary.js", JS, GLOSSARY),
     ("/wording.js", JS, WORDING),
