@@ -532,7 +532,9 @@ function homePage() {
   const ruleset = h("textarea", { id: "ruleset", rows: 2, placeholder: 'preset = "fr"\ntarget = 21', "aria-describedby": "ruleset-help" });
   const players = h("input", { id: "players", type: "number", min: 2, max: 9, value: 4, inputmode: "numeric", "aria-describedby": "players-help" });
   const playersHelp = h("small", { id: "players-help", class: "help" });
-  const name = h("input", { id: "name", maxlength: 24, autocomplete: "nickname", required: true, "aria-describedby": "name-help" });
+  const name = h("input", { id: "name", autocomplete: "nickname", required: true, "aria-describedby": "name-help" });
+  const nameHelp = h("small", { id: "name-help", class: "help" }, t.nameHelp);
+  nameLimit(name, nameHelp);
   const seats = h("fieldset", { id: "seats", class: "seats-form" });
   const error = h("p", { id: "create-error", class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", id: "create-btn", class: "primary" }, t.create);
@@ -592,7 +594,7 @@ function homePage() {
     h("label", {}, t.preset, preset),
     h("label", {}, t.players, players, playersHelp),
     // The field takes 24 characters at most (a longer paste is cut): said, not left to be found.
-    h("label", {}, t.yourName, name, h("small", { id: "name-help", class: "help" }, t.nameHelp)),
+    h("label", {}, t.yourName, name, nameHelp),
     seats,
     h("label", {}, t.turnClock, clock, h("small", { id: "clock-help", class: "help" }, t.clockHelp)),
     h("label", {}, t.acct.deadline, deadline, h("small", { id: "deadline-help", class: "help" }, t.acct.deadlineHelp)),
@@ -837,6 +839,19 @@ function installButton() {
   return b;
 }
 
+/** A name field says, as it is typed, when the name is longer than a name may be (a pasted
+ * name is not cut short without a word; the server refuses it with its own sentence too). */
+function nameLimit(input, help, plain = T().nameHelp) {
+  const MAX = 24;
+  input.addEventListener("input", () => {
+    const n = [...input.value].length;
+    const over = n > MAX;
+    help.textContent = over ? T().nameTooLong(n, MAX) : plain;
+    help.classList.toggle("warn", over);
+    input.setAttribute("aria-invalid", over ? "true" : "false");
+  });
+}
+
 // ---------- the table page: built once, updated in place ----------
 
 function tablePage() {
@@ -1003,7 +1018,9 @@ function renderLobby(area) {
   // The sit form is made once and kept: a name being typed survives others joining.
   const showSit = S.you === null && access === "invite" && free;
   if (showSit && !sitEl.firstChild) {
-    const name = h("input", { id: "sit-name", maxlength: 24, autocomplete: "nickname", "aria-label": t.yourName, placeholder: t.yourName });
+    const name = h("input", { id: "sit-name", autocomplete: "nickname", "aria-label": t.yourName, placeholder: t.yourName, "aria-describedby": "sit-name-help" });
+    const sitHelp = h("small", { id: "sit-name-help", class: "help" });
+    nameLimit(name, sitHelp, "");
     sitEl.append(
       h(
         "form",
@@ -1016,11 +1033,21 @@ function renderLobby(area) {
         },
         name,
         h("button", { type: "submit", id: "sit-btn", class: "primary" }, t.takeSeat),
+        sitHelp,
       ),
     );
-    // Signed in: the account's name is offered (a name typed meanwhile stays).
+    // Signed in: the account's name is offered (a name typed meanwhile stays). A rated table
+    // seats only accounts: a guest is told so before asking, and signs in or up right here.
     call("GET", "/api/account").then((r) => {
       if (r.ok && !name.value) name.value = r.body.name;
+      if (!r.ok && S.table?.rated) {
+        sitHelp.textContent = T().ratedSignIn;
+        // Signed in, the table is opened again: the connection then carries the account, and
+        // the sit form offers its name.
+        const panel = accountPanel(T(), (c, p) => errorText(S.lang, c, p), () => route());
+        panel.classList.add("sit-account");
+        sitEl.append(panel);
+      }
     });
   }
   sitEl.hidden = !showSit;

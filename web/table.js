@@ -315,13 +315,33 @@ export function reducedMotion() {
   return typeof matchMedia !== "function" || matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-/** Animate `el` from the middle of `from` (a rect) to where it is. */
-function flyFrom(el, from) {
+/**
+ * Move a picture of `el` (a copy fixed over the page, so nothing in the layout moves or
+ * overflows) from the middle of `from` to `el`'s place (`away` false) or from `el` to the middle
+ * of `from` (`away` true); `el` itself is hidden meanwhile (shown again on arrival, left hidden
+ * after leaving: a gathered trick is cleared next).
+ */
+function ghostMove(el, from, away, ms, easing) {
   if (!from || typeof el.animate !== "function") return;
   const r = el.getBoundingClientRect();
+  const g = el.cloneNode(true);
+  g.removeAttribute("data-k");
+  g.setAttribute("aria-hidden", "true");
+  g.classList.add("ghost");
+  Object.assign(g.style, { position: "fixed", left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px`, margin: "0", zIndex: "50", pointerEvents: "none" });
+  document.body.append(g);
   const dx = from.left + from.width / 2 - (r.left + r.width / 2);
   const dy = from.top + from.height / 2 - (r.top + r.height / 2);
-  el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(.75)`, opacity: 0.5 }, { transform: "none", opacity: 1 }], { duration: FLY_MS, easing: "cubic-bezier(.2,.7,.3,1)" });
+  const far = { transform: `translate(${dx}px, ${dy}px) scale(${away ? 0.4 : 0.75})`, opacity: away ? 0 : 0.5 };
+  const near = { transform: "none", opacity: 1 };
+  el.style.visibility = "hidden";
+  const a = g.animate(away ? [near, far] : [far, near], { duration: ms, easing });
+  const end = () => {
+    g.remove();
+    if (!away) el.style.visibility = "";
+  };
+  a.onfinish = end;
+  a.oncancel = end;
 }
 
 /** After the centre was redrawn: the card just played flies in from its seat; a completed
@@ -333,8 +353,8 @@ function moveCenter(felt, ctx) {
   for (const card of felt.querySelectorAll(".center .card.arrive")) {
     const s = card.closest(".play")?.getAttribute("data-seat");
     const from = s === null || s === undefined ? null : seatOf(s);
-    if (from) flyFrom(card, from.getBoundingClientRect());
-    else if (typeof card.animate === "function") card.animate([{ transform: "scale(.6)", opacity: 0 }, { transform: "none", opacity: 1 }], { duration: FLY_MS, easing: "ease-out" });
+    // Seven's pile: the card grows in place.
+    ghostMove(card, (from || card).getBoundingClientRect(), false, FLY_MS, "cubic-bezier(.2,.7,.3,1)");
   }
   const c = ctx.S.completed;
   if (!c) return;
@@ -342,19 +362,21 @@ function moveCenter(felt, ctx) {
   setTimeout(() => {
     const to = seatOf(c.winner);
     if (!to || !cards.length || !cards[0].isConnected) return;
-    const t = to.getBoundingClientRect();
     swish();
-    for (const el of cards) {
-      const r = el.getBoundingClientRect();
-      const dx = t.left + t.width / 2 - (r.left + r.width / 2);
-      const dy = t.top + t.height / 2 - (r.top + r.height / 2);
-      el.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }], { duration: SWEEP_MS, easing: "ease-in", fill: "forwards" });
-    }
+    const t = to.getBoundingClientRect();
+    for (const el of cards) ghostMove(el, t, true, SWEEP_MS, "ease-in");
   }, TRICK_HOLD_MS - SWEEP_MS - 60);
 }
 
 function seatBadge(ctx, s) {
-  const st = ctx.S.table?.seats?.[s]?.status;
+  const seat = ctx.S.table?.seats?.[s];
+  const st = seat?.status;
+  // At a turn-based table people come and go over days: being away is not news, when a move
+  // is due is.
+  if (ctx.S.table?.move_deadline_s) {
+    if (!seat?.due_at) return st === "bot_for_away" ? h("span", { class: `badge ${st}` }, ctx.t().statuses[st]) : null;
+    return h("span", { class: "badge due" }, ctx.t().dueAt(new Date(seat.due_at * 1000), ctx.S.lang));
+  }
   if (!st || st === "here" || st === "bot") return null;
   return h("span", { class: `badge ${st}` }, ctx.t().statuses[st]);
 }

@@ -26,7 +26,7 @@ fn info(spec: &GameSpec, players: usize) -> TableInfo {
         move_deadline_s: None,
         rated: false,
         seats: (0..players)
-            .map(|s| SeatInfo { seat: s, name: Some(format!("P{s}")), bot: None, status: "here" })
+            .map(|s| SeatInfo { seat: s, name: Some(format!("P{s}")), bot: None, status: "here", due_at: None })
             .collect(),
         totals: None,
         winners: None,

@@ -470,7 +470,7 @@ impl Core {
                 } else {
                     "here"
                 };
-                SeatInfo { seat: s, name: st.name.clone(), bot: st.bot, status }
+                SeatInfo { seat: s, name: st.name.clone(), bot: st.bot, status, due_at: None }
             })
             .collect();
         let (game, preset) = (config.spec.id(), config.spec.label());

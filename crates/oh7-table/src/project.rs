@@ -60,6 +60,10 @@ pub struct SeatInfo {
     pub bot: Option<oh7_bots::Level>,
     /// `here`, `away`, `bot_for_away`, `bot` or `empty`.
     pub status: &'static str,
+    /// At a turn-based table, when this seat's owed decision is due (Unix seconds; absent when
+    /// it owes none): a public fact, as the table's own clock shows it to everyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_at: Option<i64>,
 }
 
 /// Public facts about a table (no codes, no tokens, no cards).

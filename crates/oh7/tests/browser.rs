@@ -807,6 +807,28 @@ fn the_browser_table() {
             pf.close().await.ok();
         }
 
+        eprintln!("scenario: a card flies to the trick and the trick sweeps to its winner; under reduced motion nothing moves");
+        for reduce in [false, true] {
+            let m = session(&driver, 1280, 800, "en-US").await;
+            if reduce {
+                reduced_motion(&m, &driver).await;
+            }
+            create(&m, &base, bots_table("en", "oh7", "en", 4, "")).await;
+            start(&m, None).await;
+            // Count every animation the page starts from now on (the Web Animations API).
+            js(&m, "window.__anims = 0; const o = Element.prototype.animate;
+                    Element.prototype.animate = function (...a) { window.__anims++; return o.apply(this, a); }; return true").await;
+            play_until(&m, "two tricks", 90, |s| s["view"]["tricks"].as_array().is_some_and(|t| t.len() >= 2)).await;
+            let r = js(&m, "return [window.__anims, document.getAnimations().length,
+                            matchMedia('(prefers-reduced-motion: reduce)').matches]").await;
+            if reduce {
+                assert_eq!(r, json!([0, 0, true]), "animations under reduced motion");
+            } else {
+                assert!(r[0].as_u64() > Some(0) && r[2] == json!(false), "no card moved: {r}");
+            }
+            m.close().await.ok();
+        }
+
         eprintln!("scenario: the hint, a chat line shown as text, a reload mid-game, the Dummy game and Seven to their ends");
         let c = session(&driver, 1280, 800, "en-US").await;
         create(&c, &base, bots_table("en", "oh7", "en", 2, "")).await;
@@ -1161,10 +1183,9 @@ fn accounts_rated_turn_based_game_and_player_pages() {
     rt.block_on(async {
         let a = session(&driver, 1280, 900, "en-US").await;
         let b = session(&driver, 390, 844, "en-US").await;
-        eprintln!("scenario: two friends sign up, one on a phone");
+        eprintln!("scenario: Ann signs up; her friend, on a phone, will sign up at the table");
         sign_up_here(&a, &base, "Ann").await;
-        sign_up_here(&b, &base, "Bob").await;
-        axe(&b, "home signed in").await;
+        axe(&a, "home signed in").await;
 
         eprintln!("scenario: Ann makes a rated turn-based table, Bob sits from the invite link");
         c_select(&a, "#game", "oh7").await;
@@ -1180,11 +1201,21 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         wait_state(&a, "the table", |s| s["table"].is_object() && s["links"].is_object()).await;
         let invite = link(&a, "invite-link").await;
         b.goto(&invite).await.unwrap();
+        // A guest is told before asking that a rated table seats accounts, and signs up there.
+        wait_for(&b, ".sit-account #account-name-input").await.send_keys("Bob").await.unwrap();
+        assert!(text(&b).await.contains("This table is rated: only accounts take its seats."), "{}", text(&b).await);
+        axe(&b, "a rated table's invite, as a guest").await;
+        b.find(Locator::Css(".sit-account #account-password"))
+            .await
+            .unwrap()
+            .send_keys("a long password")
+            .await
+            .unwrap();
+        click_settled(&b, ".sit-account #signup").await;
         // Signed in, the account's name is offered.
-        wait_for(&b, "#sit-name").await;
         let until = Instant::now() + Duration::from_secs(10);
         while js(&b, "return document.getElementById('sit-name').value").await != json!("Bob") {
-            assert!(Instant::now() < until, "the sit form does not offer the account's name");
+            assert!(Instant::now() < until, "the sit form does not offer the account's name: {}", text(&b).await);
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         b.find(Locator::Css("#sit-btn")).await.unwrap().click().await.unwrap();
@@ -1350,6 +1381,28 @@ async fn network(c: &Client, driver: &str, offline: bool) {
     let mut head = [0u8; 12];
     s.read_exact(&mut head).unwrap();
     assert_eq!(&head, b"HTTP/1.1 200", "network conditions refused");
+}
+
+/// Chromium's `prefers-reduced-motion: reduce` for this session (DevTools' media emulation,
+/// through chromedriver's endpoint for DevTools commands).
+async fn reduced_motion(c: &Client, driver: &str) {
+    let id = c.session_id().await.unwrap().expect("a session");
+    let body = json!({"cmd": "Emulation.setEmulatedMedia",
+        "params": {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}})
+    .to_string();
+    let addr = driver.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    use std::io::{Read, Write};
+    write!(
+        s,
+        "POST /session/{id}/goog/cdp/execute HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut head = [0u8; 12];
+    s.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200", "media emulation refused");
 }
 
 /// A static host for the folder `oh7 web` wrote (what `python3 -m http.server` does): GET only,

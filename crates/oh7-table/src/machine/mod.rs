@@ -431,7 +431,11 @@ impl Machine {
     /// Public facts about the table (no codes, no tokens, no cards).
     pub fn info(&self) -> TableInfo {
         let deadline_ms = self.rematch_deadline_ms.map_or(0, |d| d.max(0) as u64);
-        self.core.info(&self.config, &self.ruleset, deadline_ms, self.settings.rematch_wait_ms / 1000)
+        let mut info = self.core.info(&self.config, &self.ruleset, deadline_ms, self.settings.rematch_wait_ms / 1000);
+        for seat in &mut info.seats {
+            seat.due_at = self.deadlines.get(&seat.seat).map(|&(_, due)| due);
+        }
+        info
     }
 }
 
