@@ -13,6 +13,22 @@ import { playerParts, rulesName } from "./player.js";
  * It asks who is signed in, then shows the sign-in form or the account's buttons, redrawing only
  * itself.
  */
+/** The seats this browser kept tokens for (`oh7.token.CODE`, the invite code), claimed for the
+ * account just signed in: its tables, figures and reviews then include the guest's games. */
+async function claimGuestSeats() {
+  const seats = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      const m = /^oh7\.token\.([0-9a-f]{32})$/.exec(k || "");
+      if (m) seats.push({ code: m[1], token: localStorage.getItem(k) });
+    }
+  } catch {
+    return;
+  }
+  for (let i = 0; i < seats.length; i += 50) await call("POST", "/api/account/claim", { seats: seats.slice(i, i + 50) });
+}
+
 export function accountPanel(t, words, onName = () => {}, onTurns = () => {}) {
   const a = t.acct;
   const panel = h("section", { id: "account", class: "panel", "aria-labelledby": "account-title" });
@@ -149,6 +165,8 @@ export function accountPanel(t, words, onName = () => {}, onTurns = () => {}) {
     }
     me = signsIn ? { name: r.body.name, email: r.body.email } : null;
     if (!me) onTurns(0);
+    // The games this browser played as a guest follow the account from now on.
+    if (me) await claimGuestSeats();
     show();
     if (done) status.textContent = done;
     panel.querySelector(signsIn ? "#signout" : "#account-name-input")?.focus();

@@ -492,6 +492,52 @@ async fn a_players_page_has_their_finished_games_figures() {
     assert_eq!((nobody.status, code(&nobody)), (404, "unknown_player".into()));
 }
 
+/// Games played as a guest follow the account made afterwards in that browser: the page sends
+/// the seats it kept (invite code and token) to `POST /api/account/claim` after signing up; a
+/// finished game is then on the account's page and list. A seat linked already stays its
+/// owner's; a wrong token or a watch code claims nothing; no session, no claim.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guests_finished_game_follows_the_account_made_afterwards() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let create = json!({"players": 2, "preset": "kod7", "name": "Gus", "seats": ["human", "random"]});
+    let made = call(addr, "POST", "/api/tables", None, Some(create)).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let made: Value = serde_json::from_str(&made.body).unwrap();
+    let (invite, watch) = (made["invite"].as_str().unwrap().to_string(), made["watch"].as_str().unwrap().to_string());
+    let token = made["token"].as_str().unwrap().to_string();
+    let mut c = page_ws(addr, None).await;
+    assert_eq!(c.hello(&invite, Some(&token)).await.unwrap()["you"], 0);
+    assert_eq!(c.command(json!({"type": "start"})).await.unwrap()["type"], "ack");
+    drop(play_out(c).await);
+
+    let claim = |session: Option<String>, seats: Value| async move {
+        let a = call(addr, "POST", "/api/account/claim", session.as_deref(), Some(json!({ "seats": seats }))).await;
+        (a.status, serde_json::from_str::<Value>(&a.body).unwrap_or(Value::Null))
+    };
+    let seat = json!([{"code": invite, "token": token}]);
+    assert_eq!(claim(None, seat.clone()).await.0, 401, "no session, no claim");
+    let gus = sign_up(addr, "Gus").await;
+    assert!(listed(addr, &gus).await.is_empty());
+    let wrong = json!([{"code": invite, "token": "0".repeat(32)}, {"code": watch, "token": token}]);
+    assert_eq!(claim(Some(gus.clone()), wrong).await, (200, json!({"claimed": 0})));
+    assert!(listed(addr, &gus).await.is_empty(), "a wrong token or the watch code claims nothing");
+    assert_eq!(claim(Some(gus.clone()), seat.clone()).await, (200, json!({"claimed": 1})));
+    assert_eq!(listed(addr, &gus).await, vec![(invite.clone(), 0)]);
+    let page = call(addr, "GET", "/api/players/gus", None, None).await;
+    assert_eq!(serde_json::from_str::<Value>(&page.body).unwrap()["games"], 1, "{}", page.body);
+    // The seat is Gus's now: another account with the same token claims nothing.
+    let eve = sign_up(addr, "Eve").await;
+    assert_eq!(claim(Some(eve.clone()), seat.clone()).await, (200, json!({"claimed": 0})));
+    assert!(listed(addr, &eve).await.is_empty());
+    assert_eq!(claim(Some(gus.clone()), seat).await, (200, json!({"claimed": 0})), "claimed once");
+    // It survives a restart (the link is in the database).
+    server.stop().await;
+    let server = start(&db, fast()).await;
+    assert_eq!(listed(server.addr, &gus).await, vec![(invite, 0)]);
+}
+
 /// Play a client's seat to the game's end (the first legal action each time).
 async fn play_out(mut c: Client) -> Client {
     while c.table["state"] != "over" {

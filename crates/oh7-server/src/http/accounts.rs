@@ -29,6 +29,7 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .route("/api/account/signout-everywhere", post(signout_everywhere))
         .route("/api/account/tables", get(tables))
         .route("/api/account/turns", get(turns))
+        .route("/api/account/claim", post(claim))
         .route("/api/account/email", post(set_email))
 }
 
@@ -293,6 +294,54 @@ async fn turns(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Respon
     let a = account_of(&app, &headers).await?;
     let turns = app.lobby.accounts().turns_of(&a.id).await?;
     Ok(Json(TurnsBody { turns }).into_response())
+}
+
+/// `POST /api/account/claim`: the seats this browser played as a guest (the invite code and
+/// the seat token it kept for each) follow the signed-in account from now on, so its tables,
+/// figures and reviews show them. A seat already linked (to anyone) stays as it is.
+async fn claim(State(app): State<Arc<App>>, headers: HeaderMap, bytes: axum::body::Bytes) -> Result<Response, Refused> {
+    same_origin(&headers, &app)?;
+    let a = account_of(&app, &headers).await?;
+    let b: ClaimBody = body(&bytes)?;
+    if b.seats.len() > MAX_CLAIMS {
+        return Err(Refused(
+            StatusCode::BAD_REQUEST,
+            Refusal::new(ErrorCode::BadRequest, format!("At most {MAX_CLAIMS} seats at once."))
+                .param("max", MAX_CLAIMS),
+        ));
+    }
+    let mut claimed = 0;
+    for s in &b.seats {
+        // A token that is no seat's (an old table's, or a typing slip) is passed over.
+        if let Ok(true) = app.lobby.claim_seat(&s.code, &s.token, &a.id).await {
+            claimed += 1;
+        }
+    }
+    Ok(Json(ClaimedBody { claimed }).into_response())
+}
+
+/// Most seats one `POST /api/account/claim` asks for.
+const MAX_CLAIMS: usize = 50;
+
+/// `POST /api/account/claim`'s body.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimBody {
+    seats: Vec<ClaimSeat>,
+}
+
+/// One seat a browser kept: the table's invite code and the seat's token.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimSeat {
+    code: String,
+    token: String,
+}
+
+/// `POST /api/account/claim`'s answer.
+#[derive(Serialize)]
+struct ClaimedBody {
+    claimed: usize,
 }
 
 /// `GET /api/account/turns`.

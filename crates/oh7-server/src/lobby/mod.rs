@@ -119,6 +119,35 @@ impl Lobby {
         Ok(handle)
     }
 
+    /// Link the seat of `token` at the table of invite `code` to `account` ([`TableMsg::Claim`]):
+    /// `Ok(true)` if it is now the account's, `Ok(false)` if the code is not an invite here (a
+    /// watch code, an unknown code, a table another instance plays: it is linked there on the
+    /// next visit with the token) or the seat was linked already; a token of no seat there is
+    /// refused. Nothing else changes at the table.
+    pub(crate) async fn claim_seat(
+        &self,
+        code: &str,
+        token: &str,
+        account: &str,
+    ) -> Result<bool, oh7_table::protocol::Refusal> {
+        for _ in 0..3 {
+            let handle = match self.locate(code).await {
+                Located::Here(h, Access::Invite) => h,
+                _ => return Ok(false),
+            };
+            let (reply, wait) = oneshot::channel();
+            let msg = TableMsg::Claim { token: token.to_string(), account: account.to_string(), reply };
+            if handle.tx.send(msg).await.is_err() {
+                continue;
+            }
+            // A table that unloads itself meanwhile drops the answer: ask again.
+            if let Ok(r) = wait.await {
+                return r;
+            }
+        }
+        Ok(false)
+    }
+
     /// Where the table behind a code is played, loading it from the database if it is not in
     /// memory (a finished table, one unloaded while idle, or one whose instance died). Every
     /// load goes through one door, so one table has one task, whatever the number of

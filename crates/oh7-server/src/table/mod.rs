@@ -55,6 +55,16 @@ pub(crate) enum TableMsg {
     },
     /// A turn-based table: a deadline may have passed (the lobby's sweep).
     DeadlinesDue,
+    /// A signed-in person claims the seat of a token their browser kept (a guest's game played
+    /// before the account): linked to `account` if the seat is linked to nobody.
+    Claim {
+        /// The seat token.
+        token: String,
+        /// The account's id.
+        account: String,
+        /// Whether the seat is now linked to it, or the refusal (nothing changed).
+        reply: oneshot::Sender<Result<bool, Refusal>>,
+    },
     /// A connection closed.
     Detach {
         /// The connection.
@@ -383,6 +393,16 @@ impl Table {
                     }
                 }
             }
+            TableMsg::Claim { token, account, reply } => match self.machine.claim(&token, account.clone()) {
+                Ok((linked, out)) => {
+                    self.drive(out).await;
+                    let held = self.machine.links().any(|(_, a)| a == account);
+                    let _ = reply.send(Ok(linked && held));
+                }
+                Err(r) => {
+                    let _ = reply.send(Err(r));
+                }
+            },
             TableMsg::Detach { conn } => {
                 self.conns.remove(&conn);
                 let out = conn_span(conn).in_scope(|| self.machine.detach(conn));

@@ -13,6 +13,8 @@ use crate::token::TokenHash;
 
 /// What to do once a change is written.
 pub(super) enum After {
+    /// A seat was claimed by its token for an account ([`Machine::claim`]); nobody to tell.
+    Claim { seat: Seat },
     /// A guest sat: the seat's token goes to the connection.
     Sit { conn: ConnId, id: String, token: String, seat: Seat },
     /// A person's action.
@@ -47,7 +49,7 @@ impl After {
             | After::Answer { conn, id }
             | After::Chat { conn, id, .. } => Some((*conn, id)),
             After::RematchStart { host, .. } => host.as_ref().map(|(c, id)| (*c, id.as_str())),
-            After::Bot { .. } | After::Attach { .. } => None,
+            After::Bot { .. } | After::Attach { .. } | After::Claim { .. } => None,
         }
     }
 }
@@ -223,6 +225,7 @@ impl Machine {
             }
             After::Bot { .. } => self.after_change(happened, None),
             After::Attach { conn, access, seat, account } => self.join(conn, access, Some(seat), Some(account)),
+            After::Claim { seat } => tracing::info!(seat, "a guest's seat now follows its account"),
         }
         self.take()
     }

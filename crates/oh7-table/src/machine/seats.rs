@@ -8,6 +8,29 @@ use super::{Access, Conn, ConnId, Effect, Machine, Output, Pending, Timer};
 use crate::protocol::{ErrorCode, Refusal};
 
 impl Machine {
+    /// A person signed in claims the seat whose token this browser kept (a game they played as
+    /// a guest before they had the account): the seat is linked to `account` if it is linked to
+    /// nobody yet, so the account's pages and ratings follow it. No connection joins and nobody
+    /// is told; a seat linked already (to anyone) stays as it is (`Ok(false)`: nothing to write).
+    /// A token of no seat here is refused and changes nothing.
+    pub fn claim(&mut self, token: &str, account: String) -> Result<(bool, Output), Refusal> {
+        let Some(s) = self.core.seats.iter().position(|st| st.token_hash.is_some_and(|h| h.matches(token))) else {
+            return Err(Refusal::new(ErrorCode::BadToken, "This seat token is not valid at this table."));
+        };
+        if self.links.contains_key(&s) {
+            return Ok((false, self.take()));
+        }
+        let version = self.core.version;
+        self.out.write = Some(Pending {
+            event: None,
+            checked: None,
+            version,
+            link: Some((s, account)),
+            after: After::Claim { seat: s },
+        });
+        Ok((true, self.take()))
+    }
+
     /// A connection joins: with a seat token, at that seat (linked to the connection's account
     /// if the seat is not linked yet: a guest who signed up keeps their seat, and the output
     /// holds that link to write); without one but signed in, at the seat the account holds here

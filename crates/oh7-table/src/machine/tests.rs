@@ -177,6 +177,26 @@ fn started_with_tokens() -> (Driver, [String; 2]) {
 }
 
 #[test]
+fn a_guests_seat_is_claimed_for_the_account_made_afterwards_once() {
+    let (mut d, [ada, _bob]) = started_with_tokens();
+    let before = (d.m.version(), d.log.len(), d.m.core().seats[0].away);
+    // A token of no seat here: refused, nothing to write, nothing changed.
+    let Err(refused) = d.m.claim("nope", "acct-ada".into()) else { panic!("a token of no seat was taken") };
+    assert_eq!(refused.code, ErrorCode::BadToken);
+    assert!(d.m.links().next().is_none());
+    // Ada's token: the seat is linked to her new account, without a connection or an event.
+    let (linked, out) = d.m.claim(&ada, "acct-ada".into()).unwrap();
+    assert!(linked && out.write.as_ref().is_some_and(|p| p.event().is_none()));
+    d.drive(out);
+    assert_eq!(d.m.links().collect::<Vec<_>>(), vec![(0, "acct-ada")]);
+    assert_eq!((d.m.version(), d.log.len(), d.m.core().seats[0].away), before, "no event, no seat change");
+    // Claimed again (or by another account with the same token): it stays as it is.
+    let (again, out) = d.m.claim(&ada, "acct-other".into()).unwrap();
+    assert!(!again && out.write.is_none());
+    assert_eq!(d.m.links().collect::<Vec<_>>(), vec![(0, "acct-ada")]);
+}
+
+#[test]
 fn a_seat_token_goes_to_the_one_who_sat_and_takes_the_seat_back() {
     let mut d = Driver::new(config(4, vec![None, None, None, None]));
     d.attach(9, Access::Watch, None).unwrap();
