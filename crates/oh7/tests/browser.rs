@@ -1362,17 +1362,17 @@ async fn wait_offline_ready(c: &Client) {
     }
 }
 
-/// Chromium's network emulation (chromedriver's own endpoint): `offline` cuts the page off.
-async fn network(c: &Client, driver: &str, offline: bool) {
+/// POST `body` to one of chromedriver's own endpoints of this session (`/session/{id}/PATH`),
+/// which fantoccini does not wrap; `what` names it in the failure.
+async fn driver_post(c: &Client, driver: &str, path: &str, body: Value, what: &str) {
     let id = c.session_id().await.unwrap().expect("a session");
-    let body = json!({"network_conditions": {"offline": offline, "latency": 0, "download_throughput": -1, "upload_throughput": -1}});
     let addr = driver.trim_start_matches("http://");
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     let body = body.to_string();
     use std::io::{Read, Write};
     write!(
         s,
-        "POST /session/{id}/chromium/network_conditions HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST /session/{id}/{path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -1380,29 +1380,21 @@ async fn network(c: &Client, driver: &str, offline: bool) {
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let mut head = [0u8; 12];
     s.read_exact(&mut head).unwrap();
-    assert_eq!(&head, b"HTTP/1.1 200", "network conditions refused");
+    assert_eq!(&head, b"HTTP/1.1 200", "{what} refused");
+}
+
+/// Chromium's network emulation (chromedriver's own endpoint): `offline` cuts the page off.
+async fn network(c: &Client, driver: &str, offline: bool) {
+    let body = json!({"network_conditions": {"offline": offline, "latency": 0, "download_throughput": -1, "upload_throughput": -1}});
+    driver_post(c, driver, "chromium/network_conditions", body, "network conditions").await;
 }
 
 /// Chromium's `prefers-reduced-motion: reduce` for this session (DevTools' media emulation,
 /// through chromedriver's endpoint for DevTools commands).
 async fn reduced_motion(c: &Client, driver: &str) {
-    let id = c.session_id().await.unwrap().expect("a session");
     let body = json!({"cmd": "Emulation.setEmulatedMedia",
-        "params": {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}})
-    .to_string();
-    let addr = driver.trim_start_matches("http://");
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    use std::io::{Read, Write};
-    write!(
-        s,
-        "POST /session/{id}/goog/cdp/execute HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut head = [0u8; 12];
-    s.read_exact(&mut head).unwrap();
-    assert_eq!(&head, b"HTTP/1.1 200", "media emulation refused");
+        "params": {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}});
+    driver_post(c, driver, "goog/cdp/execute", body, "media emulation").await;
 }
 
 /// A static host for the folder `oh7 web` wrote (what `python3 -m http.server` does): GET only,
