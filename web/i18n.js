@@ -627,7 +627,7 @@ export const TEXT = {
     passed: (to) => `Vous avez donné à ${to} :`,
     received: (from) => `Vous avez reçu de ${from} :`,
     passNone: "Pas de passe à cette manche.",
-    attempts: (t) => `${cap(t.bets)} précédents (ils faisaient 7 et ne comptent pas)`,
+    attempts: (t) => `Tentatives précédentes (les ${t.bets} faisaient 7 et ne comptent pas)`,
     attemptN: (n) => `${cap(G.fr.attempt)} ${n}`,
     betCards: (t, n) => (n > 1 ? `Cartes ${de(t.bet)}` : `Carte ${de(t.bet)}`),
     dummy: G.fr.dummy,

@@ -357,11 +357,14 @@ function moveCenter(felt, ctx) {
     ghostMove(card, (from || card).getBoundingClientRect(), false, FLY_MS, "cubic-bezier(.2,.7,.3,1)");
   }
   const c = ctx.S.completed;
-  if (!c) return;
-  const cards = [...felt.querySelectorAll(".center .trick.done .card")];
+  // Once per completed trick: a redraw while it is held (the next trick's cards arriving) does
+  // not sweep it twice; the sweep moves whatever shows the trick when its time comes.
+  if (!c || felt.__swept === c.version) return;
+  felt.__swept = c.version;
   setTimeout(() => {
     const to = seatOf(c.winner);
-    if (!to || !cards.length || !cards[0].isConnected) return;
+    const cards = [...felt.querySelectorAll(".center .trick.done .card")];
+    if (!to || !cards.length || ctx.S.completed?.version !== c.version) return;
     swish();
     const t = to.getBoundingClientRect();
     for (const el of cards) ghostMove(el, t, true, SWEEP_MS, "ease-in");
@@ -437,13 +440,18 @@ function playedAt(ctx, v, s, card, opts) {
   return el;
 }
 
+/** The completed trick whose last card has flown in (it flies once, not at each redraw). */
+let arrivedFor = null;
+
 function oh7Center(ctx, v) {
   const t = ctx.t();
   const { S } = ctx;
   const c = S.completed;
   if (c) {
+    const fresh = arrivedFor !== c.version;
+    arrivedFor = c.version;
     return [
-      h("div", { class: "trick done", "data-k": "trick" }, ...c.plays.map(([s, card], i) => playedAt(ctx, v, s, card, { winner: s === c.winner, arrive: i === c.plays.length - 1 }))),
+      h("div", { class: "trick done", "data-k": "trick" }, ...c.plays.map(([s, card], i) => playedAt(ctx, v, s, card, { winner: s === c.winner, arrive: fresh && i === c.plays.length - 1 }))),
       h(
         "div",
         { class: "trick-caption" },
