@@ -17,6 +17,7 @@ use oh7_core::ruleset::Preset;
 
 use crate::Bot;
 use crate::hand_model::{Mlp, ModelError};
+use crate::infer::{distinct_bets, same};
 use crate::seams::{BetFacts, BetModel};
 
 /// The fewest points a row is given (a round's points below are counted here).
@@ -193,15 +194,8 @@ impl BetModel for BetPolicy {
         mlp.first_sparse(&self.sparse, &mut self.base);
         self.logits.clear();
         let mut mine = None;
-        let mut seen = CardSet::EMPTY;
-        for c in bettable.iter() {
-            // Both copies of a card are one choice.
-            let base = Card::from_id(c.id() - c.copy()).unwrap_or(c);
-            if seen.contains(base) {
-                continue;
-            }
-            seen.insert(base);
-            if base == Card::from_id(card.id() - card.copy()).unwrap_or(card) {
+        for c in distinct_bets(bettable) {
+            if same(c, card) {
                 mine = Some(self.logits.len());
             }
             self.h.clear();
@@ -328,16 +322,7 @@ mod tests {
         let mut top = Vec::new();
         for temp in [0.0, 0.5, 2.0] {
             let mut policy = BetPolicy::new(BetNet::shipped().clone(), temp);
-            let mut seen = CardSet::EMPTY;
-            let mut total = 0.0;
-            for c in hand.iter() {
-                let base = Card::from_id(c.id() - c.copy()).unwrap_or(c);
-                if seen.contains(base) {
-                    continue;
-                }
-                seen.insert(base);
-                total += policy.log_prob(&facts, hand, hand, c).exp();
-            }
+            let total: f64 = distinct_bets(hand).map(|c| policy.log_prob(&facts, hand, hand, c).exp()).sum();
             assert!((total - 1.0).abs() < 1e-9, "probabilities sum to {total} at {temp}");
             top.push(policy.log_prob(&facts, hand, hand, best));
         }

@@ -92,16 +92,9 @@ pub fn bet_log_prob(
     };
     let mut top = f64::NEG_INFINITY;
     let mut mine = f64::NEG_INFINITY;
-    let mut seen = CardSet::EMPTY;
     let mut logits = [0f64; 64];
     let mut k = 0;
-    for c in bettable.iter() {
-        // Both copies of a card are one choice.
-        let base = Card::from_id(c.id() - c.copy()).unwrap_or(c);
-        if seen.contains(base) {
-            continue;
-        }
-        seen.insert(base);
+    for c in distinct_bets(bettable) {
         let l = logit(c);
         top = top.max(l);
         if same(c, card) {
@@ -277,8 +270,20 @@ impl Evidence {
     }
 }
 
+/// The choices among `bettable`: both copies of a card are one choice (the first in card order
+/// stands for it).
+pub(crate) fn distinct_bets(bettable: CardSet) -> impl Iterator<Item = Card> {
+    let mut seen = CardSet::EMPTY;
+    bettable.iter().filter(move |&c| {
+        let base = Card::from_id(c.id() - c.copy()).unwrap_or(c);
+        let new = !seen.contains(base);
+        seen.insert(base);
+        new
+    })
+}
+
 /// The same card, either copy.
-fn same(a: Card, b: Card) -> bool {
+pub(crate) fn same(a: Card, b: Card) -> bool {
     a.id() - a.copy() == b.id() - b.copy()
 }
 
