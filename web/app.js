@@ -593,7 +593,7 @@ function homePage() {
     h("label", {}, t.game, game),
     h("label", {}, t.preset, preset),
     h("label", {}, t.players, players, playersHelp),
-    // The field takes 24 characters at most (a longer paste is cut): said, not left to be found.
+    // A name has 24 characters at most: said under the field, and said again as a longer one is typed.
     h("label", {}, t.yourName, name, nameHelp),
     seats,
     h("label", {}, t.turnClock, clock, h("small", { id: "clock-help", class: "help" }, t.clockHelp)),
