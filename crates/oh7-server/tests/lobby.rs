@@ -591,3 +591,42 @@ fn close(v: &Value, x: f64) {
     let got = v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"));
     assert!((got - x).abs() <= 1e-12 * x.abs().max(1.0), "{got} vs {x}");
 }
+
+/// A tutorial table is dealt at once with its family's prepared deal (the same hand each time),
+/// the creator against bots; one that would seat another person is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tutorial_deals_its_prepared_hand_at_once() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    for (game, preset, players) in [("oh7", Some("kod7"), 4), ("oh7", Some("en"), 4), ("seven", None, 3)] {
+        let mut seats = vec!["human"];
+        seats.extend(std::iter::repeat_n(if game == "seven" { "heuristic" } else { "beginner" }, players - 1));
+        let req = json!({"game": game, "preset": preset, "players": players, "seats": seats, "name": "Newcomer", "tutorial": true});
+        let spec = oh7_core::registry::GameSpec::from_request(&oh7_core::registry::GameRequest {
+            game: Some(game),
+            preset,
+            ..Default::default()
+        })
+        .unwrap();
+        let dealt = spec.new_game(players, oh7_table::tutorial::seed(&spec)).unwrap().view_json(Some(0))["hand"].clone();
+        for _ in 0..2 {
+            let created = create_table(server.addr, &req).await.unwrap();
+            let mut c = Client::connect(server.addr).await.unwrap();
+            let snap =
+                c.hello(created["invite"].as_str().unwrap(), created["token"].as_str()).await.unwrap();
+            assert_eq!(snap["table"]["state"], "playing", "{snap}");
+            assert_eq!(snap["you"], 0);
+            assert_eq!(snap["view"]["hand"], dealt, "{game} {preset:?}");
+        }
+    }
+    for bad in [
+        json!({"preset": "en", "players": 4, "seats": ["human", "beginner", "human", "beginner"], "name": "A", "tutorial": true}),
+        json!({"preset": "en", "players": 4, "seats": ["human", "beginner", "beginner"], "name": "A", "tutorial": true}),
+        json!({"preset": "en", "players": 4, "seats": ["beginner", "beginner", "beginner", "beginner"], "tutorial": true}),
+    ] {
+        let (status, body) = http(server.addr, "POST", "/api/tables", Some(&bad.to_string())).await.unwrap();
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["code"], "bad_request", "{body}");
+    }
+    server.stop().await;
+}

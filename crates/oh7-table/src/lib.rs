@@ -20,3 +20,4 @@ pub mod project;
 pub mod protocol;
 pub mod solo;
 pub mod token;
+pub mod tutorial;

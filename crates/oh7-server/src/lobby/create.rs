@@ -57,6 +57,10 @@ pub(crate) struct CreateTable {
     /// A turn-based table: hours each person has for a decision (1 to 336), instead of a live
     /// game's clock and away seats.
     pub move_hours: Option<u32>,
+    /// A tutorial: its family's prepared deal ([`oh7_table::tutorial`]), dealt at once, the
+    /// creator against bots only (every other seat a bot; not rated, not turn-based).
+    #[serde(default)]
+    pub tutorial: bool,
 }
 
 /// The most options a creation may give (the game's knobs are fewer).
@@ -207,6 +211,12 @@ impl Lobby {
         if req.rated && (account.is_none() || name.is_none()) {
             return Err(Refusal::new(ErrorCode::SignedOut, "Sign in, and sit at the table, to make it rated."));
         }
+        if req.tutorial
+            && (name.is_none() || seats[1..].iter().any(Option::is_none) || req.rated || req.move_hours.is_some())
+        {
+            return Err(bad("A tutorial seats its creator against bots only, unrated and live.".into()));
+        }
+        let tutorial = req.tutorial.then(|| oh7_table::tutorial::seed(&spec));
         self.count_table(ip).await?;
         let config = TableConfig {
             spec,
@@ -226,6 +236,10 @@ impl Lobby {
         }
         if all_bots {
             events.push(Event::Start { seat: None, id: None, seed: new_seed(), fill: None });
+        }
+        // A tutorial is dealt at once: its first game is the family's prepared deal.
+        if let Some(seed) = tutorial {
+            events.push(Event::Start { seat: None, id: None, seed, fill: None });
         }
         let config_json = serde_json::to_value(&config).map_err(|e| bad(e.to_string()))?;
         let created_at = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
