@@ -12,6 +12,7 @@ import { call } from "./api.js";
 import { CATALOGUE } from "./catalogue.js";
 import { playerPage } from "./player.js";
 import { symbols, terms } from "./rules.js";
+import { lesson, tutorialBody, familyOf, FAMILIES, coachWords } from "./coach.js";
 import { renderGame, seatName, handKeys, clearSevenChoice } from "./table.js";
 import { cardSoundsOn, setCardSounds } from "./sound.js";
 
@@ -134,6 +135,9 @@ const ctx = {
     if (last) download(`oh7-game-${S.table?.game_number ?? 1}.json`, last);
   },
   redraw: () => render(),
+  // A tutorial table's lesson now (web/coach.js), and its box.
+  coach: () => coachNow(),
+  coachEl: (l) => coachEl(l),
   stats: () => stats,
   announce: () => announce,
   setAnnounce: (v) => {
@@ -641,12 +645,13 @@ function homePage() {
     route();
   });
   const turnBanner = h("p", { id: "turn-banner", class: "turn-banner", hidden: true });
+  const learn = LOCAL_ONLY ? null : learnPanel(() => name.value.trim());
   return h(
     "div",
     { class: "home" },
     h("header", { class: "bar" }, h("h1", {}, "oh7"), langSwitch()),
     LOCAL_ONLY ? h("main", { id: "content" }, soloPanel(), h("p", { class: "help" }, t.solo.onlyLocal)) :
-    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), turnBanner, form, soloPanel(), accountPanel(
+    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), turnBanner, newcomer() ? learn : null, form, soloPanel(), newcomer() ? null : learn, accountPanel(
           t,
           (c, p) => errorText(S.lang, c, p),
           (n) => {
@@ -667,6 +672,130 @@ function homePage() {
             turnBanner.replaceChildren(h("a", { href: "#account-turns", onclick: toList }, t.acct.turnsWaiting(n)));
           },
         )),
+  );
+}
+
+// ---------- tutorials ----------
+
+/** The tutorial kept for the table of code `c` ({family, seen}), or null when it is not one. */
+function tutorialAt(c) {
+  try {
+    return JSON.parse(localStorage.getItem(`oh7.tutorial.${c}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function keepTutorial(c, tut) {
+  try {
+    localStorage.setItem(`oh7.tutorial.${c}`, JSON.stringify(tut));
+  } catch {
+    // Not kept: the lessons start again after a reload.
+  }
+}
+
+/** Whether this browser has never sat at a table nor taken a tutorial: the tutorials come first. */
+function newcomer() {
+  try {
+    return !Object.keys(localStorage).some((k) => k.startsWith("oh7.token.") || k.startsWith("oh7.learned."));
+  } catch {
+    return true;
+  }
+}
+
+/** The lesson a tutorial table needs now, or null (not a tutorial, or nothing new to say). */
+function coachNow() {
+  if (!code || solo || access !== "invite") return null;
+  const tut = tutorialAt(code);
+  if (!tut) return null;
+  return lesson(S, tut.seen || [], S.lang, tableRules()?.[S.lang]);
+}
+
+/** A lesson read: the next one comes; the last one ends the tutorial of the family. */
+function readLesson(id, last) {
+  const tut = tutorialAt(code) || { seen: [] };
+  tut.seen = [...new Set([...(tut.seen || []), id])];
+  keepTutorial(code, tut);
+  if (last) {
+    try {
+      localStorage.setItem(`oh7.learned.${familyOf(S.table)}`, "1");
+    } catch {
+      // The home page will not tick it.
+    }
+  }
+  render();
+}
+
+/** The coach's box at a tutorial table: the lesson, and what to press. */
+function coachEl(l) {
+  const w = coachWords(S.lang);
+  const ok = l.last
+    ? [
+        h("button", { type: "button", class: "primary", "data-k": "coach-ok", onclick: () => readLesson(l.id, true) }, w.playOn),
+        " ",
+        h("a", { class: "button", href: "/", "data-k": "coach-home", onclick: () => readLesson(l.id, true) }, w.home),
+      ]
+    : h("button", { type: "button", "data-k": "coach-ok", onclick: () => readLesson(l.id, false) }, w.gotIt);
+  return h("aside", { class: "coach", "aria-label": w.coach, "data-lesson": l.id }, h("p", { class: "coach-title" }, w.coach), h("p", { class: "coach-text" }, l.text), h("div", { class: "coach-actions" }, ok));
+}
+
+/** The home page's tutorials: one per family, each a table of its prepared deal against bots. */
+function learnPanel(typedName) {
+  const w = coachWords(S.lang);
+  const error = h("p", { id: "learn-error", class: "form-error", role: "alert" });
+  const learned = (f) => {
+    try {
+      return localStorage.getItem(`oh7.learned.${f}`) === "1";
+    } catch {
+      return false;
+    }
+  };
+  const start = async (f, btn) => {
+    error.textContent = "";
+    btn.disabled = true;
+    let r;
+    let v;
+    try {
+      const body = tutorialBody(f, S.lang, typedName() || w.player);
+      r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      v = await r.json().catch(() => ({ code: "bad_request" }));
+    } catch {
+      v = { code: "offline" };
+    }
+    btn.disabled = false;
+    if (!r || !r.ok) {
+      error.textContent = errorText(S.lang, v.code, v.params);
+      error.focus?.();
+      return;
+    }
+    keepToken(v.invite, v.token);
+    keepTutorial(v.invite, { family: f, seen: [] });
+    history.pushState({}, "", `/t/${v.invite}`);
+    route();
+  };
+  return h(
+    "section",
+    { class: "panel learn", id: "learn", "aria-labelledby": "learn-title" },
+    h("h2", { id: "learn-title" }, w.learn),
+    h("p", { class: "help" }, w.learnHelp),
+    h(
+      "ul",
+      { class: "learn-list" },
+      ...FAMILIES.map((f) =>
+        h(
+          "li",
+          {},
+          h(
+            "button",
+            { type: "button", id: `learn-${f}`, class: "learn-btn", onclick: (e) => start(f, e.currentTarget) },
+            h("strong", {}, w.titles[f]),
+            learned(f) ? h("span", { class: "learned" }, ` ✓ ${w.learned}`) : null,
+            h("small", {}, w.blurbs[f]),
+          ),
+        ),
+      ),
+    ),
+    error,
   );
 }
 

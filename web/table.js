@@ -170,6 +170,10 @@ export function renderGame(root, ctx) {
   const top = part(root, "topbar");
   const felt = part(root, "felt");
   const prompt = part(root, "prompt", "div", { role: "status" });
+  // A tutorial's coach (web/coach.js), by what to do now.
+  const coach = part(root, "coach-area", "div", { "aria-live": "polite" });
+  const lessonNow = ctx.coach?.() ?? null;
+  region(coach, JSON.stringify([S.lang, lessonNow?.id ?? null, lessonNow?.text ?? null]), () => (lessonNow ? ctx.coachEl(lessonNow) : null));
   const actions = part(root, "actions");
   const handArea = part(root, "hand-area");
   const side = part(root, "side");

@@ -21,6 +21,7 @@ const RULES: &str = include_str!("../../../../web/rules.js");
 const CARDS: &str = include_str!("../../../../web/cards.js");
 const PIPS: &str = include_str!("../../../../web/pips.js");
 const SOUND: &str = include_str!("../../../../web/sound.js");
+const COACH: &str = include_str!("../../../../web/coach.js");
 const I18N: &str = include_str!("../../../../web/i18n.js");
 /// The glossary as an ES module; a test checks it is what `oh7_core::glossary::to_js` makes, so
 /// the terminal and the browser read the same words (node's tests import the file as it is).
@@ -68,6 +69,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/cards.js", JS, CARDS),
     ("/pips.js", JS, PIPS),
     ("/sound.js", JS, SOUND),
+    ("/coach.js", JS, COACH),
     ("/i18n.js", JS, I18N),
     ("/glossary.js", JS, GLOSSARY),
     ("/wording.js", JS, WORDING),
