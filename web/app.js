@@ -708,7 +708,7 @@ function coachNow() {
   if (!code || solo || access !== "invite") return null;
   const tut = tutorialAt(code);
   if (!tut) return null;
-  return lesson(S, tut.seen || [], S.lang, tableRules()?.[S.lang]);
+  return lesson(S, tut.seen || [], S.lang, tableRules()?.[S.lang], (s) => seatName(ctx, s));
 }
 
 /** A lesson read: the next one comes; the last one ends the tutorial of the family. */

@@ -9,7 +9,7 @@
 // No DOM: tested with node (web/test/coach.test.mjs).
 
 import { parseOh7, parseSeven, suitName } from "./cards.js";
-import { terms, symbols } from "./rules.js";
+import { terms, symbols, cap } from "./rules.js";
 
 /** The families a tutorial teaches, in the order the home page offers them. */
 export const FAMILIES = ["en", "fr", "fr-advanced", "kod7", "bga", "seven"];
@@ -35,7 +35,7 @@ const WORDS = {
     titles: { en: "Oh 7 ? (English edition)", fr: "Oh 7 ? (French edition)", "fr-advanced": "Oh 7 ?, the advanced game", kod7: "Kod-7", bga: "Oh-Seven (online rules)", seven: "Seven" },
     blurbs: {
       en: "The base game: bet with a card of your hand how many of the 7 tricks you will win, exactly.",
-      fr: "The same game with the French box's rules for ties and the score.",
+      fr: "The French box's base game: up to 5 players with a fifth suit, a double basket, first to 35 points.",
       "fr-advanced": "The French advanced game: the special cards ★ (star), Ø (void) and ?.",
       kod7: "Estimations, an exception suit, stars and the ‽.",
       bga: "The rules played online: bids, card passing, a bid made scores the bid + 2.",
@@ -63,7 +63,7 @@ const WORDS = {
       `${self ? "Your" : `${who}'s`} ${tm.bet} was the highest: ${self ? "you lead" : `${who} leads`} the first trick, and ${suit} is the ${tm.trump} for this round: its cards beat every card of the other suits.`,
     lead: "You lead this trick: play any card. The others must follow its suit if they can.",
     follow: (suit, specials) =>
-      `${suit} was led and you hold ${suit}: you must follow suit. The cards you may play are raised; the others are greyed.${specials ? " Special cards may always be played." : ""}`,
+      `${cap(suit)} was led and you hold ${suit}: you must follow suit. The cards you may play are raised; the others are greyed.${specials ? " Special cards may always be played." : ""}`,
     noFollow: (suit, tm, trump) =>
       `You hold no ${suit}: play any card. A card of ${trump} (the ${tm.trump}) wins the trick unless a higher one follows; a card of another suit cannot win it.`,
     trick: (who, tm, trump, self) =>
@@ -86,7 +86,7 @@ const WORDS = {
     titles: { en: "Oh 7 ? (édition anglaise)", fr: "Oh 7 ? (édition française)", "fr-advanced": "Oh 7 ?, le jeu avancé", kod7: "Kod-7", bga: "Oh-Seven (règles en ligne)", seven: "Seven" },
     blurbs: {
       en: "Le jeu de base : pariez avec une carte de votre main combien des 7 plis vous remporterez, exactement.",
-      fr: "Le même jeu, avec les règles de la boîte française pour les égalités et les scores.",
+      fr: "Le jeu de base de la boîte française : jusqu'à 5 joueurs avec une cinquième couleur, double panier, le premier à 35 points.",
       "fr-advanced": "Le jeu avancé français : les cartes spéciales ★ (étoile), Ø (vide) et ?.",
       kod7: "Estimations, couleur d'exception, étoiles et ‽.",
       bga: "Les règles jouées en ligne : enchères, passe de cartes, une enchère réussie marque l'enchère + 2.",
@@ -152,8 +152,9 @@ function sectionItems(summary, index) {
   return summary?.sections?.[index]?.items || [];
 }
 
-function nameOf(S, seat, w) {
+function nameOf(S, seat, w, named) {
   if (seat === S.you) return w.you;
+  if (named) return named(seat);
   const v = S.view;
   return v?.names?.[seat] || v?.seats?.[seat] || S.table?.seats?.[seat]?.name || `#${seat}`;
 }
@@ -162,7 +163,7 @@ function nameOf(S, seat, w) {
  * Oh 7's lessons, in the order they are offered: each `[id, when, text]`; the first whose `when`
  * holds and that was not read yet is the lesson now.
  */
-function oh7Lessons(S, w, lang, summary) {
+function oh7Lessons(S, w, lang, summary, named) {
   const v = S.view;
   const tbl = S.table;
   const tm = termsOf(tbl.preset, lang);
@@ -194,11 +195,11 @@ function oh7Lessons(S, w, lang, summary) {
     ["pass", kinds.has("pass"), () => w.pass(passCount, tm.bets)],
     ["bet", kinds.has("bet") && (v.phase?.attempt ?? 1) === 1, () => w.bet(tm)],
     ["rebet", kinds.has("bet") && (v.phase?.attempt ?? 1) > 1, () => w.rebet(tm)],
-    ["trump", !!v.leader_trump && v.phase?.name === "playing", () => w.trump(tm, nameOf(S, v.leader_trump[0], w), suitWords(v.leader_trump[1]), v.leader_trump[0] === S.you)],
+    ["trump", !!v.leader_trump && v.phase?.name === "playing", () => w.trump(tm, nameOf(S, v.leader_trump[0], w, named), suitWords(v.leader_trump[1]), v.leader_trump[0] === S.you)],
+    ["trick", !!lastTrick && lastTrick.winner !== undefined && !!trump, () => w.trick(nameOf(S, lastTrick.winner, w, named), tm, suitWords(trump), lastTrick.winner === S.you)],
     ["lead", playing && !v.trick?.length, () => w.lead],
     ["follow", playing && holdsLed, () => w.follow(suitWords(ledSuit), specialsHeld)],
     ["noFollow", playing && ledSuit !== null && !holdsLed && !!trump, () => w.noFollow(suitWords(ledSuit), tm, suitWords(trump))],
-    ["trick", !!lastTrick && lastTrick.winner !== undefined && !!trump, () => w.trick(nameOf(S, lastTrick.winner, w), tm, suitWords(trump), lastTrick.winner === S.you)],
     ["score", !!round, () => `${w.score(tm, round.bets[S.you], round.won[S.you], round.points[S.you])} ${scoring}`.trim()],
     ["done", false, () => w.done(tm)],
   ];
@@ -206,7 +207,7 @@ function oh7Lessons(S, w, lang, summary) {
 
 const SEVEN_ACTION = /^(2|7|8|10|J)[SHCD]|^AS/;
 
-function sevenLessons(S, w, lang, summary) {
+function sevenLessons(S, w, lang, summary, named) {
   const v = S.view;
   const kinds = new Set(S.legal.map((a) => a.kind));
   const plays = S.legal.filter((a) => a.kind === "play");
@@ -227,7 +228,7 @@ function sevenLessons(S, w, lang, summary) {
     ["lock", kinds.has("pass") && !!v.seven_lock, () => w.lock],
     ["lastCard", plays.some((a) => a.announce) && lastItems.length > 0, () => `${w.lastCard} ${lastItems.join(" ")}`],
     ["callout", kinds.has("call_out"), () => w.callout],
-    ["score", !!round, () => `${w.sevenScore(nameOf(S, round.out, w), mine)} ${scoring}`.trim()],
+    ["score", !!round, () => `${w.sevenScore(nameOf(S, round.out, w, named), mine)} ${scoring}`.trim()],
     ["done", false, () => w.sevenDone],
   ];
 }
@@ -236,15 +237,16 @@ function sevenLessons(S, w, lang, summary) {
  * The lesson a tutorial table needs now: `{id, text, last}` or null. `seen`: the ids read
  * already; `summary`: the table's rules summary in `lang` (its sentences are quoted where the
  * editions differ; a lesson that needs it waits for it). The last lesson (`last: true`) comes
- * once the score was read, and ends the tutorial.
+ * once the score was read, and ends the tutorial. `named(seat)`: a seat's name as the page shows
+ * it (else the view's).
  */
-export function lesson(S, seen, lang, summary) {
+export function lesson(S, seen, lang, summary, named = null) {
   const v = S.view;
   if (!S.table || !v || S.you === null || S.table.state === "lobby") return null;
   const read = new Set(seen);
   if (read.has("done")) return null;
   const w = coachWords(lang);
-  const list = v.game === "seven" ? sevenLessons(S, w, lang, summary) : oh7Lessons(S, w, lang, summary);
+  const list = v.game === "seven" ? sevenLessons(S, w, lang, summary, named) : oh7Lessons(S, w, lang, summary, named);
   if (read.has("score")) return { id: "done", text: list[list.length - 1][2](), last: true };
   for (const [id, when, text] of list) {
     if (when && !read.has(id)) return { id, text: text(), last: false };

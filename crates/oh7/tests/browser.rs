@@ -1619,3 +1619,91 @@ fn play_on_this_device() {
         }
     });
 }
+
+/// Take the tutorial of `family` from the home page by clicks alone: each lesson read with its
+/// button, each decision made with the page's own buttons and cards, until the last lesson.
+/// Returns the lessons in the order they came.
+async fn take_tutorial(c: &Client, base: &str, family: &str, shot_as: Option<&str>) -> Vec<String> {
+    c.goto(&format!("{base}/")).await.unwrap();
+    click(c, &format!("#learn-{family}")).await;
+    wait_state(c, "the tutorial dealt", |s| s["table"]["state"] == "playing" && s["you"] == 0).await;
+    let until = Instant::now() + Duration::from_secs(120);
+    let mut lessons: Vec<String> = Vec::new();
+    loop {
+        assert!(Instant::now() < until, "{family}: the tutorial did not end; lessons {lessons:?}; state {}", state(c).await);
+        let now = js(c, "const e = document.querySelector('.coach'); return e ? e.dataset.lesson : null").await;
+        if let Some(id) = now.as_str() {
+            if lessons.last().map(String::as_str) != Some(id) {
+                lessons.push(id.to_string());
+                if let (Some(name), "bet" | "play") = (shot_as, id) {
+                    axe(c, &format!("the {family} tutorial's coach")).await;
+                    shot(c, name).await;
+                }
+            }
+            let last = id == "done";
+            js(c, "const b = document.querySelector('.coach [data-k=\"coach-ok\"]'); if (b) b.click(); return true").await;
+            if last {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            continue;
+        }
+        if !act_once(c).await {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+    let learned = js(c, &format!("return localStorage.getItem('oh7.learned.{family}')")).await;
+    assert_eq!(learned, json!("1"), "{family}: the tutorial is marked as taken");
+    assert!(js(c, "return !document.querySelector('.coach')").await == json!(true), "the coach has gone");
+    lessons
+}
+
+/// Issue 58: a tutorial per family, offered first on the home page to someone who never played,
+/// completed by clicks, in English and French, on a phone and a desktop.
+#[test]
+fn a_tutorial_per_family_by_clicks() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(driver_bin) = driver_or_skip() else { return };
+    let scratch = tempfile::Builder::new().prefix("oh7-browser-tutorial-").tempdir().expect("a temporary directory");
+    let (_server, addr) = serve_with(scratch.path().join("oh7.db"), &[]);
+    let base = format!("http://{addr}");
+    let (_driver, driver, rt) = start_driver(&driver_bin);
+    rt.block_on(async {
+        let phone = session(&driver, 390, 844, "en-US").await;
+        let desk = session(&driver, 1280, 800, "fr-FR").await;
+        eprintln!("scenario: a newcomer finds the tutorials first on the home page");
+        phone.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&phone, "#learn").await;
+        let order = js(&phone, "const l = document.getElementById('learn'), f = document.getElementById('create'); return !!(l.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING)").await;
+        assert_eq!(order, json!(true), "the tutorials come before the create form for a newcomer");
+        axe(&phone, "home with the tutorials").await;
+        for (i, family) in ["en", "fr", "fr-advanced", "kod7", "bga", "seven"].into_iter().enumerate() {
+            let (c, shot_as) = if i % 2 == 0 {
+                (&phone, (i == 0 || family == "seven").then(|| format!("tutorial-{family}-390x844-en")))
+            } else {
+                (&desk, (i == 3).then(|| format!("tutorial-{family}-1280x800-fr")))
+            };
+            eprintln!("scenario: the {family} tutorial by clicks");
+            let lessons = take_tutorial(c, &base, family, shot_as.as_deref()).await;
+            eprintln!("  lessons: {lessons:?}");
+            let must: &[&str] = if family == "seven" {
+                &["welcome", "play", "score", "done"]
+            } else {
+                &["welcome", "bet", "trump", "trick", "score", "done"]
+            };
+            for id in must {
+                assert!(lessons.iter().any(|l| l == id), "{family}: `{id}` never came: {lessons:?}");
+            }
+            if family == "fr-advanced" || family == "kod7" {
+                assert!(lessons.iter().any(|l| l == "specials"), "{family}: the special cards: {lessons:?}");
+            }
+        }
+        eprintln!("scenario: back home, the tutorials taken are ticked and no longer first");
+        phone.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&phone, "#learn-en .learned").await;
+        let order = js(&phone, "const l = document.getElementById('learn'), f = document.getElementById('create'); return !!(l.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_PRECEDING)").await;
+        assert_eq!(order, json!(true), "after playing, the create form comes first");
+        phone.close().await.ok();
+        desk.close().await.ok();
+    });
+}
