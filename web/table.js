@@ -16,6 +16,12 @@ const TRICK_HOLD_MS = 1600;
 
 let holdTimer = null;
 let holdFor = null;
+// When the trick on hold was shown, and whether its hold was cut short (see scheduleHold).
+let holdSince = 0;
+let holdCut = false;
+let sweepTimer = null;
+// A held trick gives way this soon once the next trick has begun or this seat must play.
+const HOLD_WHEN_NEEDED_MS = 700;
 let sevenChoice = null;
 
 /** A card face; a button when `onclick` is given. Screen readers read its name ("7 of hearts"). */
@@ -199,20 +205,54 @@ export function renderGame(root, ctx) {
   const news = part(root, "review-news", "p", { role: "status", class: "sr-only" });
   const said = S.table?.state === "over" ? reviewNews(ctx) : "";
   if (news.textContent !== said) news.textContent = said;
-  scheduleHold(ctx);
+  scheduleHold(ctx, felt);
 }
 
-function scheduleHold(ctx) {
+/**
+ * The completed trick stays a moment (TRICK_HOLD_MS), then sweeps to its winner and goes. It
+ * gives way sooner (HOLD_WHEN_NEEDED_MS after it showed) once the next trick has a card or this
+ * seat is asked to play: the table never hides a card led, nor the one you play.
+ */
+function scheduleHold(ctx, felt) {
   const c = ctx.S.completed;
   if (!c) {
     clearTimeout(holdTimer);
+    clearTimeout(sweepTimer);
     holdFor = null;
     return;
   }
-  if (holdFor === c.version) return;
-  holdFor = c.version;
+  const now = performance.now();
+  if (holdFor !== c.version) {
+    holdFor = c.version;
+    holdSince = now;
+    holdCut = false;
+    plan(ctx, felt, c, TRICK_HOLD_MS);
+  }
+  const needed = (ctx.S.view?.trick?.length ?? 0) > 0 || ctx.S.legal.some((a) => a.kind === "play");
+  if (needed && !holdCut) {
+    holdCut = true;
+    plan(ctx, felt, c, Math.max(0, Math.min(TRICK_HOLD_MS, HOLD_WHEN_NEEDED_MS) - (now - holdSince)));
+  }
+}
+
+/** The held trick sweeps in `ms` less the sweep, and goes in `ms`. */
+function plan(ctx, felt, c, ms) {
   clearTimeout(holdTimer);
-  holdTimer = setTimeout(() => ctx.dispatch({ type: "local/dismiss-trick" }), TRICK_HOLD_MS);
+  clearTimeout(sweepTimer);
+  sweepTimer = setTimeout(() => sweep(felt, ctx, c), Math.max(0, ms - SWEEP_MS - 60));
+  holdTimer = setTimeout(() => ctx.dispatch({ type: "local/dismiss-trick" }), ms);
+}
+
+/** The held trick's cards fly to its winner's seat (not under reduced motion). */
+function sweep(felt, ctx, c) {
+  if (!felt || reducedMotion() || ctx.S.completed?.version !== c.version || felt.__swept === c.version) return;
+  felt.__swept = c.version;
+  const to = felt.querySelector(`.seat[data-seat="${c.winner}"]`);
+  const cards = [...felt.querySelectorAll(".center .trick.done .card")];
+  if (!to || !cards.length) return;
+  swish();
+  const t = to.getBoundingClientRect();
+  for (const el of cards) ghostMove(el, t, true, SWEEP_MS, "ease-in");
 }
 
 // ---------- top bar ----------
@@ -360,19 +400,7 @@ function moveCenter(felt, ctx) {
     // Seven's pile: the card grows in place.
     ghostMove(card, (from || card).getBoundingClientRect(), false, FLY_MS, "cubic-bezier(.2,.7,.3,1)");
   }
-  const c = ctx.S.completed;
-  // Once per completed trick: a redraw while it is held (the next trick's cards arriving) does
-  // not sweep it twice; the sweep moves whatever shows the trick when its time comes.
-  if (!c || felt.__swept === c.version) return;
-  felt.__swept = c.version;
-  setTimeout(() => {
-    const to = seatOf(c.winner);
-    const cards = [...felt.querySelectorAll(".center .trick.done .card")];
-    if (!to || !cards.length || ctx.S.completed?.version !== c.version) return;
-    swish();
-    const t = to.getBoundingClientRect();
-    for (const el of cards) ghostMove(el, t, true, SWEEP_MS, "ease-in");
-  }, TRICK_HOLD_MS - SWEEP_MS - 60);
+  // The held trick's sweep is timed by its hold (scheduleHold), once per trick.
 }
 
 function seatBadge(ctx, s) {
@@ -416,7 +444,6 @@ function oh7Seat(ctx, v, s) {
     ),
     h("div", { class: "count" }, t.cards(v.hand_sizes?.[s] ?? 0), decided && !v.bets ? h("span", { class: "decided" }, ` · ${t.decided}`) : null),
   ];
-  if (!v.bets && decided) parts[0].append(h("span", { class: "done", "aria-hidden": "true" }, " ✓"));
   if (isDummy && v.dummy_faceup?.length) parts.push(h("div", { class: "faceup" }, ...v.dummy_faceup.map((c) => cardEl(ctx, c, { mini: true }))));
   if (isDummy) parts.push(h("div", { class: "count" }, t.dummyPile(v.dummy_pile_left)));
   const pub = v.public_bet_cards?.[s];
