@@ -712,7 +712,10 @@ function renderHand(area, ctx, v) {
   const passing = S.legal.some((m) => m.kind === "pass_cards");
   const hinted = moveOf(S, S.hint)?.card ?? null;
   const chosen = moveOf(S, S.choice)?.card ?? null;
-  const key = JSON.stringify([S.lang, cards, [...byCard.keys()], passing, S.passSel, hinted, chosen, !!S.pending, S.table?.preset]);
+  // The actions themselves, not only which cards have one: a bet made in another tab of this
+  // seat turns "bet 3S" into "play 3S" with the same cards legal, and a button kept from before
+  // would choose a bet nobody can make any more (issue 58, friction 2).
+  const key = JSON.stringify([S.lang, cards, S.legal.map((m) => m.a), passing, S.passSel, hinted, chosen, !!S.pending, S.table?.preset]);
   const dealt = `${S.table?.game_number}:${v.round}`;
   const redrawn = region(hand, key, () => {
     const focusable = cards.findIndex((c) => passing || byCard.has(c));

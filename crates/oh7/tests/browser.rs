@@ -1707,3 +1707,61 @@ fn a_tutorial_per_family_by_clicks() {
         desk.close().await.ok();
     });
 }
+
+/// Issue 58, friction 2: one seat open in two tabs of one browser. The tabs take turns at
+/// random, each deciding with its own clicks (a bet card chosen in one and confirmed, a card
+/// played in the other); after each decision the tab that made it has moved on (a new version,
+/// nothing pending), and the other tab shows the same table.
+#[test]
+fn one_seat_in_two_tabs_acts_from_either() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(driver_bin) = driver_or_skip() else { return };
+    let scratch = tempfile::Builder::new().prefix("oh7-browser-tabs-").tempdir().expect("a temporary directory");
+    let (_server, addr) = serve_with(scratch.path().join("oh7.db"), &[]);
+    let base = format!("http://{addr}");
+    let (_driver, driver, rt) = start_driver(&driver_bin);
+    rt.block_on(async {
+        let c = session(&driver, 1280, 800, "en-US").await;
+        create(&c, &base, bots_table("en", "oh7", "en", 4, "")).await;
+        start(&c, None).await;
+        let first = c.window().await.unwrap();
+        let url = c.current_url().await.unwrap();
+        let second = c.new_window(true).await.unwrap().handle;
+        c.switch_to_window(second.clone()).await.unwrap();
+        c.goto(url.as_str()).await.unwrap();
+        wait_state(&c, "the second tab at the seat", |s| s["you"] == 0 && s["table"]["state"] == "playing").await;
+        let tabs = [first, second];
+        // A fixed sequence of tabs (seeded): the same run each time.
+        let mut x: u32 = 58;
+        let mut decisions = 0;
+        let until = Instant::now() + Duration::from_secs(120);
+        while decisions < 24 {
+            assert!(Instant::now() < until, "24 decisions in two tabs took over 120 s ({decisions} made)");
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let tab = ((x >> 16) & 1) as usize;
+            c.switch_to_window(tabs[tab].clone()).await.unwrap();
+            let before = state(&c).await;
+            if before["legal"].as_array().is_none_or(Vec::is_empty) || !before["pending"].is_null() {
+                tokio::time::sleep(Duration::from_millis(60)).await;
+                continue;
+            }
+            let v = before["version"].as_u64().unwrap();
+            // A bet card is chosen and confirmed in this tab; a card played with one click.
+            assert!(act_once(&c).await, "tab {tab} could not act: {before}");
+            if before["view"]["phase"]["name"] == "betting" {
+                wait_for(&c, "#confirm-btn:not([disabled])").await;
+                assert!(act_once(&c).await, "tab {tab} could not confirm its bet");
+            }
+            let after = wait_state(&c, &format!("tab {tab}'s decision {decisions} taken"), |s| {
+                s["version"].as_u64().unwrap_or(0) > v && s["pending"].is_null()
+            })
+            .await;
+            assert!(after["notices"].as_array().is_none_or(Vec::is_empty), "tab {tab}: {}", after["notices"]);
+            decisions += 1;
+            // The other tab follows.
+            c.switch_to_window(tabs[1 - tab].clone()).await.unwrap();
+            wait_state(&c, "the other tab following", |s| s["version"].as_u64().unwrap_or(0) > v).await;
+        }
+        c.close().await.ok();
+    });
+}
