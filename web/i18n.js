@@ -230,7 +230,7 @@ export const TEXT = {
       meta: (preset, players, level) => `${preset}, ${players} players · reviewed by the ${level} search`,
       gameN: (n) => `Game ${n}`,
       accuracy: "Accuracy",
-      lost: "Expected points lost",
+      lost: "Points lost (on average)",
       perDecision: (x) => `${x} per decision`,
       decisions: "Decisions reviewed",
       marksCount: (i, m, b) => `${i} inaccurac${i === 1 ? "y" : "ies"}, ${m} mistake${m === 1 ? "" : "s"}, ${b} blunder${b === 1 ? "" : "s"}`,
@@ -271,12 +271,12 @@ export const TEXT = {
       notHere: "No decision of this seat at this step.",
       notEvaluated: "This decision was not evaluated.",
       option: "Option",
-      expected: "Expected points",
+      expected: "Points (on average)",
       tricks: "Tricks (mean)",
       made: "Made",
       best: "best",
       chosen: "chosen",
-      lossLine: (x) => `Expected points lost: ${x}`,
+      lossLine: (x) => `Points lost on average: ${x}`,
       // The decision in plain words: the options' expected points, what the mark means, and
       // what the round actually gave (which luck decides too).
       plain: (mark, c, cv, b, bv, loss, actual) =>
@@ -296,9 +296,9 @@ export const TEXT = {
       costly: (where, chosen, best, loss) => `${where}: ${chosen} chosen, ${best} was best; ${loss} points lost`,
       noCostly: "No decision lost points.",
       hindsight: "Hindsight",
-      hindsightNote: "The oracle sees every hand, which no player can: this is not part of the review and never counts in the figures above.",
-      hindsightSays: (x, agrees) => `The oracle would have chosen ${x}${agrees ? ": the same choice." : "."}`,
-      hindsightGame: (a, n) => `The oracle agreed with ${a} of ${n} decisions.`,
+      hindsightNote: "Hindsight sees every hand, which no player can: it is not part of the review and never counts in the figures above.",
+      hindsightSays: (x, agrees) => `Seeing every hand, the choice would have been ${x}${agrees ? ": the same." : "."}`,
+      hindsightGame: (a, n) => `Seeing every hand: the same choice in ${a} of ${n} decisions.`,
       back: "oh7: new table",
       toTable: "Back to the table",
       rematchAsked: (host, n) => `${host} asks for another game at your table (${n} s left): go back to the table to answer.`,
@@ -359,6 +359,11 @@ export const TEXT = {
     summaryTricks: cap(G.en.tricks),
     summaryPoints: "Points",
     summaryTotal: "Total",
+    // What the basket is, under the reasons of a round's points (basket scorings only).
+    basketNote: (scoring, bets) =>
+      scoring === "double_basket"
+        ? `The basket: everyone's misses added up (each miss is how far the tricks won were from the ${bets}). A player who missed scores the basket less their own miss; one who made it scores twice the basket, + 2, + their tricks.`
+        : `The basket: the points lost by those who missed, added up; each player who made their ${bets.replace(/s$/, "")} scores all of it on top.`,
     // Why a seat scored what it did, by the table's scoring rule (the engine's parts: rules.js pointsWhy).
     why: (e, w) => {
       const basket = `${e.basket} (${G.en.basket})`;
@@ -419,7 +424,7 @@ export const TEXT = {
       removed: "The account is deleted.",
       busy: "One moment…",
       figures: "Your figures (finished games)",
-      fig: { rules: "Rules", games: "Games", wins: "Won", rounds: "Rounds", points: "Points per round", bid: "Average bid", nil: "Bids of 0", top: "Top bids", made: "Bids made", over: "Over (more tricks)", under: "Under (fewer tricks)" },
+      fig: { rules: "Rules", games: "Games", wins: "Won", rounds: "Rounds", points: "Points per round", bid: "Average bet", nil: "Bets of 0", top: "Top bets", made: "Bets made", over: "Over (more tricks)", under: "Under (fewer tricks)" },
       noFigures: "No finished game yet.",
       ratings: "Your ratings",
       ratingHead: ["Rules", "Rating", "Rated games"],
@@ -728,7 +733,7 @@ export const TEXT = {
       meta: (preset, players, level) => `${preset}, ${players} joueurs · analysée par la recherche ${level}`,
       gameN: (n) => `Partie ${n}`,
       accuracy: "Précision",
-      lost: "Points espérés perdus",
+      lost: "Points perdus (en moyenne)",
       perDecision: (x) => `${x} par décision`,
       decisions: "Décisions analysées",
       marksCount: (i, m, b) => `${i} imprécision${i > 1 ? "s" : ""}, ${m} erreur${m > 1 ? "s" : ""}, ${b} gaffe${b > 1 ? "s" : ""}`,
@@ -769,12 +774,12 @@ export const TEXT = {
       notHere: "Pas de décision de cette place à cette étape.",
       notEvaluated: "Cette décision n'a pas été évaluée.",
       option: "Option",
-      expected: "Points espérés",
+      expected: "Points (en moyenne)",
       tricks: "Plis (moyenne)",
       made: "Réussite",
       best: "meilleure",
       chosen: "choisie",
-      lossLine: (x) => `Points espérés perdus : ${x}`,
+      lossLine: (x) => `Points perdus en moyenne : ${x}`,
       plain: (mark, c, cv, b, bv, loss, actual) =>
         `${cap(mark)} : ${c} pouvait espérer ${cv} points cette manche, ${b} ${bv} ; votre choix a laissé filer environ ${loss} points en moyenne.${actual === null ? "" : ` Au final, la manche vous a rapporté ${actual} : l'analyse juge ce que vous pouviez voir, pas la façon dont les cartes sont tombées.`}`,
       markMeans: { inaccuracy: "Une imprécision laisse filer 0,5 à 1,5 point en moyenne.", mistake: "Une erreur laisse filer 1,5 à 3 points en moyenne.", blunder: "Une gaffe laisse filer 3 points ou plus en moyenne." },
@@ -792,9 +797,9 @@ export const TEXT = {
       costly: (where, chosen, best, loss) => `${where} : ${chosen} choisie, ${best} était la meilleure ; ${loss} points perdus`,
       noCostly: "Aucune décision n'a coûté de points.",
       hindsight: "Après coup",
-      hindsightNote: "L'oracle voit toutes les mains, ce qu'aucun joueur ne peut : cela ne fait pas partie de l'analyse et ne compte jamais dans les chiffres ci-dessus.",
-      hindsightSays: (x, agrees) => `L'oracle aurait choisi ${x}${agrees ? " : le même choix." : "."}`,
-      hindsightGame: (a, n) => `L'oracle était d'accord avec ${a} décision${a > 1 ? "s" : ""} sur ${n}.`,
+      hindsightNote: "Le recul voit toutes les mains, ce qu'aucun joueur ne peut : cela ne fait pas partie de l'analyse et ne compte jamais dans les chiffres ci-dessus.",
+      hindsightSays: (x, agrees) => `En voyant toutes les mains, le choix aurait été ${x}${agrees ? " : le même." : "."}`,
+      hindsightGame: (a, n) => `En voyant toutes les mains : le même choix pour ${a} décision${a > 1 ? "s" : ""} sur ${n}.`,
       back: "oh7 : nouvelle table",
       toTable: "Retour à la table",
       rematchAsked: (host, n) => `${host} propose une autre partie à votre table (encore ${n} s) : retournez à la table pour répondre.`,
@@ -856,6 +861,10 @@ export const TEXT = {
     summaryPoints: "Points",
     summaryTotal: "Total",
     // Pourquoi une place a marqué ce qu'elle a marqué, selon la règle de la table.
+    basketNote: (scoring, bets) =>
+      scoring === "double_basket"
+        ? `Le panier : la somme des écarts de tous (l'écart entre les plis remportés et l'annonce). Qui a manqué marque le panier moins son propre écart ; qui a réussi marque deux fois le panier, + 2, + ses plis.`
+        : `Le panier : la somme des points perdus par ceux qui ont manqué ; chaque joueur qui a réussi le marque en entier, en plus.`,
     why: (e, w) => {
       const fem = /^(estimation|enchère)/.test(w.bet) ? "e" : "";
       const basket = `${e.basket} (${G.fr.basket})`;

@@ -903,7 +903,10 @@ function whyEl(ctx, v, r, w) {
     const e = pointsWhy(scoring, r, s);
     if (e) items.push(h("li", {}, h("strong", {}, seatName(ctx, s)), `${t.colon}${t.why(e, w)}`));
   }
-  return items.length ? h("ul", { class: "why" }, ...items) : null;
+  if (!items.length) return null;
+  // "basket" is a word of these rules: said once what it is, under the reasons.
+  const note = scoring === "basket" || scoring === "double_basket" ? h("p", { class: "help basket-note" }, t.basketNote(scoring, w.bets)) : null;
+  return [h("ul", { class: "why" }, ...items), note];
 }
 
 /** The review page links back to the table it was opened from (this browser remembers which). */

@@ -60,3 +60,15 @@ test("every template's placeholders are filled, French differs from English", ()
     for (const [value, t] of Object.entries(values)) assert.ok(t.en && t.fr, `${name} ${value}`);
   }
 });
+
+test("the round summary says what the basket is, in both languages, by the scoring rule", () => {
+  for (const lang of ["en", "fr"]) {
+    const t = texts(lang);
+    const one = t.basketNote("basket", lang === "en" ? "bets" : "paris");
+    const two = t.basketNote("double_basket", lang === "en" ? "bets" : "paris");
+    assert.notEqual(one, two);
+    assert.match(one, lang === "en" ? /missed/ : /manqué/);
+    assert.match(two, /2/);
+  }
+  assert.match(texts("en").basketNote("basket", "estimations"), /their estimation scores/);
+});

@@ -985,7 +985,7 @@ fn the_browser_table() {
         let rows = js(&r, "return [document.querySelectorAll('.step-body table.options tbody tr').length, document.querySelectorAll('.step-body tr.best').length]").await;
         assert!(rows[0].as_u64().unwrap() >= 2 && rows[1] == 1, "options with one best: {rows}");
         let body = text(&r).await;
-        assert!(body.contains("Expected points") && body.contains("Accuracy") && body.contains("Hindsight"), "{body}");
+        assert!(body.contains("Points lost (on average)") && body.contains("Accuracy") && body.contains("Hindsight"), "{body}");
         shot(&r, "review-1280x800-en").await;
         // On to a marked decision: it is said in plain words (expected points, what the round gave).
         let until = Instant::now() + Duration::from_secs(20);
