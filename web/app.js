@@ -294,15 +294,18 @@ function alertsEl() {
     checked: cardSoundsOn() || null,
     onchange: (e) => setCardSounds(e.target.checked),
   });
-  return h(
-    "fieldset",
-    { class: "alerts" },
-    h("legend", {}, t.alerts),
-    h("label", { class: "check" }, sound, " ", t.sound),
-    h("label", { class: "check" }, notify, " ", t.notify),
-    note,
-    h("label", { class: "check" }, cards, " ", t.cardSounds),
-  );
+  // Card sounds are not about your turn: beside the group, not in it.
+  return [
+    h(
+      "fieldset",
+      { class: "alerts" },
+      h("legend", {}, t.alerts),
+      h("label", { class: "check" }, sound, " ", t.sound),
+      h("label", { class: "check" }, notify, " ", t.notify),
+      note,
+    ),
+    h("label", { class: "check card-sounds" }, cards, " ", t.cardSounds),
+  ];
 }
 
 /** What the table's settings say about its pace and rating, under the game. */
@@ -1424,6 +1427,19 @@ function route() {
   document.getElementById("app").__page = null;
   render();
 }
+
+// The settings menu closes on a click or a tap elsewhere, and on Escape (focus back on its button).
+document.addEventListener("click", (e) => {
+  const menu = document.getElementById("settings");
+  if (menu?.open && !menu.contains(e.target)) menu.open = false;
+});
+document.addEventListener("keydown", (e) => {
+  const menu = document.getElementById("settings");
+  if (e.key === "Escape" && menu?.open) {
+    menu.open = false;
+    menu.querySelector("summary")?.focus();
+  }
+});
 
 window.addEventListener("popstate", route);
 window.addEventListener("hashchange", route);

@@ -78,10 +78,15 @@ export function seatName(ctx, s, short = false) {
 }
 
 /** A seat's round token: its initial (a bot's: a robot's face), coloured by place; decorative. */
+// A bot's face on its token: a small robot head (not the ⚙ of the settings menu).
+const ROBOT =
+  "M46 6h8v10h-8z M24 18h52a12 12 0 0 1 12 12v38a12 12 0 0 1-12 12h-52a12 12 0 0 1-12-12v-38a12 12 0 0 1 12-12z M36 36a8 8 0 1 0 0.01 0z M64 36a8 8 0 1 0 0.01 0z M34 60h32v7h-32z M2 40h8v22h-8z M90 40h8v22h-8z";
+
 function avatarEl(ctx, s) {
   const seat = ctx.S.table?.seats?.[s];
   const name = seatName(ctx, s, true);
-  const letter = seat?.bot && !seat?.name ? "⚙" : [...name.replace(/^#/, "")][0]?.toUpperCase() || "?";
+  if (seat?.bot && !seat?.name) return h("span", { class: `avatar bot p${s % 9}`, "aria-hidden": "true" }, svgPath(ROBOT, "robot"));
+  const letter = [...name.replace(/^#/, "")][0]?.toUpperCase() || "?";
   return h("span", { class: `avatar p${s % 9}`, "aria-hidden": "true" }, letter);
 }
 
