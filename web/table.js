@@ -466,13 +466,17 @@ function sevenSeat(ctx, v, s) {
   ];
 }
 
-function playedAt(ctx, v, s, card, opts) {
+/**
+ * A card on the trick, the `i`-th played. On a wide table the trick is a row across the middle
+ * of the felt in the order of play (each card flies there from its seat), one slot per place so
+ * the row stays still as cards come: the seats above and below keep their room, and the
+ * caption goes under the row, not over a card.
+ */
+function playedAt(ctx, v, s, card, opts, i) {
   const n = placeCount(v);
-  const { a } = angleOf(ctx, s, n);
   const el = h("div", { class: `play${opts.winner ? " winner" : ""}`, "data-seat": s }, cardEl(ctx, card, opts), h("small", { class: "nm" }, seatName(ctx, s, true)));
-  const crowded = n >= 7;
-  el.style.setProperty("--tx", `${50 + (crowded ? 19 : 24) * Math.cos(a)}%`);
-  el.style.setProperty("--ty", `${50 + (crowded ? 12 : 15) * Math.sin(a)}%`);
+  const gap = n >= 7 ? 58 : 66;
+  el.style.setProperty("--tx", `calc(50% + ${(i - (n - 1) / 2) * gap}px)`);
   return el;
 }
 
@@ -487,7 +491,7 @@ function oh7Center(ctx, v) {
     const fresh = arrivedFor !== c.version;
     arrivedFor = c.version;
     return [
-      h("div", { class: "trick done", "data-k": "trick" }, ...c.plays.map(([s, card], i) => playedAt(ctx, v, s, card, { winner: s === c.winner, arrive: fresh && i === c.plays.length - 1 }))),
+      h("div", { class: "trick done", "data-k": "trick" }, ...c.plays.map(([s, card], i) => playedAt(ctx, v, s, card, { winner: s === c.winner, arrive: fresh && i === c.plays.length - 1 }, i))),
       h(
         "div",
         { class: "trick-caption" },
@@ -500,7 +504,7 @@ function oh7Center(ctx, v) {
   if (S.summary && S.table?.state !== "over") return summaryEl(ctx, v, S.summary);
   const trick = v.trick || [];
   const newest = trick.length ? trick[trick.length - 1][1] : null;
-  return h("div", { class: "trick" }, ...trick.map(([s, card]) => playedAt(ctx, v, s, card, { arrive: card === newest })));
+  return h("div", { class: "trick" }, ...trick.map(([s, card], i) => playedAt(ctx, v, s, card, { arrive: card === newest }, i)));
 }
 
 function summaryEl(ctx, v, r) {

@@ -1765,3 +1765,62 @@ fn one_seat_in_two_tabs_acts_from_either() {
         c.close().await.ok();
     });
 }
+
+/// The page's animations at `rate` times their speed (DevTools' document timeline), so that a
+/// screenshot catches a card on its way.
+async fn animation_rate(c: &Client, driver: &str, rate: f64) {
+    driver_post(c, driver, "goog/cdp/execute", json!({"cmd": "Animation.enable", "params": {}}), "animations").await;
+    let body = json!({"cmd": "Animation.setPlaybackRate", "params": {"playbackRate": rate}});
+    driver_post(c, driver, "goog/cdp/execute", body, "animation rate").await;
+}
+
+/// Issue 58: a card in flight to the trick and a round's end, at 1280×800, 390×844 and 360×640,
+/// in English and in French (kept in docs/screens/ as `flight-*` and `round-end-*`). A card in
+/// flight is a moving copy over the table, the card itself hidden in its place meanwhile.
+#[test]
+fn a_trick_in_flight_and_a_rounds_end_at_three_sizes() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(driver_bin) = driver_or_skip() else { return };
+    let scratch = tempfile::Builder::new().prefix("oh7-browser-flight-").tempdir().expect("a temporary directory");
+    let (_server, addr) = serve_with(scratch.path().join("oh7.db"), &[]);
+    let base = format!("http://{addr}");
+    let (_driver, driver, rt) = start_driver(&driver_bin);
+    rt.block_on(async {
+        for (w, h) in [(1280, 800), (390, 844), (360, 640)] {
+            for lang in ["en", "fr"] {
+                let c = session(&driver, w, h, if lang == "fr" { "fr-FR" } else { "en-US" }).await;
+                let name = format!("{w}x{h}-{lang}");
+                eprintln!("scenario: a card in flight and a round's end, {name}");
+                create(&c, &base, bots_table(lang, "oh7", lang, 4, "")).await;
+                start(&c, None).await;
+                // To this seat's turn with a card or more on the trick already.
+                let until = Instant::now() + Duration::from_secs(60);
+                loop {
+                    let s = state(&c).await;
+                    if my_turn_to_play(&s) && s["view"]["trick"].as_array().is_some_and(|t| !t.is_empty()) && s["completed"].is_null() {
+                        break;
+                    }
+                    assert!(Instant::now() < until, "{name}: never my turn to follow: {s}");
+                    if !act_once(&c).await {
+                        tokio::time::sleep(Duration::from_millis(30)).await;
+                    }
+                }
+                animation_rate(&c, &driver, 0.05).await;
+                assert!(act_once(&c).await, "{name}: the card to play");
+                tokio::time::sleep(Duration::from_millis(400)).await;
+                let flying = js(&c, "return document.getAnimations().filter(a => a.playState === 'running').length").await;
+                assert!(flying.as_u64().unwrap_or(0) >= 1, "{name}: a card is on its way: {flying}");
+                let png = c.screenshot().await.unwrap();
+                std::fs::write(shots().join(format!("flight-{name}.png")), png).unwrap();
+                animation_rate(&c, &driver, 1.0).await;
+                play_until(&c, "the round's end", 120, |s| !s["summary"].is_null()).await;
+                shot(&c, &format!("round-end-{name}")).await;
+                let seen = text(&c).await;
+                if lang == "fr" {
+                    no_english(&seen, &format!("the round's end, {name}"));
+                }
+                c.close().await.ok();
+            }
+        }
+    });
+}
