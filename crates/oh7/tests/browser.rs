@@ -1824,3 +1824,56 @@ fn a_trick_in_flight_and_a_rounds_end_at_three_sizes() {
         }
     });
 }
+
+/// A whole tutorial game of `en` (the prepared deal), played by clicking as fast as the page
+/// allows, the hand's first legal card each time (the coach's lessons read as they come): the
+/// decisions this seat sent and the game's totals.
+async fn fast_tutorial_game(c: &Client, base: &str) -> (usize, Value) {
+    c.goto(&format!("{base}/")).await.unwrap();
+    wait_for(c, "#learn-en").await;
+    count_sends(c).await;
+    click(c, "#learn-en").await;
+    wait_state(c, "the tutorial dealt", |s| s["table"]["state"] == "playing").await;
+    let until = Instant::now() + Duration::from_secs(180);
+    loop {
+        let s = state(c).await;
+        if s["table"]["state"] == "over" {
+            return (sent(c, "act").await.len(), s["table"]["totals"].clone());
+        }
+        assert!(Instant::now() < until, "the game did not end: {s}");
+        let read = js(c, "const b = document.querySelector('.coach [data-k=\"coach-ok\"]'); if (b) { b.click(); return true; } return false").await;
+        if read != json!(true) && !act_once(c).await {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+}
+
+/// Issue 58: motion never blocks. The same prepared deal played by a scripted player who clicks
+/// as fast as the page allows, once with the page's motion and once under reduced motion, ends
+/// with the same decisions and the same scores: no click was lost or refused for a card on its
+/// way or a trick being gathered.
+#[test]
+fn motion_never_blocks_a_fast_player() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(driver_bin) = driver_or_skip() else { return };
+    let scratch = tempfile::Builder::new().prefix("oh7-browser-motion-").tempdir().expect("a temporary directory");
+    let (_server, addr) = serve_with(scratch.path().join("oh7.db"), &[]);
+    let base = format!("http://{addr}");
+    let (_driver, driver, rt) = start_driver(&driver_bin);
+    rt.block_on(async {
+        let moving = session(&driver, 1280, 800, "en-US").await;
+        let (n_moving, totals_moving) = fast_tutorial_game(&moving, &base).await;
+        let notices = js(&moving, "return window.oh7State().notices.length").await;
+        assert_eq!(notices, json!(0), "no refusal while cards were moving");
+        moving.close().await.ok();
+        let still = session(&driver, 1280, 800, "en-US").await;
+        still.goto(&format!("{base}/")).await.unwrap();
+        reduced_motion(&still, &driver).await;
+        let (n_still, totals_still) = fast_tutorial_game(&still, &base).await;
+        eprintln!("decisions with motion {n_moving}, without {n_still}; totals {totals_moving} and {totals_still}");
+        assert!(n_moving >= 7 * 8, "a whole game of at least 7 rounds: {n_moving} decisions");
+        assert_eq!(n_moving, n_still, "the same number of decisions with and without motion");
+        assert_eq!(totals_moving, totals_still, "the same game");
+        still.close().await.ok();
+    });
+}
