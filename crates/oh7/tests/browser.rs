@@ -1797,8 +1797,13 @@ fn a_trick_in_flight_and_a_rounds_end_at_three_sizes() {
                 let until = Instant::now() + Duration::from_secs(60);
                 loop {
                     let s = state(&c).await;
-                    if my_turn_to_play(&s) && s["view"]["trick"].as_array().is_some_and(|t| !t.is_empty()) && s["completed"].is_null() {
-                        break;
+                    if my_turn_to_play(&s) && s["view"]["trick"].as_array().is_some_and(|t| !t.is_empty()) {
+                        if s["completed"].is_null() {
+                            break;
+                        }
+                        // The trick before gives way in a moment: wait for it, do not play.
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
                     }
                     assert!(Instant::now() < until, "{name}: never my turn to follow: {s}");
                     if !act_once(&c).await {
