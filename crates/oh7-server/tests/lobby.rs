@@ -608,12 +608,12 @@ async fn a_tutorial_deals_its_prepared_hand_at_once() {
             ..Default::default()
         })
         .unwrap();
-        let dealt = spec.new_game(players, oh7_table::tutorial::seed(&spec)).unwrap().view_json(Some(0))["hand"].clone();
+        let dealt =
+            spec.new_game(players, oh7_table::tutorial::seed(&spec)).unwrap().view_json(Some(0))["hand"].clone();
         for _ in 0..2 {
             let created = create_table(server.addr, &req).await.unwrap();
             let mut c = Client::connect(server.addr).await.unwrap();
-            let snap =
-                c.hello(created["invite"].as_str().unwrap(), created["token"].as_str()).await.unwrap();
+            let snap = c.hello(created["invite"].as_str().unwrap(), created["token"].as_str()).await.unwrap();
             assert_eq!(snap["table"]["state"], "playing", "{snap}");
             assert_eq!(snap["you"], 0);
             assert_eq!(snap["view"]["hand"], dealt, "{game} {preset:?}");

@@ -36,7 +36,8 @@ mod tests {
     fn dealt(game: &str, preset: Option<&str>, players: usize) -> (Vec<String>, Vec<usize>) {
         let s = spec(game, preset);
         let g = s.new_game(players, seed(&s)).unwrap();
-        let hand = g.view_json(Some(0))["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
+        let hand =
+            g.view_json(Some(0))["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
         (hand, g.to_move().iter().collect())
     }
 

@@ -1630,7 +1630,11 @@ async fn take_tutorial(c: &Client, base: &str, family: &str, shot_as: Option<&st
     let until = Instant::now() + Duration::from_secs(120);
     let mut lessons: Vec<String> = Vec::new();
     loop {
-        assert!(Instant::now() < until, "{family}: the tutorial did not end; lessons {lessons:?}; state {}", state(c).await);
+        assert!(
+            Instant::now() < until,
+            "{family}: the tutorial did not end; lessons {lessons:?}; state {}",
+            state(c).await
+        );
         let now = js(c, "const e = document.querySelector('.coach'); return e ? e.dataset.lesson : null").await;
         if let Some(id) = now.as_str() {
             if lessons.last().map(String::as_str) != Some(id) {
@@ -1641,7 +1645,8 @@ async fn take_tutorial(c: &Client, base: &str, family: &str, shot_as: Option<&st
                 }
             }
             let last = id == "done";
-            js(c, "const b = document.querySelector('.coach [data-k=\"coach-ok\"]'); if (b) b.click(); return true").await;
+            js(c, "const b = document.querySelector('.coach [data-k=\"coach-ok\"]'); if (b) b.click(); return true")
+                .await;
             if last {
                 break;
             }
@@ -1813,7 +1818,8 @@ fn a_trick_in_flight_and_a_rounds_end_at_three_sizes() {
                 animation_rate(&c, &driver, 0.05).await;
                 assert!(act_once(&c).await, "{name}: the card to play");
                 tokio::time::sleep(Duration::from_millis(400)).await;
-                let flying = js(&c, "return document.getAnimations().filter(a => a.playState === 'running').length").await;
+                let flying =
+                    js(&c, "return document.getAnimations().filter(a => a.playState === 'running').length").await;
                 assert!(flying.as_u64().unwrap_or(0) >= 1, "{name}: a card is on its way: {flying}");
                 let png = c.screenshot().await.unwrap();
                 std::fs::write(shots().join(format!("flight-{name}.png")), png).unwrap();
