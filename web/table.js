@@ -126,7 +126,7 @@ const DRAWINGS = {
     actions: (ctx, v) => sevenActions(ctx, v),
     seat: (ctx, v, s) => sevenSeat(ctx, v, s),
     center: (ctx, v) => sevenCenter(ctx, v),
-    centerKey: (v) => v.top,
+    centerKey: (v) => [v.top, v.played?.length],
     side: () => null,
     legend: () => "",
     places: (v) => v.players,
@@ -544,7 +544,29 @@ function summaryEl(ctx, v, r) {
 function sevenCenter(ctx, v) {
   const t = ctx.t();
   if (ctx.S.summary && ctx.S.table?.state !== "over") return sevenSummaryEl(ctx, v, ctx.S.summary);
-  return h("div", { class: "pile" }, h("div", { class: "pile-top" }, h("small", {}, t.top), cardEl(ctx, v.top, { game: "seven", arrive: true })));
+  // Who played the top card, and the two plays before it (newest first): who played what.
+  const played = v.played || [];
+  const last = played.length && played[played.length - 1][1] === v.top ? played[played.length - 1] : null;
+  const before = played.slice(last ? -3 : -2, last ? -1 : undefined).reverse();
+  return h(
+    "div",
+    { class: "pile" },
+    h(
+      "div",
+      { class: "pile-top" },
+      h("small", {}, t.top),
+      cardEl(ctx, v.top, { game: "seven", arrive: true }),
+      last ? h("small", { class: "played-by" }, t.playedBy(seatName(ctx, last[0]))) : null,
+    ),
+    before.length
+      ? h(
+          "div",
+          { class: "pile-before" },
+          h("small", {}, t.before),
+          ...before.map(([s, c]) => h("div", { class: "play" }, cardEl(ctx, c, { game: "seven", mini: true }), h("small", { class: "nm" }, seatName(ctx, s, true)))),
+        )
+      : null,
+  );
 }
 
 // ---------- what to do ----------
@@ -693,7 +715,14 @@ function sevenActions(ctx, v) {
     items.push(h("label", { class: "check" }, h("input", { type: "checkbox", id: "announce", "data-k": "announce", checked: ctx.announce() || null, onchange: (e) => ctx.setAnnounce(e.target.checked) }), " ", t.announceLast));
   }
   if (other.length) items.push(choiceButtons(ctx, other));
-  if (sevenChoice && S.legal.length) items.push(h("p", { class: "question" }, t.chooseSuit), choiceButtons(ctx, sevenChoice));
+  if (sevenChoice && S.legal.length) {
+    // The 8 chosen stands out in the hand; another card, or Cancel, puts it back.
+    items.push(
+      h("p", { class: "question" }, t.chooseSuit),
+      choiceButtons(ctx, sevenChoice),
+      h("button", { type: "button", id: "suit-cancel", "data-k": "suit-cancel", onclick: () => { sevenChoice = null; ctx.redraw(); } }, t.cancel),
+    );
+  }
   items.push(hintRow(ctx));
   return items;
 }
@@ -720,7 +749,7 @@ function renderHand(area, ctx, v) {
   }
   const passing = S.legal.some((m) => m.kind === "pass_cards");
   const hinted = moveOf(S, S.hint)?.card ?? null;
-  const chosen = moveOf(S, S.choice)?.card ?? null;
+  const chosen = moveOf(S, S.choice)?.card ?? (S.legal.length ? sevenChoice?.[0]?.card : null) ?? null;
   // The actions themselves, not only which cards have one: a bet made in another tab of this
   // seat turns "bet 3S" into "play 3S" with the same cards legal, and a button kept from before
   // would choose a bet nobody can make any more (issue 58, friction 2).
