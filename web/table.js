@@ -322,8 +322,11 @@ function renderFelt(felt, ctx, v) {
     felt.replaceChildren();
     for (let s = 0; s < n; s++) {
       const { rel, a } = angleOf(ctx, s, n);
-      const el = h("div", { class: `seat${s === S.you ? " me" : ""}`, "data-seat": s });
-      el.style.setProperty("--x", `${50 + (n >= 7 ? 42 : 40) * Math.cos(a)}%`);
+      // A seat above the middle grows downward, one below grows upward (its bet cards, a badge):
+      // a taller box never runs into the bar above the felt or what to do under it.
+      const half = Math.sin(a) < -0.3 ? " upper" : Math.sin(a) > 0.3 ? " lower" : "";
+      const el = h("div", { class: `seat${s === S.you ? " me" : ""}${half}`, "data-seat": s });
+      el.style.setProperty("--x", `${50 + (n >= 7 ? 42 : 38) * Math.cos(a)}%`);
       el.style.setProperty("--y", `${50 + (n >= 7 ? 37 : 38) * Math.sin(a)}%`);
       el.style.order = s === S.you ? 99 : rel;
       felt.append(el);
