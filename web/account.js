@@ -92,7 +92,7 @@ export function accountPanel(t, words, onName = () => {}, onTurns = () => {}) {
     const pw = h("input", { id: "account-password", type: "password", maxlength: 128, autocomplete: "current-password", required: true });
     const signIn = h("button", { type: "submit", id: "signin", class: "primary" }, a.signIn);
     const signUp = h("button", { type: "button", id: "signup" }, a.signUp);
-    form.append(h("p", { class: "help" }, a.intro), h("label", {}, a.name, name), h("label", {}, a.password, pw), h("div", { class: "buttons" }, signIn, signUp), error);
+    form.append(h("p", { class: "help acct-intro" }, a.intro), h("label", {}, a.name, name), h("label", {}, a.password, pw), h("div", { class: "buttons" }, signIn, signUp), error);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       send("POST", "/api/account/signin", { name: name.value, password: pw.value }, true);

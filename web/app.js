@@ -1172,11 +1172,23 @@ function renderLobby(area) {
     // seats only accounts: a guest is told so before asking, and signs in or up right here.
     call("GET", "/api/account").then((r) => {
       if (r.ok && !name.value) name.value = r.body.name;
+      // Just signed in or up here to sit at a rated table: take the seat as asked.
+      if (r.ok && sitAfterSignIn === code) {
+        sitAfterSignIn = null;
+        sitWhenConnected(name.value);
+      }
       if (!r.ok && S.table?.rated) {
         sitHelp.textContent = T().ratedSignIn;
+        // A guest cannot sit here: no name to type nor a button to press until signed in, and
+        // no line saying accounts are optional.
+        name.disabled = true;
+        sitEl.querySelector("#sit-btn").hidden = true;
         // Signed in, the table is opened again: the connection then carries the account, and
-        // the sit form offers its name.
-        const panel = accountPanel(T(), (c, p) => errorText(S.lang, c, p), () => route());
+        // the seat is taken with the account's name.
+        const panel = accountPanel(T(), (c, p) => errorText(S.lang, c, p), () => {
+          sitAfterSignIn = code;
+          route();
+        });
         panel.classList.add("sit-account");
         sitEl.append(panel);
       }
@@ -1199,6 +1211,19 @@ function renderLobby(area) {
   } else {
     startEl.hidden = true;
   }
+}
+
+// The table where a person just signed in or up to take a seat (a rated table's sit form).
+let sitAfterSignIn = null;
+
+/** Take a seat once the table's connection is up (a few seconds at most). */
+function sitWhenConnected(name, tries = 40) {
+  if (S.you !== null) return;
+  if (S.connected && S.table) {
+    sendCommand("sit", { name });
+    return;
+  }
+  if (tries > 0) setTimeout(() => sitWhenConnected(name, tries - 1), 150);
 }
 
 function levelsOf(game) {

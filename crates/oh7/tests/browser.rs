@@ -1203,7 +1203,14 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         b.goto(&invite).await.unwrap();
         // A guest is told before asking that a rated table seats accounts, and signs up there.
         wait_for(&b, ".sit-account #account-name-input").await.send_keys("Bob").await.unwrap();
-        assert!(text(&b).await.contains("This table is rated: only accounts take its seats."), "{}", text(&b).await);
+        let seen = text(&b).await;
+        assert!(seen.contains("This table is rated: only accounts take its seats."), "{seen}");
+        // Nothing contradicts it: no "accounts are optional", no seat button a guest could press.
+        assert!(!seen.contains("Optional: guests play"), "{seen}");
+        let offered =
+            js(&b, "const s = document.getElementById('sit-btn'); return !!s && !s.hidden && s.offsetParent !== null")
+                .await;
+        assert_eq!(offered, json!(false), "a guest is offered no seat at a rated table");
         axe(&b, "a rated table's invite, as a guest").await;
         b.find(Locator::Css(".sit-account #account-password"))
             .await
@@ -1212,14 +1219,11 @@ fn accounts_rated_turn_based_game_and_player_pages() {
             .await
             .unwrap();
         click_settled(&b, ".sit-account #signup").await;
-        // Signed in, the account's name is offered.
-        let until = Instant::now() + Duration::from_secs(10);
-        while js(&b, "return document.getElementById('sit-name').value").await != json!("Bob") {
-            assert!(Instant::now() < until, "the sit form does not offer the account's name: {}", text(&b).await);
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        b.find(Locator::Css("#sit-btn")).await.unwrap().click().await.unwrap();
-        wait_state(&b, "Bob seated", |s| s["you"] == 1).await;
+        // Signed up there, Bob has the seat he came for, with his account's name: no second tap.
+        wait_state(&b, "Bob seated once signed up, with his account's name", |s| {
+            s["you"] == 1 && s["table"]["seats"][1]["name"] == "Bob"
+        })
+        .await;
         start(&a, None).await;
         // The table says what kind it is.
         wait_for(&b, "#deadline-note").await;
