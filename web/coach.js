@@ -53,25 +53,25 @@ const WORDS = {
     welcome: (title, bots) =>
       `Welcome to ${title}. You sit at the bottom, against ${bots} bots. Each decision is explained here the first time it comes; press "Got it" to go on, or simply play.`,
     sevenWelcome: (bots) =>
-      `Welcome to Seven. You sit at the bottom, against ${bots} bots. The card in the middle is the top of the discard pile. Be the first to play all your cards. Each decision is explained here the first time it comes.`,
+      `Welcome to Seven. You sit at the bottom, against ${bots} bots. The card in the middle is the top of the pile. Be the first to play all your cards. Each decision is explained here the first time it comes.`,
     specials: "Special cards in your hand:",
     pass: (n, bets) => `Before the ${bets}, you pass ${n === 1 ? "a card" : `${n} cards`} to another player: choose, then confirm. You see what you receive only after passing yours.`,
     bet: (tm) =>
       `Your ${tm.bet} is a card of your hand, chosen in secret: its value (0 to 7) is the exact number of tricks you say you will win, of this round's 7. All the ${tm.bets} are shown at once; then the cards go back to the hands, face up. Count your sure winners: high cards, and the cards of a suit that may turn out to be the ${tm.trump}. Choose a card, then confirm.`,
     rebet: (tm) => `The ${tm.bets} added up to 7: nobody may bet that way, so everyone chooses again, with another card of their hand.`,
-    trump: (tm, who, suit, self) =>
-      `${self ? "Your" : `${who}'s`} ${tm.bet} was the highest: ${self ? "you lead" : `${who} leads`} the first trick, and ${suit} is the ${tm.trump} for this round: its cards beat every card of the other suits.`,
+    trump: (tm, who, suit, self, tied) =>
+      `${self ? "Your" : `${who}'s`} ${tm.bet} was the highest${tied ? " (a tie, settled as the Rules say)" : ""}: ${self ? "you lead" : "that player leads"} the first trick (the ❶ by the name), and the suit of that card, ${suit}, is the ${tm.trump} for this round: its cards beat every card of the other suits.`,
     lead: "You lead this trick: play any card. The others must follow its suit if they can.",
     follow: (suit, specials) =>
-      `${cap(suit)} was led and you hold ${suit}: you must follow suit. The cards you may play are raised; the others are greyed.${specials ? " Special cards may always be played." : ""}`,
+      `${cap(suit)} was led and you hold ${suit}: you must follow suit. The cards you may play have a blue frame; the others are greyed.${specials ? " Special cards may always be played." : ""}`,
     noFollow: (suit, tm, trump) =>
       `You hold no ${suit}: play any card. A card of ${trump} (the ${tm.trump}) wins the trick unless a higher one follows; a card of another suit cannot win it.`,
     trick: (who, tm, trump, self) =>
-      `${self ? "You" : who} won the trick: the highest card of ${trump} (the ${tm.trump}) wins, or else the highest card of the suit led. The winner leads the next trick; the small stack by each seat counts its tricks.`,
+      `${self ? "You" : who} won the trick: the highest card of ${trump} (the ${tm.trump}) wins, or else the highest card of the suit led. The winner leads the next trick, and its Tricks count goes up by one.`,
     score: (tm, bet, won, points) =>
       `The round is over. You ${tm.bet === "bid" ? "bid" : tm.bet === "estimation" ? "estimated" : "bet"} ${bet} and won ${won} ${won === 1 ? "trick" : "tricks"}: ${bet === won ? "made" : `missed by ${Math.abs(bet - won)}`}, ${points} ${Math.abs(points) === 1 ? "point" : "points"}.`,
-    done: (tm) => `That is the whole game: your ${tm.bet}, following suit, the ${tm.trump} and the score. Play on to the end of this game, or go home and start a table with friends.`,
-    sevenPlay: (suit, rank) => `Your turn: play a card of the suit to follow (${suit}) or of the top card's rank (${rank}), or an 8. The cards you may play are raised.`,
+    done: (tm) => `That is the heart of the game: your ${tm.bet}, following suit, the ${tm.trump} and the score; the Rules above have the rest (when the ${tm.bets} add up to 7, how the game ends). Play on to the end of this game, or go home and start a table with friends.`,
+    sevenPlay: (suit, rank) => `Your turn: play a card of the suit to follow (${suit}) or of the top card's rank (${rank}), or an 8. The cards you may play have a blue frame.`,
     actions: "Action cards:",
     wild: "An 8 is wild: play it on anything and name the suit the next player must follow.",
     draw: "No card of yours fits: draw one. That ends your turn.",
@@ -80,7 +80,7 @@ const WORDS = {
     lastCard: "You are about to play your second-to-last card:",
     callout: "A player is down to one card and did not announce it: call them out (they draw 4), or let it go.",
     sevenScore: (who, mine) => `${who} went out and won the round. The others add up the cards left in their hands${mine === null ? "" : `: you add ${mine}`}.`,
-    sevenDone: "That is Seven: match the top card, use the action cards, announce your last card. Play on to the end of the game, or go home and start a table with friends.",
+    sevenDone: "That is Seven: match the top card, use the action cards, and announce your last card as you play your second-to-last (or be called out and draw 4). Play on to the end of the game, or go home and start a table with friends.",
   },
   fr: {
     titles: { en: "Oh 7 ? (édition anglaise)", fr: "Oh 7 ? (édition française)", "fr-advanced": "Oh 7 ?, le jeu avancé", kod7: "Kod-7", bga: "Oh-Seven (règles en ligne)", seven: "Seven" },
@@ -110,20 +110,20 @@ const WORDS = {
     bet: (tm) =>
       `Votre ${tm.bet} est une carte de votre main, choisie en secret : sa valeur (0 à 7) est le nombre exact de plis que vous annoncez, sur les 7 de la manche. ${tm.fem ? "Toutes les" : "Tous les"} ${tm.bets} sont ${tm.fem ? "montrées" : "montrés"} en même temps ; puis les cartes reviennent dans les mains, face visible. Comptez vos plis sûrs : les fortes cartes, et celles de la couleur qui pourrait devenir ${tm.trumpFem ? "la" : "l'"} ${tm.trump}. Choisissez une carte, puis confirmez.`,
     rebet: (tm) => `Les ${tm.bets} faisaient 7 en tout : c'est interdit, alors chacun choisit de nouveau, avec une autre carte de sa main.`,
-    trump: (tm, who, suit, self) =>
-      `${self ? `Votre ${tm.bet}` : `${tm.fem ? "L'" : "Le "}${tm.bet} de ${who}`} était ${tm.fem ? "la plus haute" : "le plus haut"} : ${self ? "vous entamez" : `${who} entame`} le premier pli, et ${suit} est ${tm.trumpFem ? "la" : "l'"} ${tm.trump} de la manche : ses cartes battent toutes celles des autres couleurs.`,
+    trump: (tm, who, suit, self, tied) =>
+      `${self ? `Votre ${tm.bet}` : `${tm.fem ? "L'" : "Le "}${tm.bet} de ${who}`} était ${tm.fem ? "la plus haute" : "le plus haut"}${tied ? " (une égalité, départagée comme le disent les Règles)" : ""} : ${self ? "vous entamez" : "ce joueur entame"} le premier pli (le ❶ près du nom), et la couleur de cette carte, ${suit}, est ${tm.trumpFem ? "la" : "l'"} ${tm.trump} de la manche : ses cartes battent toutes celles des autres couleurs.`,
     lead: "Vous entamez ce pli : jouez la carte de votre choix. Les autres doivent fournir à sa couleur s'ils le peuvent.",
     follow: (suit, specials) =>
-      `On a demandé ${suit} et vous en avez : vous devez fournir. Les cartes jouables sont levées, les autres grisées.${specials ? " Les cartes spéciales peuvent toujours être jouées." : ""}`,
+      `On a demandé ${suit} et vous en avez : vous devez fournir. Les cartes jouables ont un cadre bleu, les autres sont grisées.${specials ? " Les cartes spéciales peuvent toujours être jouées." : ""}`,
     noFollow: (suit, tm, trump) =>
       `Vous n'avez pas de ${suit} : jouez n'importe quelle carte. Une carte de ${trump} (${tm.trumpFem ? "la" : "l'"}${tm.trumpFem ? " " : ""}${tm.trump}) remporte le pli sauf si une plus haute suit ; une carte d'une autre couleur ne peut pas le remporter.`,
     trick: (who, tm, trump, self) =>
-      `${self ? "Vous remportez" : `${who} remporte`} le pli : la plus haute carte de ${trump} (${tm.trumpFem ? "la" : "l'"}${tm.trumpFem ? " " : ""}${tm.trump}) gagne, sinon la plus haute de la couleur demandée. Le gagnant entame le pli suivant ; la petite pile près de chaque place compte ses plis.`,
+      `${self ? "Vous remportez" : `${who} remporte`} le pli : la plus haute carte de ${trump} (${tm.trumpFem ? "la" : "l'"}${tm.trumpFem ? " " : ""}${tm.trump}) gagne, sinon la plus haute de la couleur demandée. Le gagnant entame le pli suivant, et son compte de plis augmente d'un.`,
     score: (tm, bet, won, points) =>
       `La manche est finie. Votre ${tm.bet} était de ${bet} et vous avez remporté ${won} pli${won > 1 ? "s" : ""} : ${bet === won ? (tm.fem ? "réussie" : "réussi") : `${tm.fem ? "manquée" : "manqué"} de ${Math.abs(bet - won)}`}, ${points} point${Math.abs(points) > 1 ? "s" : ""}.`,
     done: (tm) =>
-      `Voilà tout le jeu : ${/^[aeéiou]/.test(tm.bet) ? "l'" : "le "}${tm.bet}, fournir, ${tm.trumpFem ? "la " : "l'"}${tm.trump} et le score. Continuez cette partie jusqu'au bout, ou revenez à l'accueil pour ouvrir une table avec des amis.`,
-    sevenPlay: (suit, rank) => `À vous : jouez une carte de la couleur à suivre (${suit}) ou du rang de la carte du dessus (${rank}), ou un 8. Les cartes jouables sont levées.`,
+      `Voilà le cœur du jeu : ${/^[aeéiou]/.test(tm.bet) ? "l'" : "le "}${tm.bet}, fournir, ${tm.trumpFem ? "la " : "l'"}${tm.trump} et le score ; les Règles en haut disent le reste (quand les ${tm.bets} font 7, la fin de la partie). Continuez cette partie jusqu'au bout, ou revenez à l'accueil pour ouvrir une table avec des amis.`,
+    sevenPlay: (suit, rank) => `À vous : jouez une carte de la couleur à suivre (${suit}) ou du rang de la carte du dessus (${rank}), ou un 8. Les cartes jouables ont un cadre bleu.`,
     actions: "Les cartes d'action :",
     wild: "Le 8 est un joker : posez-le sur n'importe quoi et nommez la couleur que le joueur suivant doit suivre.",
     draw: "Aucune de vos cartes ne convient : piochez-en une. Votre tour s'arrête là.",
@@ -132,7 +132,7 @@ const WORDS = {
     lastCard: "Vous allez jouer votre avant-dernière carte :",
     callout: "Un joueur n'a plus qu'une carte et ne l'a pas annoncé : dénoncez-le (il pioche 4), ou laissez faire.",
     sevenScore: (who, mine) => `${who} a posé sa dernière carte et gagne la manche. Les autres comptent les cartes qui leur restent${mine === null ? "" : ` : vous ajoutez ${mine}`}.`,
-    sevenDone: "Voilà Seven : couvrir la carte du dessus, jouer les cartes d'action, annoncer sa dernière carte. Continuez la partie jusqu'au bout, ou revenez à l'accueil pour ouvrir une table avec des amis.",
+    sevenDone: "Voilà Seven : couvrir la carte du dessus, jouer les cartes d'action, et annoncer sa dernière carte en jouant l'avant-dernière (sinon on peut être dénoncé et piocher 4). Continuez la partie jusqu'au bout, ou revenez à l'accueil pour ouvrir une table avec des amis.",
   },
 };
 
@@ -180,27 +180,31 @@ function oh7Lessons(S, w, lang, summary, named) {
     return `${n.name} ${n.symbol}`;
   };
   const round = v.past_rounds?.[0];
-  const specialsText = () => {
-    const items = sectionItems(summary, 1);
-    return items.length ? `${w.specials} ${items.join(" ")}` : null;
-  };
+  // The special cards' sentences of the rules summary, each starting with its card's sign: only
+  // those about a card in this hand.
+  const held = new Set(hand.map((c) => (c.kind === "star" ? "★" : c.kind === "void" ? "Ø" : c.kind === "mark" ? rules.mark : c.suit === "F" ? rules.fifth : null)));
+  if (hand.some((c) => c.copy)) held.add("′");
+  const specialItems = sectionItems(summary, 1).filter((x) => [...held].some((sign) => sign && x.startsWith(sign)));
+  const specialsText = () => `${w.specials} ${specialItems.join(" ")}`;
   const passCount = S.legal.find((a) => a.kind === "pass")?.cards?.length || 1;
-  const lastTrick = v.last_trick || v.tricks?.[0];
+  // The trick just won, shown on the table for a moment: the lesson comes while it is there.
+  const lastTrick = S.completed || v.last_trick || v.tricks?.[0];
   const scoring = sectionItems(summary, 3)[0] || "";
   // The round's trump suit (a lesson about trumps waits for it).
   const trump = v.leader_trump?.[1] || round?.trump || null;
   return [
     ["welcome", true, () => w.welcome(w.titles[familyOf(tbl)] || tbl.preset, tbl.players - 1)],
-    ["specials", specialsHeld && (kinds.has("bet") || playing) && sectionItems(summary, 1).length > 0, specialsText],
+    ["specials", specialsHeld && (kinds.has("bet") || playing) && specialItems.length > 0, specialsText],
     ["pass", kinds.has("pass"), () => w.pass(passCount, tm.bets)],
     ["bet", kinds.has("bet") && (v.phase?.attempt ?? 1) === 1, () => w.bet(tm)],
     ["rebet", kinds.has("bet") && (v.phase?.attempt ?? 1) > 1, () => w.rebet(tm)],
-    ["trump", !!v.leader_trump && v.phase?.name === "playing", () => w.trump(tm, nameOf(S, v.leader_trump[0], w, named), suitWords(v.leader_trump[1]), v.leader_trump[0] === S.you)],
+    ["trump", !!v.leader_trump && v.phase?.name === "playing", () => w.trump(tm, nameOf(S, v.leader_trump[0], w, named), suitWords(v.leader_trump[1]), v.leader_trump[0] === S.you, (v.leader_why?.tied?.length ?? 0) > 1)],
     ["trick", !!lastTrick && lastTrick.winner !== undefined && !!trump, () => w.trick(nameOf(S, lastTrick.winner, w, named), tm, suitWords(trump), lastTrick.winner === S.you)],
     ["lead", playing && !v.trick?.length, () => w.lead],
     ["follow", playing && holdsLed, () => w.follow(suitWords(ledSuit), specialsHeld)],
     ["noFollow", playing && ledSuit !== null && !holdsLed && !!trump, () => w.noFollow(suitWords(ledSuit), tm, suitWords(trump))],
-    ["score", !!round, () => `${w.score(tm, round.bets[S.you], round.won[S.you], round.points[S.you])} ${scoring}`.trim()],
+    // Once the last trick has been gathered: one thing to look at, the round's summary.
+    ["score", !!round && !S.completed, () => `${w.score(tm, round.bets[S.you], round.won[S.you], round.points[S.you])} ${scoring}`.trim()],
     ["done", false, () => w.done(tm)],
   ];
 }

@@ -911,7 +911,7 @@ export const TEXT = {
     gameN: (n) => `Partie ${n}`,
     pct: pctFr,
     num: (x, d = 2) => num(x, d).replace(".", ","),
-    top: "Dessus du talon",
+    top: "Dessus de la défausse",
     playedBy: (name) => `joué par ${name}`,
     before: "Avant",
     activeSuit: "Couleur demandée",
