@@ -34,6 +34,8 @@ function take(f, lang, summary) {
   const seen = [];
   const texts = {};
   for (const m of frames(f)) {
+    // The page lets a completed trick go after a moment (its hold): here, at the next message.
+    if (s.completed) s = reduce(s, { type: "local/dismiss-trick" });
     s = reduce(s, m);
     for (;;) {
       const l = lesson(s, seen, lang, summary);
