@@ -1249,6 +1249,13 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         wait_state(&w, "the spectator's view", |s| s["version"].as_u64() == Some(v)).await;
         tokio::time::sleep(Duration::from_secs(3)).await;
         assert_eq!(state(&w).await["version"].as_u64(), Some(v), "no bot moved while the deadline runs");
+        // The table says when the move is due, and nobody shows "away" (issue 58, friction 5:
+        // everyone read "away" at a game played over days).
+        let seen = text(&w).await;
+        assert!(seen.contains("move due "), "the due time at the table: {seen}");
+        let badges =
+            js(&w, "return [...document.querySelectorAll('.seat .badge')].map(b => b.textContent).join(' | ')").await;
+        assert!(!badges.as_str().unwrap_or("").contains("away"), "no seat shows away at a turn-based table: {badges}");
         // Whoever owes sees the table on their home page.
         let owes = if owing(&sa) { &a } else { &b };
         wait_for(owes, "#account-turns li a").await;
