@@ -1032,7 +1032,11 @@ function updateTablePage(app) {
   const aboutToSit = access === "invite" && tbl?.state === "lobby";
   region(q(".watching"), JSON.stringify([S.lang, S.you, !!tbl, aboutToSit]), () => (tbl && S.you === null && !aboutToSit ? h("span", { class: "badge watch" }, t.watchingBadge) : null));
   const summary = tbl ? tableRules()?.[S.lang] : null;
-  region(q(".facts"), JSON.stringify([S.lang, !!summary]), () => (summary?.facts || []).map((f) => h("span", { class: "fact" }, f)));
+  // The table's facts, and whether it is rated, at the top where everyone sees them first.
+  region(q(".facts"), JSON.stringify([S.lang, !!summary, !!tbl?.rated]), () => [
+    tbl?.rated ? h("span", { class: "fact rated" }, t.acct.rated) : null,
+    ...(summary?.facts || []).map((f) => h("span", { class: "fact" }, f)),
+  ]);
   region(q(".rules-body"), JSON.stringify([S.lang, !!summary]), () => {
     if (!summary) return h("p", { role: "status" }, t.rulesLoading);
     const section = (title, items) => h("section", {}, h("h2", {}, title), h("ul", {}, ...items.map((x) => h("li", {}, x))));
@@ -1136,7 +1140,8 @@ function fetchStats() {
 function renderLobby(area) {
   const t = T();
   const tbl = S.table;
-  region(part(area, "lobby-links"), JSON.stringify([S.lang, S.links, S.you]), () => linksEl());
+  // The links are for whoever holds a seat (a visitor about to sit has the invite already).
+  region(part(area, "lobby-links"), JSON.stringify([S.lang, S.links, S.you]), () => (S.you === null ? null : linksEl()));
   const seatsEl = part(area, "lobby-seats");
   const sitEl = part(area, "lobby-sit");
   const startEl = part(area, "lobby-start");
@@ -1181,7 +1186,7 @@ function renderLobby(area) {
         sitHelp.textContent = T().ratedSignIn;
         // A guest cannot sit here: no name to type nor a button to press until signed in, and
         // no line saying accounts are optional.
-        name.disabled = true;
+        name.hidden = true;
         sitEl.querySelector("#sit-btn").hidden = true;
         // Signed in, the table is opened again: the connection then carries the account, and
         // the seat is taken with the account's name.

@@ -69,7 +69,7 @@ const WORDS = {
     trick: (who, tm, trump, self) =>
       `${self ? "You" : who} won the trick: the highest card of ${trump} (the ${tm.trump}) wins, or else the highest card of the suit led. The winner leads the next trick, and its Tricks count goes up by one.`,
     score: (tm, bet, won, points) =>
-      `The round is over. You ${tm.bet === "bid" ? "bid" : tm.bet === "estimation" ? "estimated" : "bet"} ${bet} and won ${won} ${won === 1 ? "trick" : "tricks"}: ${bet === won ? "made" : `missed by ${Math.abs(bet - won)}`}, ${points} ${Math.abs(points) === 1 ? "point" : "points"}.`,
+      `The round is over. You ${tm.bet === "bid" ? "bid" : tm.bet === "estimation" ? "estimated" : "bet"} ${bet} and won ${won} ${won === 1 ? "trick" : "tricks"}: ${bet === won ? "made" : `missed by ${Math.abs(bet - won)}`}, ${points} ${Math.abs(points) === 1 ? "point" : "points"}. The summary you just read showed how each player's points were made: a ${tm.bet} made exactly scores, a missed one costs. A new round brings a new deal and new ${tm.bets}.`,
     done: (tm) => `That is the heart of the game: your ${tm.bet}, following suit, the ${tm.trump} and the score; the Rules above have the rest (when the ${tm.bets} add up to 7, how the game ends). Play on to the end of this game, or go home and start a table with friends.`,
     sevenPlay: (suit, rank) => `Your turn: play a card of the suit to follow (${suit}) or of the top card's rank (${rank}), or an 8. The cards you may play have a blue frame.`,
     actions: "Action cards:",
@@ -120,7 +120,7 @@ const WORDS = {
     trick: (who, tm, trump, self) =>
       `${self ? "Vous remportez" : `${who} remporte`} le pli : la plus haute carte de ${trump} (${tm.trumpFem ? "la" : "l'"}${tm.trumpFem ? " " : ""}${tm.trump}) gagne, sinon la plus haute de la couleur demandée. Le gagnant entame le pli suivant, et son compte de plis augmente d'un.`,
     score: (tm, bet, won, points) =>
-      `La manche est finie. Votre ${tm.bet} était de ${bet} et vous avez remporté ${won} pli${won > 1 ? "s" : ""} : ${bet === won ? (tm.fem ? "réussie" : "réussi") : `${tm.fem ? "manquée" : "manqué"} de ${Math.abs(bet - won)}`}, ${points} point${Math.abs(points) > 1 ? "s" : ""}.`,
+      `La manche est finie. Votre ${tm.bet} était de ${bet} et vous avez remporté ${won} pli${won > 1 ? "s" : ""} : ${bet === won ? (tm.fem ? "réussie" : "réussi") : `${tm.fem ? "manquée" : "manqué"} de ${Math.abs(bet - won)}`}, ${points} point${Math.abs(points) > 1 ? "s" : ""}. Le résumé que vous venez de lire montrait comment chacun a marqué : ${tm.fem ? "une" : "un"} ${tm.bet} ${tm.fem ? "réussie" : "réussi"} exactement rapporte, ${tm.fem ? "manquée" : "manqué"}, ${tm.fem ? "elle" : "il"} coûte. Une nouvelle manche apporte une nouvelle donne et de nouve${tm.fem ? "lles" : "aux"} ${tm.bets}.`,
     done: (tm) =>
       `Voilà le cœur du jeu : ${/^[aeéiou]/.test(tm.bet) ? "l'" : "le "}${tm.bet}, fournir, ${tm.trumpFem ? "la " : "l'"}${tm.trump} et le score ; les Règles en haut disent le reste (quand les ${tm.bets} font 7, la fin de la partie). Continuez cette partie jusqu'au bout, ou revenez à l'accueil pour ouvrir une table avec des amis.`,
     sevenPlay: (suit, rank) => `À vous : jouez une carte de la couleur à suivre (${suit}) ou du rang de la carte du dessus (${rank}), ou un 8. Les cartes jouables ont un cadre bleu.`,
@@ -189,7 +189,6 @@ function oh7Lessons(S, w, lang, summary, named) {
   const passCount = S.legal.find((a) => a.kind === "pass")?.cards?.length || 1;
   // The trick just won, shown on the table for a moment: the lesson comes while it is there.
   const lastTrick = S.completed || v.last_trick || v.tricks?.[0];
-  const scoring = sectionItems(summary, 3)[0] || "";
   // The round's trump suit (a lesson about trumps waits for it).
   const trump = v.leader_trump?.[1] || round?.trump || null;
   return [
@@ -204,7 +203,8 @@ function oh7Lessons(S, w, lang, summary, named) {
     ["follow", playing && holdsLed, () => w.follow(suitWords(ledSuit), specialsHeld)],
     ["noFollow", playing && ledSuit !== null && !holdsLed && !!trump, () => w.noFollow(suitWords(ledSuit), tm, suitWords(trump))],
     // Once the last trick has been gathered: one thing to look at, the round's summary.
-    ["score", !!round && !S.completed, () => `${w.score(tm, round.bets[S.you], round.won[S.you], round.points[S.you])} ${scoring}`.trim()],
+    // After the round's summary has been read and put away: one panel at a time.
+    ["score", !!round && !S.completed && !S.summary, () => w.score(tm, round.bets[S.you], round.won[S.you], round.points[S.you])],
     ["done", false, () => w.done(tm)],
   ];
 }
