@@ -204,7 +204,8 @@ function oh7Lessons(S, w, lang, summary, named) {
     ["noFollow", playing && ledSuit !== null && !holdsLed && !!trump, () => w.noFollow(suitWords(ledSuit), tm, suitWords(trump))],
     // Once the last trick has been gathered: one thing to look at, the round's summary.
     // After the round's summary has been read and put away: one panel at a time.
-    ["score", !!round && !S.completed && !S.summary, () => w.score(tm, round.bets[S.you], round.won[S.you], round.points[S.you])],
+    // (or, for someone who played on through it, once a second round has ended).
+    ["score", (!!round && !S.completed && !S.summary) || (v.past_rounds?.length ?? 0) >= 2, () => w.score(tm, round.bets[S.you], round.won[S.you], round.points[S.you])],
     ["done", false, () => w.done(tm)],
   ];
 }

@@ -1664,6 +1664,13 @@ async fn take_tutorial(c: &Client, base: &str, family: &str, shot_as: Option<&st
             tokio::time::sleep(Duration::from_millis(30)).await;
             continue;
         }
+        // A trick won is looked at and let go (Continue), a round's summary read and put away
+        // (OK), as a newcomer does: the score lesson follows the summary.
+        if js(c, "const b = document.querySelector(\"button[data-k='continue'], button[data-k='summary-ok']\"); if (b) { b.click(); return true; } return false").await
+            == json!(true)
+        {
+            continue;
+        }
         if !act_once(c).await {
             tokio::time::sleep(Duration::from_millis(30)).await;
         }
