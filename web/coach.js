@@ -14,20 +14,20 @@ import { terms, symbols, cap } from "./rules.js";
 /** The families a tutorial teaches, in the order the home page offers them. */
 export const FAMILIES = ["en", "fr", "fr-advanced", "kod7", "bga", "seven"];
 
+// Each family's game (looked up, never compared by name).
+const GAME_OF = { en: "oh7", fr: "oh7", "fr-advanced": "oh7", kod7: "oh7", bga: "oh7", seven: "seven" };
+
 /** A table's family: Seven, or the Oh 7 preset it plays. */
 export function familyOf(table) {
-  if (!table) return null;
-  return table.game === "seven" ? "seven" : table.preset || "en";
+  if (!table || !Object.hasOwn(GAMES, table.game)) return null;
+  return GAMES[table.game].family(table);
 }
 
 /** The body of `POST /api/tables` that starts the tutorial of `family`. */
 export function tutorialBody(family, lang, name) {
-  const seven = family === "seven";
-  const players = seven ? 3 : 4;
-  const bot = seven ? "heuristic" : "beginner";
-  const body = { game: seven ? "seven" : "oh7", players, name, lang, tutorial: true, seats: ["human", ...Array(players - 1).fill(bot)] };
-  if (!seven) body.preset = family;
-  return body;
+  const g = GAMES[GAME_OF[family]];
+  const seats = ["human", ...Array(g.players - 1).fill(g.bot)];
+  return { ...g.request(family), players: g.players, name, lang, tutorial: true, seats };
 }
 
 const WORDS = {
@@ -238,6 +238,12 @@ function sevenLessons(S, w, lang, summary, named) {
   ];
 }
 
+// Each game's tutorial: its family from a table, its table (players, the bots' level), its lessons.
+const GAMES = {
+  oh7: { family: (table) => table.preset || "en", request: (family) => ({ game: "oh7", preset: family }), players: 4, bot: "beginner", lessons: oh7Lessons },
+  seven: { family: () => "seven", request: () => ({ game: "seven" }), players: 3, bot: "heuristic", lessons: sevenLessons },
+};
+
 /**
  * The lesson a tutorial table needs now: `{id, text, last}` or null. `seen`: the ids read
  * already; `summary`: the table's rules summary in `lang` (its sentences are quoted where the
@@ -251,7 +257,8 @@ export function lesson(S, seen, lang, summary, named = null) {
   const read = new Set(seen);
   if (read.has("done")) return null;
   const w = coachWords(lang);
-  const list = v.game === "seven" ? sevenLessons(S, w, lang, summary, named) : oh7Lessons(S, w, lang, summary, named);
+  if (!Object.hasOwn(GAMES, v.game)) return null;
+  const list = GAMES[v.game].lessons(S, w, lang, summary, named);
   if (read.has("score")) return { id: "done", text: list[list.length - 1][2](), last: true };
   for (const [id, when, text] of list) {
     if (when && !read.has(id)) return { id, text: text(), last: false };
