@@ -214,14 +214,16 @@ pub(crate) fn routes() -> Router<Arc<App>> {
 
 #[cfg(test)]
 mod tests {
-    /// The first load (page, scripts, style) stays under 300 KB: every text file but the review
+    /// The first load (page, scripts, style) stays under 330 KB: every text file but the review
     /// and replay pages' scripts, which only those pages load (`import()`), and the service
     /// worker's files (the WebAssembly is counted in docs/offline.md's compressed download).
+    /// It was 300 KB until the tutorials (2026-12-02): their coach (`coach.js`, 21 KB) is on the
+    /// home page a newcomer opens first, and the table's new look added 12 KB.
     #[test]
     fn first_load_is_small() {
         let later = ["/review.js", "/review-model.js", "/review-seven.js", "/replay.js"];
         let total: usize = super::FILES.iter().filter(|(p, _, _)| !later.contains(p)).map(|(_, _, f)| f.len()).sum();
-        assert!(total < 300_000, "{total} bytes");
+        assert!(total < 330_000, "{total} bytes");
     }
 
     /// The browser's glossary is the terminal's: the file shipped is what the core generates.
