@@ -548,9 +548,11 @@ impl Machine {
         if let Some((conn, ack)) = ack {
             self.reply(conn, ServerMsg::Ack(ack));
         }
+        // A deadline is part of the table information: noted before the telling, it comes
+        // with the event that started it.
+        self.note_deadlines();
         self.broadcast(happened);
         self.start_clocks();
-        self.note_deadlines();
         self.schedule();
     }
 }

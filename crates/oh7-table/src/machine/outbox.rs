@@ -48,9 +48,18 @@ impl Machine {
     pub(super) fn send_snapshot(&mut self, conn: ConnId) {
         let Some(c) = self.conns.get(&conn) else { return };
         let (seat, access) = (c.seat, c.access);
-        let info = self.info();
-        self.table_part = table_part(&info);
-        self.last_info = Some(info);
+        // The table part is one document shared by every viewer: if it changed since it was last
+        // told, the others are told first, so that none of them is left a patch behind.
+        if self.last_info.is_some() && self.last_info != Some(self.info()) {
+            let c = self.conns.remove(&conn).expect("the connection is here");
+            self.presence();
+            self.conns.insert(conn, c);
+        }
+        if self.last_info.is_none() {
+            let info = self.info();
+            self.table_part = table_part(&info);
+            self.last_info = Some(info);
+        }
         let seen = sight(self.core.game.as_deref(), seat);
         let msg = self.snapshot_of(&seen, seat, access);
         self.docs.insert(seat, seen);

@@ -329,6 +329,42 @@ fn play_out(d: &mut Driver) {
     panic!("the game did not end");
 }
 
+/// Each connection's document rebuilt from the messages it got since last asked: a snapshot
+/// replaces it, an event or a presence patches it (and follows the version with no gap).
+fn rebuild(d: &mut Driver, docs: &mut HashMap<ConnId, (Value, u64)>, conns: &[ConnId]) {
+    for &c in conns {
+        for m in d.got(c) {
+            let (doc, version) = docs.entry(c).or_insert((Value::Null, 0));
+            match m["type"].as_str().unwrap() {
+                "snapshot" => {
+                    *doc = json!({"t": m["table"], "v": m["view"], "l": m["legal"]});
+                    *version = m["version"].as_u64().unwrap();
+                }
+                "event" | "presence" => {
+                    let v = m["version"].as_u64().unwrap();
+                    assert!(v == *version + 1 || (m["type"] == "presence" && v == *version), "no gap");
+                    *version = v;
+                    crate::patch::apply(doc, m["patch"].as_object().unwrap())
+                        .unwrap_or_else(|e| panic!("conn {c}: {e}: {m}"));
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Every rebuilt document is the snapshot a sync gives now.
+fn rebuilt_as_snapshots(d: &mut Driver, docs: &HashMap<ConnId, (Value, u64)>, conns: &[ConnId]) {
+    for &c in conns {
+        d.send(c, json!({"type": "sync"}));
+        let snap = d.got(c).pop().unwrap();
+        let (doc, version) = &docs[&c];
+        assert_eq!(snap["version"].as_u64(), Some(*version));
+        assert_eq!(doc["v"], snap["view"], "conn {c}");
+        assert_eq!(doc["t"], snap["table"], "conn {c}");
+    }
+}
+
 #[test]
 fn every_viewer_rebuilds_the_snapshot_from_its_events_and_patches() {
     let mut d = started();
@@ -338,43 +374,56 @@ fn every_viewer_rebuilds_the_snapshot_from_its_events_and_patches() {
         d.send(c, json!({"type": "sync"}));
     }
     let mut docs: HashMap<ConnId, (Value, u64)> = HashMap::new();
-    let take = |d: &mut Driver, docs: &mut HashMap<ConnId, (Value, u64)>| {
-        for c in [1, 2, 9] {
-            for m in d.got(c) {
-                let (doc, version) = docs.entry(c).or_insert((Value::Null, 0));
-                match m["type"].as_str().unwrap() {
-                    "snapshot" => {
-                        *doc = json!({"t": m["table"], "v": m["view"], "l": m["legal"]});
-                        *version = m["version"].as_u64().unwrap();
-                    }
-                    "event" | "presence" => {
-                        let v = m["version"].as_u64().unwrap();
-                        assert!(v == *version + 1 || (m["type"] == "presence" && v == *version), "no gap");
-                        *version = v;
-                        crate::patch::apply(doc, m["patch"].as_object().unwrap()).unwrap();
-                    }
-                    _ => {}
-                }
-            }
-        }
-    };
-    take(&mut d, &mut docs);
+    rebuild(&mut d, &mut docs, &[1, 2, 9]);
     play_out(&mut d);
-    take(&mut d, &mut docs);
+    rebuild(&mut d, &mut docs, &[1, 2, 9]);
     assert_eq!(d.over, 1);
-    for c in [1, 2, 9] {
-        d.send(c, json!({"type": "sync"}));
-        let snap = d.got(c).pop().unwrap();
-        let (doc, version) = &docs[&c];
-        assert_eq!(snap["version"].as_u64(), Some(*version));
-        assert_eq!(doc["v"], snap["view"], "conn {c}");
-        assert_eq!(doc["t"], snap["table"], "conn {c}");
-    }
+    rebuilt_as_snapshots(&mut d, &docs, &[1, 2, 9]);
     // A spectator's snapshot has no invite code; a seat's has.
     d.send(9, json!({"type": "sync"}));
     assert!(d.got(9)[0]["links"].get("invite").is_none());
     d.send(1, json!({"type": "sync"}));
     assert_eq!(d.got(1)[0]["links"]["invite"], "join");
+}
+
+/// At a turn-based table each decision owed shows its deadline in the table information, which
+/// every viewer shares: one viewer's snapshot (a reconnect) between two events must not leave
+/// the others' documents a patch behind (CI once saw `t/seats/2/due_at` not fit).
+#[test]
+fn a_snapshot_between_events_leaves_the_other_viewers_in_step() {
+    let mut c = config(4, vec![None, None, Some(RANDOM), Some(RANDOM)]);
+    c.move_deadline_s = Some(3600);
+    let mut d = Driver::new(c);
+    sit(&mut d, 1, "Ada");
+    sit(&mut d, 2, "Bob");
+    d.attach(9, Access::Watch, None).unwrap();
+    d.send(1, json!({"type": "start", "id": "go"}));
+    let mut docs: HashMap<ConnId, (Value, u64)> = HashMap::new();
+    for c in [1, 2] {
+        d.got(c);
+        d.send(c, json!({"type": "sync"}));
+    }
+    rebuild(&mut d, &mut docs, &[1, 2, 9]);
+    let mut saw_due = false;
+    for n in 0..2000 {
+        d.run_bots();
+        // Bob's page reconnects before each decision (a sync), with the clock moved on.
+        d.m.set_now(n * 1000);
+        d.send(2, json!({"type": "sync"}));
+        rebuild(&mut d, &mut docs, &[1, 2, 9]);
+        saw_due |= docs[&1].0["t"]["seats"].as_array().unwrap().iter().any(|s| s.get("due_at").is_some());
+        let g = d.m.core().game.as_ref().unwrap();
+        if g.is_over() {
+            break;
+        }
+        let s = g.to_move().iter().find(|&s| s < 2).expect("a person owes");
+        let a = g.legal_text(s)[0].clone();
+        d.send(s as ConnId + 1, json!({"type": "act", "id": format!("p{n}"), "action": a}));
+    }
+    rebuild(&mut d, &mut docs, &[1, 2, 9]);
+    assert!(saw_due, "a deadline was shown");
+    assert_eq!(d.over, 1);
+    rebuilt_as_snapshots(&mut d, &docs, &[1, 2, 9]);
 }
 
 #[test]
