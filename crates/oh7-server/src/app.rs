@@ -2,7 +2,7 @@
 //! the limits of a request, below the handlers (`http/`, `ws.rs`, `web.rs`, `profile.rs`) and
 //! above the services they call.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
@@ -18,6 +18,26 @@ impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, crat
 {
     fn connect_info(stream: axum::serve::IncomingStream<'_, crate::listen::HeaderTimeoutListener>) -> Peer {
         Peer(*stream.remote_addr())
+    }
+}
+
+/// The address a request is counted and logged under: the peer's, or, from a proxy of
+/// `--trust-proxy`, the client's as the proxy wrote it ([`crate::proxy::client_ip`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClientIp(pub IpAddr);
+
+impl axum::extract::FromRequestParts<Arc<App>> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &Arc<App>,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<Peer>>()
+            .map_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |c| c.0.0.ip());
+        Ok(ClientIp(crate::proxy::client_ip(peer, &parts.headers, &app.settings.trust_proxy)))
     }
 }
 

@@ -28,6 +28,7 @@ pub mod mail;
 pub mod metrics;
 pub(crate) mod migrations;
 pub mod pg;
+pub mod proxy;
 pub mod ratings;
 pub(crate) mod reviews;
 pub mod secrets;

@@ -88,6 +88,9 @@ pub struct Settings {
     /// Where the Prometheus metrics page (`/metrics`) is served, apart from the public port
     /// (`None`: no page, and nothing is recorded).
     pub metrics_addr: Option<SocketAddr>,
+    /// The reverse proxies whose `Forwarded`/`X-Forwarded-For` give the client's address
+    /// (`--trust-proxy`; empty: every request counts under the address it comes from).
+    pub trust_proxy: Vec<crate::proxy::Cidr>,
 }
 
 /// The heartbeat deadline: the browser pings every 15 s, so three pings may be lost.
@@ -120,6 +123,7 @@ impl Default for Settings {
             mail_from: "oh7 <oh7@localhost>".to_string(),
             notice_after: Duration::from_secs(15 * 60),
             metrics_addr: None,
+            trust_proxy: Vec::new(),
         }
     }
 }

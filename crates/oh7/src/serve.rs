@@ -40,6 +40,13 @@ pub(crate) struct ServeArgs {
     /// Tables created by one address per hour.
     #[arg(long, default_value_t = 60)]
     pub max_tables_per_ip: usize,
+    /// The reverse proxies in front of this server (addresses or networks: 127.0.0.1,
+    /// 10.0.0.0/8, fd00::/8). A request that comes from one of them is counted, for every
+    /// per-address limit, under the client's address its `Forwarded` or `X-Forwarded-For`
+    /// header gives; from anywhere else those headers are ignored. Without it everyone behind
+    /// a proxy shares the proxy's limits (docs/server.md).
+    #[arg(long, value_name = "CIDR", num_args = 1.., value_parser = clap::value_parser!(oh7_server::proxy::Cidr))]
+    pub trust_proxy: Vec<oh7_server::proxy::Cidr>,
     /// Commands per second per connection (sustained; bursts of three times that pass).
     #[arg(long, default_value_t = 10.0)]
     pub commands_per_s: f64,
@@ -128,6 +135,7 @@ impl ServeArgs {
             mail_from: self.mail_from.clone(),
             notice_after: Duration::from_secs(self.notice_after_min * 60),
             metrics_addr: self.metrics_addr,
+            trust_proxy: self.trust_proxy.clone(),
             ..oh7_server::Settings::default()
         };
         if let Some(f) = &self.test_clock_file {

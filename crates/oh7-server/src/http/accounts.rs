@@ -6,7 +6,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -14,7 +14,7 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::*;
-use crate::app::{App, Peer};
+use crate::app::{App, ClientIp};
 use crate::db::StoreError;
 use crate::secrets::{new_code, new_secret};
 use oh7_table::protocol::{ErrorCode, Refusal};
@@ -192,7 +192,7 @@ async fn open(app: &App, account: &Account, status: StatusCode) -> Result<Respon
 
 async fn signup(
     State(app): State<Arc<App>>,
-    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Response, Refused> {
@@ -200,7 +200,6 @@ async fn signup(
     let c: Credentials = body(&bytes)?;
     let name = check_name(&c.name).map_err(|r| Refused(StatusCode::BAD_REQUEST, r))?;
     check_password(&c.password).map_err(|r| Refused(StatusCode::BAD_REQUEST, r))?;
-    let ip = addr.ip();
     not_held(&app, None, ip)?;
     // Sign-ups count against the address as failures do: an address cannot make accounts
     // without end.
@@ -224,13 +223,12 @@ async fn signup(
 
 async fn signin(
     State(app): State<Arc<App>>,
-    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Response, Refused> {
     same_origin(&headers, &app)?;
     let c: Credentials = body(&bytes)?;
-    let ip = addr.ip();
     not_held(&app, Some(&c.name), ip)?;
     let stored = app.lobby.accounts().account_named(&c.name).await?;
     // An unknown name is checked against a stand-in hash: it takes as long as a wrong password.
@@ -373,14 +371,13 @@ async fn signout_everywhere(State(app): State<Arc<App>>, headers: HeaderMap) -> 
 
 async fn delete(
     State(app): State<Arc<App>>,
-    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Response, Refused> {
     same_origin(&headers, &app)?;
     let c: Confirm = body(&bytes)?;
     let account = account_of(&app, &headers).await?;
-    let ip = addr.ip();
     not_held(&app, Some(&account.name), ip)?;
     let Some(stored) = app.lobby.accounts().account_named(&account.name).await? else {
         return Err(wrong("Wrong password; nothing changed."));

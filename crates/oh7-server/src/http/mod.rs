@@ -16,14 +16,14 @@ pub(crate) mod socket;
 use std::sync::Arc;
 
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use tower_http::compression::CompressionLayer;
 
-use crate::app::{App, MAX_BODY, MAX_FRAME, Peer};
+use crate::app::{App, ClientIp, MAX_BODY, MAX_FRAME};
 use crate::lobby::{CreateTable, Located};
 use oh7_table::protocol::{ErrorCode, Refusal};
 
@@ -152,7 +152,7 @@ async fn index() -> Response {
 
 async fn create(
     State(app): State<Arc<App>>,
-    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
+    ClientIp(ip): ClientIp,
     headers: axum::http::HeaderMap,
     body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
@@ -189,7 +189,7 @@ async fn create(
         }
     };
     let account = crate::http::accounts::connection_account(&app, &headers).await;
-    match app.lobby.create(req, addr.ip(), account).await {
+    match app.lobby.create(req, ip, account).await {
         Ok(v) => (StatusCode::CREATED, Json(v)).into_response(),
         Err(r) => {
             let status = match r.code {
@@ -239,11 +239,10 @@ async fn record(State(app): State<Arc<App>>, Path(code): Path<String>) -> Respon
 
 async fn ws(
     State(app): State<Arc<App>>,
-    ConnectInfo(Peer(addr)): ConnectInfo<Peer>,
+    ClientIp(ip): ClientIp,
     headers: axum::http::HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let ip = addr.ip();
     // The page's account, if it is signed in (and the page is this server's own).
     let account = crate::http::accounts::connection_account(&app, &headers).await;
     if let Err(r) = app.lobby.connect(ip) {
