@@ -508,6 +508,8 @@ export const TEXT = {
       shutting_down: "The server is restarting; the game is saved.",
       moved: "This table moved to another server; reconnecting…",
       nothing_to_undo: "You have made no decision in this game to take back.",
+      not_open: "This table is no longer open: it started, filled, or its players left.",
+      suspended: "This account is suspended by the server's operator.",
       bad_password: (p) => `A password has ${p.min ?? 8} to ${p.max ?? 128} characters.`,
       name_taken: "An account has this name already: choose another.",
       bad_credentials: "Wrong name or password.",

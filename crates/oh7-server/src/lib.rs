@@ -31,6 +31,7 @@ pub mod pg;
 pub mod proxy;
 pub mod ratings;
 pub(crate) mod reviews;
+pub mod room;
 pub mod secrets;
 pub mod settings;
 pub mod store;
@@ -226,6 +227,20 @@ pub async fn start(
                 {
                     tracing::warn!(error = %e, "could not read the turn notices due");
                 }
+            }
+        });
+    }
+    {
+        // Quick match: a round every `match_every` (alone on a shared database: the round
+        // locks the queue).
+        let app = app.clone();
+        let every = app.settings.match_every;
+        spawn_in("match", async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            while !app.lobby.is_closing() {
+                tick.tick().await;
+                app.lobby.match_round().await;
             }
         });
     }

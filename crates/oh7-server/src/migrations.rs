@@ -21,6 +21,7 @@ pub(crate) const SQLITE: Embedded = Embedded(&[
     (3, "accounts", include_str!("../migrations/0003_accounts.sql")),
     (4, "mail", include_str!("../migrations/0004_mail.sql")),
     (5, "journal", include_str!("../migrations/0005_journal.sql")),
+    (6, "room", include_str!("../migrations/0006_room.sql")),
 ]);
 
 /// PostgreSQL's schema.
@@ -32,6 +33,7 @@ pub(crate) const POSTGRES: Embedded = Embedded(&[
     // A link to SQLite's file: both databases read this SQL alike.
     (5, "accounts", include_str!("../migrations_pg/0005_accounts.sql")),
     (6, "mail", include_str!("../migrations_pg/0006_mail.sql")),
+    (7, "room", include_str!("../migrations_pg/0007_room.sql")),
 ]);
 
 impl MigrationSource<'static> for Embedded {

@@ -320,6 +320,9 @@ impl PgStore {
                     .map_or(0, |d| d.as_secs() as i64);
                 crate::ratings::apply_pg(tx, r, now).await?;
             }
+            Row::Listing { table_id, watch_code, host_account, family, facts } => {
+                crate::store::write_listing!(&mut **tx, table_id, watch_code, host_account, family, facts)?;
+            }
             Row::Finished { table_id, finished } => {
                 sqlx::query("UPDATE tables SET finished = $2 WHERE id = $1")
                     .bind(table_id)
@@ -449,6 +452,9 @@ impl Store for PgStore {
         })
     }
     fn accounts(&self) -> &dyn crate::accounts::AccountStore {
+        &self.pool
+    }
+    fn room(&self) -> &dyn crate::room::RoomStore {
         &self.pool
     }
     fn cluster(&self) -> Option<&dyn Cluster> {

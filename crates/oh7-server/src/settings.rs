@@ -91,6 +91,8 @@ pub struct Settings {
     /// The reverse proxies whose `Forwarded`/`X-Forwarded-For` give the client's address
     /// (`--trust-proxy`; empty: every request counts under the address it comes from).
     pub trust_proxy: Vec<crate::proxy::Cidr>,
+    /// How often a quick-match round seats the people waiting.
+    pub match_every: Duration,
 }
 
 /// The heartbeat deadline: the browser pings every 15 s, so three pings may be lost.
@@ -124,6 +126,7 @@ impl Default for Settings {
             notice_after: Duration::from_secs(15 * 60),
             metrics_addr: None,
             trust_proxy: Vec::new(),
+            match_every: Duration::from_secs(1),
         }
     }
 }

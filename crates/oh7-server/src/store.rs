@@ -74,6 +74,19 @@ pub enum Row {
         /// The seats that owe a decision.
         due: Vec<Deadline>,
     },
+    /// An open table's listing now (`facts: None`: not listed, e.g. it started or is full).
+    Listing {
+        /// The table.
+        table_id: String,
+        /// Its spectator code.
+        watch_code: String,
+        /// The host's account, if signed in.
+        host_account: Option<String>,
+        /// The family of rules (the host's rating is read in it).
+        family: String,
+        /// [`oh7_table::bodies::Listing`] as JSON.
+        facts: Option<String>,
+    },
     /// Whether the table's game is over (finished tables are not restored at start).
     Finished {
         /// The table.
@@ -167,6 +180,8 @@ pub trait Store: Send + Sync {
     fn close(&self) -> BoxFuture<'_, ()>;
     /// The accounts and their sessions.
     fn accounts(&self) -> &dyn crate::accounts::AccountStore;
+    /// The public room: open tables, the quick-match queue, blocks, reports, suspensions.
+    fn room(&self) -> &dyn crate::room::RoomStore;
     /// The side of a store that several instances share (`None`: this instance is alone on it).
     fn cluster(&self) -> Option<&dyn Cluster> {
         None
@@ -397,6 +412,40 @@ pub trait TableReads: Send + Sync {
     fn review<'a>(&'a self, share: &'a str) -> BoxFuture<'a, Result<Option<StoredReview>, StoreError>>;
 }
 
+/// Write or remove an open table's listing on either database (`$conn`: a transaction's
+/// connection).
+macro_rules! write_listing {
+    ($conn:expr, $table_id:expr, $watch:expr, $host:expr, $family:expr, $facts:expr) => {
+        async {
+            match $facts {
+                Some(facts) => {
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs() as i64);
+                    sqlx::query(
+                        "INSERT INTO open_tables (table_id, watch_code, host_account, family, facts, listed_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (table_id) DO UPDATE SET facts = $5",
+                    )
+                    .bind($table_id)
+                    .bind($watch)
+                    .bind($host)
+                    .bind($family)
+                    .bind(facts)
+                    .bind(now)
+                    .execute($conn)
+                    .await?;
+                }
+                None => {
+                    sqlx::query("DELETE FROM open_tables WHERE table_id = $1").bind($table_id).execute($conn).await?;
+                }
+            }
+            Ok::<(), sqlx::Error>(())
+        }
+        .await
+    };
+}
+pub(crate) use write_listing;
+
 macro_rules! table_reads {
     ($pool:ty, $log:expr) => {
         impl TableReads for $pool {
@@ -525,6 +574,9 @@ impl Store for SqliteStore {
         Box::pin(self.pool.close())
     }
     fn accounts(&self) -> &dyn crate::accounts::AccountStore {
+        &self.pool
+    }
+    fn room(&self) -> &dyn crate::room::RoomStore {
         &self.pool
     }
 }
@@ -799,6 +851,9 @@ async fn commit<'a>(
                 }
                 Row::Deadlines { table_id, due } => {
                     crate::accounts::write_deadlines_sqlite(&mut tx, table_id, due).await.map_err(wrap)?;
+                }
+                Row::Listing { table_id, watch_code, host_account, family, facts } => {
+                    write_listing!(&mut *tx, table_id, watch_code, host_account, family, facts).map_err(wrap)?;
                 }
                 Row::Finished { table_id, finished } => {
                     sqlx::query("UPDATE tables SET finished = ?2 WHERE id = ?1")

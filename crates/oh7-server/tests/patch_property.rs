@@ -24,6 +24,7 @@ fn info(spec: &GameSpec, players: usize) -> TableInfo {
         host: 0,
         turn_clock_s: None,
         move_deadline_s: None,
+        open: false,
         rated: false,
         seats: (0..players)
             .map(|s| SeatInfo { seat: s, name: Some(format!("P{s}")), bot: None, status: "here", due_at: None })

@@ -452,3 +452,57 @@ mod tests {
         same_stats(&table_stats(&all), &old_table_stats(&all));
     }
 }
+
+/// An open table as the home page lists it: public facts only. The server adds the table's
+/// spectator code (its one public code) and the host's rating; no invite, token or card.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Listing {
+    /// The game.
+    pub game: GameId,
+    /// The preset's name (the game's own name for Seven).
+    pub preset: String,
+    /// Seats in all.
+    pub players: usize,
+    /// Seats free for people.
+    pub seats_free: usize,
+    /// The people seated, by name (the host first).
+    pub people: Vec<String>,
+    /// Bots seated.
+    pub bots: usize,
+    /// `en` or `fr`.
+    pub lang: String,
+    /// Rated.
+    pub rated: bool,
+    /// A turn-based table: hours per decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_hours: Option<u64>,
+    /// A live table's turn clock, in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_clock_s: Option<u32>,
+}
+
+/// The listing of an open table, while it waits for players: open, no game yet, a seat free and
+/// someone here to play with (`None` otherwise: it leaves the list).
+pub fn listing(info: &crate::project::TableInfo) -> Option<Listing> {
+    use crate::protocol::TableState;
+    let free = info.seats.iter().filter(|s| s.status == "empty").count();
+    let here = info.seats.iter().any(|s| s.status == "here");
+    if !info.open || info.state != TableState::Lobby || free == 0 || !here {
+        return None;
+    }
+    let mut people: Vec<(usize, String)> =
+        info.seats.iter().filter(|s| s.bot.is_none()).filter_map(|s| s.name.clone().map(|n| (s.seat, n))).collect();
+    people.sort_by_key(|(s, _)| usize::from(*s != info.host) * 100 + s);
+    Some(Listing {
+        game: info.game,
+        preset: info.preset.clone(),
+        players: info.players,
+        seats_free: free,
+        people: people.into_iter().map(|(_, n)| n).collect(),
+        bots: info.seats.iter().filter(|s| s.bot.is_some()).count(),
+        lang: info.lang.clone(),
+        rated: info.rated,
+        move_hours: info.move_deadline_s.map(|s| s / 3600),
+        turn_clock_s: info.turn_clock_s,
+    })
+}

@@ -47,6 +47,10 @@ pub struct TableConfig {
     /// takes an away seat meanwhile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_deadline_s: Option<u64>,
+    /// Anyone may join: the table is listed among the open tables while it waits for players
+    /// (`false`: by its link only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
 }
 
 fn format_1() -> u32 {
@@ -485,6 +489,7 @@ impl Core {
             host: 0,
             turn_clock_s: config.turn_clock_s,
             move_deadline_s: config.move_deadline_s,
+            open: config.open,
             rated: config.rated,
             seats,
             totals: self.game.as_ref().map(|g| g.totals()),
@@ -590,6 +595,7 @@ mod tests {
             log: crate::event::LOG_FORMAT,
             rated: false,
             move_deadline_s: None,
+            open: false,
         };
         let mut core = Core::new(&config);
         let code = |r: Result<(), Refusal>| r.err().map(|r| r.code);

@@ -93,6 +93,9 @@ pub struct TableInfo {
     /// A rated table (absent when not).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// Anyone may join (listed among the open tables while it waits).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
     /// Every seat.
     pub seats: Vec<SeatInfo>,
     /// Running totals of the current game.

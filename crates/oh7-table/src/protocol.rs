@@ -230,6 +230,10 @@ pub enum ErrorCode {
     Moved,
     /// `undo` at a solo table with no decision of the person's in the game being played.
     NothingToUndo,
+    /// The open table is no longer waiting for players (it started, filled, or its people left).
+    NotOpen,
+    /// The account is suspended by the server's operator.
+    Suspended,
 }
 
 impl Serialize for ErrorCode {
@@ -240,7 +244,7 @@ impl Serialize for ErrorCode {
 
 impl ErrorCode {
     /// Every code (for the metrics' series at zero, and the docs' test).
-    pub const ALL: [ErrorCode; 48] = [
+    pub const ALL: [ErrorCode; 50] = [
         ErrorCode::Malformed,
         ErrorCode::TooLarge,
         ErrorCode::RateLimited,
@@ -289,6 +293,8 @@ impl ErrorCode {
         ErrorCode::BadEmail,
         ErrorCode::Moved,
         ErrorCode::NothingToUndo,
+        ErrorCode::NotOpen,
+        ErrorCode::Suspended,
     ];
 
     /// The code's name on the wire.
@@ -334,6 +340,8 @@ impl ErrorCode {
             ErrorCode::UnknownReview => "unknown_review",
             ErrorCode::Moved => "moved",
             ErrorCode::NothingToUndo => "nothing_to_undo",
+            ErrorCode::NotOpen => "not_open",
+            ErrorCode::Suspended => "suspended",
             ErrorCode::BadPassword => "bad_password",
             ErrorCode::NameTaken => "name_taken",
             ErrorCode::BadCredentials => "bad_credentials",

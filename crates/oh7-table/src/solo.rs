@@ -203,6 +203,7 @@ impl Solo {
             log: LOG_FORMAT,
             rated: false,
             move_deadline_s: None,
+            open: false,
         };
         // The person's seat has no token: nobody else can come to take it.
         let events = vec![

@@ -287,7 +287,8 @@ macro_rules! account_store {
                 Box::pin(async move {
                     let row: Option<(String, String)> = sqlx::query_as(
                         "SELECT a.id, a.name FROM sessions s JOIN accounts a ON a.id = s.account_id \
-                         WHERE s.token_hash = $1 AND s.created_at > $2",
+                         WHERE s.token_hash = $1 AND s.created_at > $2 \
+                         AND NOT EXISTS (SELECT 1 FROM suspensions x WHERE x.account_id = a.id)",
                     )
                     .bind(token_hash(token))
                     .bind(since)

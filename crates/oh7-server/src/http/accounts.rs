@@ -79,7 +79,7 @@ impl From<StoreError> for Refused {
 /// the page's origin (`Origin`) and whether it is another site's (`Sec-Fetch-Site`); a request
 /// from another site is refused, whatever cookie it carries. (Clients that are not browsers send
 /// neither, and hold no one else's cookie.)
-fn same_origin(headers: &HeaderMap, app: &App) -> Result<(), Refused> {
+pub(crate) fn same_origin(headers: &HeaderMap, app: &App) -> Result<(), Refused> {
     let cross = Refused(
         StatusCode::FORBIDDEN,
         Refusal::new(ErrorCode::CrossOrigin, "This request came from another site; nothing changed."),
@@ -138,7 +138,7 @@ pub(crate) async fn named(app: &App, name: &str) -> Result<Account, Refused> {
 }
 
 /// The account signed in, or `signed_out`.
-async fn account_of(app: &App, headers: &HeaderMap) -> Result<Account, Refused> {
+pub(crate) async fn account_of(app: &App, headers: &HeaderMap) -> Result<Account, Refused> {
     signed_in(app, headers)
         .await?
         .ok_or_else(|| Refused(StatusCode::UNAUTHORIZED, Refusal::new(ErrorCode::SignedOut, "You are not signed in.")))
@@ -156,7 +156,7 @@ fn set_cookie(app: &App, token: Option<&str>) -> [(header::HeaderName, String); 
 }
 
 /// Read a JSON object of type `T`.
-fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Refused> {
+pub(crate) fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Refused> {
     serde_json::from_slice(bytes)
         .map_err(|e| Refused(StatusCode::BAD_REQUEST, Refusal::new(ErrorCode::BadRequest, e.to_string())))
 }
@@ -236,7 +236,15 @@ async fn signin(
     let phc = stored.as_ref().map_or_else(|| dummy_hash().to_string(), |s| s.password.clone());
     let verified = verify(c.password, phc).await;
     match stored {
-        Some(s) if verified => open(&app, &s.account, StatusCode::OK).await,
+        Some(s) if verified => {
+            if app.lobby.room().is_suspended(&s.account.id).await? {
+                return Err(Refused(
+                    StatusCode::FORBIDDEN,
+                    Refusal::new(ErrorCode::Suspended, "This account is suspended by the server's operator."),
+                ));
+            }
+            open(&app, &s.account, StatusCode::OK).await
+        }
         _ => {
             app.attempts.count(Some(&c.name), ip, Instant::now());
             Err(wrong("Wrong name or password."))

@@ -11,6 +11,7 @@
 pub(crate) mod accounts;
 pub mod files;
 pub(crate) mod players;
+pub(crate) mod room;
 pub(crate) mod socket;
 
 use std::sync::Arc;
@@ -44,6 +45,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .merge(files::routes())
         .merge(crate::http::accounts::routes())
         .merge(players::routes())
+        .merge(room::routes())
         // gzip when the client asks (`Accept-Encoding`), on every route above; a layer covers
         // only the routes added before it, so the WebSocket below is left alone.
         .layer(CompressionLayer::new())

@@ -61,6 +61,10 @@ pub(crate) struct CreateTable {
     /// creator against bots only (every other seat a bot; not rated, not turn-based).
     #[serde(default)]
     pub tutorial: bool,
+    /// Anyone may join: listed among the open tables while it waits for players (`false`: by
+    /// its link only).
+    #[serde(default)]
+    pub open: bool,
 }
 
 /// The most options a creation may give (the game's knobs are fewer).
@@ -216,6 +220,9 @@ impl Lobby {
         {
             return Err(bad("A tutorial seats its creator against bots only, unrated and live.".into()));
         }
+        if req.open && (name.is_none() || req.tutorial) {
+            return Err(bad("An open table is one where its creator sits and waits for others.".into()));
+        }
         let tutorial = req.tutorial.then(|| oh7_table::tutorial::seed(&spec));
         self.count_table(ip).await?;
         let config = TableConfig {
@@ -227,8 +234,9 @@ impl Lobby {
             log: LOG_FORMAT,
             rated: req.rated,
             move_deadline_s: req.move_hours.map(|h| u64::from(h) * 3600),
+            open: req.open,
         };
-        let (id, join_code, watch_code) = (new_code(), new_code(), new_code());
+        let (join_code, watch_code) = (new_code(), new_code());
         let mut events = Vec::new();
         let token = name.as_ref().map(|_| new_secret());
         if let (Some(name), Some(token)) = (&name, &token) {
@@ -241,7 +249,26 @@ impl Lobby {
         if let Some(seed) = tutorial {
             events.push(Event::Start { seat: None, id: None, seed, fill: None });
         }
-        let config_json = serde_json::to_value(&config).map_err(|e| bad(e.to_string()))?;
+        // The creator's seat is their account's, from the first write.
+        let links: Vec<(usize, String)> = account.filter(|_| token.is_some()).map(|a| (0, a)).into_iter().collect();
+        let id = self.store_new_table(&config, events, links, join_code.clone(), watch_code.clone()).await?;
+        tracing::info!(table = %id, players, "table created");
+        Ok(Created { invite: join_code, watch: watch_code, seat: token.as_ref().map(|_| 0), token })
+    }
+
+    /// Write a new table (its settings, first events and the seats accounts hold) and start its
+    /// task; returns its id.
+    pub(super) async fn store_new_table(
+        &self,
+        config: &TableConfig,
+        events: Vec<Event>,
+        links: Vec<(usize, String)>,
+        join_code: String,
+        watch_code: String,
+    ) -> Result<String, Refusal> {
+        let bad = |m: String| Refusal::new(ErrorCode::BadRequest, m);
+        let id = new_code();
+        let config_json = serde_json::to_value(config).map_err(|e| bad(e.to_string()))?;
         let created_at = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
         let mut rows = vec![Row::Table {
             id: id.clone(),
@@ -255,8 +282,6 @@ impl Lobby {
         for (i, ev) in events.iter().enumerate() {
             rows.push(Row::Event { table_id: id.clone(), version: i as u64 + 1, body: ev.to_string() });
         }
-        // The creator's seat is their account's, from the first write.
-        let links: Vec<(usize, String)> = account.filter(|_| token.is_some()).map(|a| (0, a)).into_iter().collect();
         for (seat, account) in &links {
             rows.push(Row::Link { table_id: id.clone(), seat: *seat, account: account.clone() });
         }
@@ -284,8 +309,7 @@ impl Lobby {
                 Refusal::new(ErrorCode::Storage, "The server could not start the table; try again.")
             })?;
         }
-        tracing::info!(table = %id, players, "table created");
-        Ok(Created { invite: join_code, watch: watch_code, seat: token.as_ref().map(|_| 0), token })
+        Ok(id)
     }
 }
 

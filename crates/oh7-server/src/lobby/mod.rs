@@ -7,10 +7,12 @@
 mod cluster;
 mod create;
 mod limits;
+mod room;
 
 pub(crate) use create::CreateTable;
 use limits::PerAddress;
 pub(crate) use oh7_table::bodies::{TableStats, presets, table_stats};
+pub(crate) use room::{OpenTable, QuickMatch};
 
 use std::collections::HashMap;
 use std::sync::Arc;

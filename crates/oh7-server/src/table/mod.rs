@@ -144,6 +144,8 @@ pub(crate) struct Table {
     /// who drops and comes back every minute would otherwise leave a sleeping task behind each
     /// time).
     grace_timers: HashMap<Seat, (u64, tokio::task::AbortHandle)>,
+    /// An open table's listing as last written (`None`: not written by this task yet).
+    listed: Option<Option<String>>,
 }
 
 /// A table's settings and state rebuilt from its log.
@@ -223,6 +225,7 @@ impl Table {
             reviews,
             lost: false,
             grace_timers: HashMap::new(),
+            listed: None,
         };
         // Its own root: the request that happened to load the table is not its parent.
         let span = tracing::info_span!(parent: None, "table", id = %t.id);
@@ -259,6 +262,7 @@ impl Table {
                 },
                 _ = tick.tick() => {
                     self.write_deadlines().await;
+                    self.write_listing().await;
                     if self.is_idle() && rx.is_empty() {
                         self.unload(rx).await;
                         return;
@@ -273,6 +277,7 @@ impl Table {
                 break;
             }
             self.write_deadlines().await;
+            self.write_listing().await;
             if self.lost {
                 self.moved(&mut rx).await;
                 break;
@@ -638,6 +643,35 @@ impl Table {
         match self.store.append(vec![row]).await {
             Ok(()) => self.machine.deadlines_written(&due),
             Err(e) => tracing::warn!(error = %e, "could not write the move deadlines"),
+        }
+    }
+}
+
+impl Table {
+    /// An open table keeps its row among the open tables while it waits for players (written
+    /// when its public facts change; removed when it starts, fills or nobody is left in it);
+    /// tried again after the next message if the write fails.
+    async fn write_listing(&mut self) {
+        let config = self.machine.config();
+        if !config.open {
+            return;
+        }
+        let facts = oh7_table::bodies::listing(&self.machine.info())
+            .map(|l| serde_json::to_string(&l).expect("a listing always serializes"));
+        if self.listed.as_ref() == Some(&facts) {
+            return;
+        }
+        let spec = &config.spec;
+        let row = Row::Listing {
+            table_id: self.id.clone(),
+            watch_code: self.machine.watch_code().to_string(),
+            host_account: self.machine.links().find(|(s, _)| *s == 0).map(|(_, a)| a.to_string()),
+            family: crate::ratings::family(spec.game_name(), &spec.label()),
+            facts: facts.clone(),
+        };
+        match self.store.append(vec![row]).await {
+            Ok(()) => self.listed = Some(facts),
+            Err(e) => tracing::warn!(error = %e, "could not write the table's listing"),
         }
     }
 }

@@ -382,6 +382,11 @@ impl Machine {
         self.now_ms.div_euclid(1000)
     }
 
+    /// The table's spectator code (its public code).
+    pub fn watch_code(&self) -> &str {
+        &self.watch_code
+    }
+
     /// The table's settings.
     pub fn config(&self) -> &TableConfig {
         &self.config

@@ -58,6 +58,7 @@ fn config(players: usize, seats: Vec<Option<&str>>) -> TableConfig {
         log: LOG_FORMAT,
         rated: false,
         move_deadline_s: None,
+        open: false,
     }
 }
 
