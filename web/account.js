@@ -168,6 +168,8 @@ export function accountPanel(t, words, onName = () => {}, onTurns = () => {}) {
     // The games this browser played as a guest follow the account from now on.
     if (me) await claimGuestSeats();
     show();
+    // The quick-match panel asks again who may wait.
+    document.getElementById("room")?.dispatchEvent(new Event("account-changed"));
     if (done) status.textContent = done;
     panel.querySelector(signsIn ? "#signout" : "#account-name-input")?.focus();
   };

@@ -589,6 +589,7 @@ function homePage() {
       .catch(() => {});
   }
   const rated = h("input", { id: "rated", type: "checkbox", "aria-describedby": "rated-help" });
+  const access = h("select", { id: "access" }, h("option", { value: "link" }, t.room.byLink), h("option", { value: "open" }, t.room.anyone));
   const deadline = h("select", { id: "move-deadline", "aria-describedby": "deadline-help" }, h("option", { value: "" }, t.acct.deadlineOff), ...[12, 24, 48, 72, 168].map((n) => h("option", { value: String(n) }, t.acct.deadlineHours(n))));
   const clock = h(
     "select",
@@ -603,6 +604,7 @@ function homePage() {
     // A name has 24 characters at most: said under the field, and said again as a longer one is typed.
     h("label", {}, t.yourName, name, nameHelp),
     seats,
+    h("label", {}, t.room.access, access),
     h("label", {}, t.turnClock, clock, h("small", { id: "clock-help", class: "help" }, t.clockHelp)),
     h("label", {}, t.acct.deadline, deadline, h("small", { id: "deadline-help", class: "help" }, t.acct.deadlineHelp)),
     h("div", { class: "rated-box" }, h("label", { class: "check" }, rated, t.acct.rated), h("small", { id: "rated-help", class: "help" }, t.acct.ratedHelp)),
@@ -617,6 +619,7 @@ function homePage() {
     body.seats = ["human", ...[...seats.querySelectorAll("select")].map((s) => s.value)];
     if (clock.value) body.turn_clock_s = Number(clock.value);
     if (rated.checked) body.rated = true;
+    if (access.value === "open") body.open = true;
     if (deadline.value) {
       // A turn-based table has no live turn clock.
       body.move_hours = Number(deadline.value);
@@ -649,12 +652,27 @@ function homePage() {
   });
   const turnBanner = h("p", { id: "turn-banner", class: "turn-banner", hidden: true });
   const learn = LOCAL_ONLY ? null : learnPanel(() => name.value.trim());
+  // An open table joined or a quick match made: its page, and a free seat taken with the name
+  // typed in the form (a quick match's seat is the account's already).
+  const goTable = (invite, sit) => {
+    history.pushState({}, "", `/t/${invite}`);
+    route();
+    const n = name.value.trim();
+    if (sit && n) sitWhenConnected(n);
+  };
+  // The public room's panel is loaded after the page (it is not part of the first load).
+  const room = LOCAL_ONLY ? null : h("section", { id: "room-slot", class: "panel", "aria-busy": "true" });
+  if (room) {
+    import("./room.js")
+      .then((m) => room.isConnected && room.replaceWith(m.roomPanel(T(), (c, p) => errorText(S.lang, c, p), goTable)))
+      .catch(() => room.remove());
+  }
   return h(
     "div",
     { class: "home" },
     h("header", { class: "bar" }, h("h1", {}, "oh7"), langSwitch()),
     LOCAL_ONLY ? h("main", { id: "content" }, soloPanel(), h("p", { class: "help" }, t.solo.onlyLocal)) :
-    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), turnBanner, newcomer() ? learn : null, form, soloPanel(), newcomer() ? null : learn, accountPanel(
+    h("main", { id: "content" }, h("p", { class: "tagline" }, t.tagline), turnBanner, newcomer() ? learn : null, room, form, soloPanel(), newcomer() ? null : learn, accountPanel(
           t,
           (c, p) => errorText(S.lang, c, p),
           (n) => {
