@@ -57,3 +57,11 @@ CREATE TABLE suspensions (
     reason TEXT NOT NULL,
     at BIGINT NOT NULL
 );
+
+-- Tables the operator closed (`oh7 admin close-table`): never loaded again; a running one is
+-- stopped by its server's next sweep.
+CREATE TABLE closed_tables (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    reason TEXT NOT NULL,
+    at BIGINT NOT NULL
+);

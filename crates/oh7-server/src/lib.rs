@@ -13,6 +13,7 @@
 //! [`store`], broadcasts through [`project`]).
 
 pub mod accounts;
+pub mod admin;
 pub(crate) mod app;
 /// The table library's modules, as the server's clients and tests have always named them.
 pub use oh7_table::{patch, project, protocol};
@@ -212,9 +213,11 @@ pub async fn start(
         spawn_in("deadlines", async move {
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut operator_since = app.settings.clock.now_s();
             while !app.lobby.is_closing() {
                 tick.tick().await;
                 app.lobby.sweep_deadlines().await;
+                operator_since = app.lobby.sweep_operator(operator_since).await;
                 if let Some(m) = &mailer
                     && let Err(e) = mail::send_notices(
                         app.lobby.accounts(),

@@ -112,7 +112,7 @@ pub fn notice_text(n: &Notice, base: &str) -> (String, String) {
 }
 
 /// `YYYY-MM-DD HH:MM` of a Unix time, UTC.
-fn utc(t: i64) -> String {
+pub fn utc(t: i64) -> String {
     let days = t.div_euclid(86_400);
     let secs = t.rem_euclid(86_400);
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).

@@ -452,7 +452,10 @@ macro_rules! table_reads {
             fn find_code<'a>(&'a self, code: &'a str) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
                 Box::pin(async move {
                     let row: Option<(String,)> =
-                        sqlx::query_as("SELECT id FROM tables WHERE join_code = $1 OR watch_code = $1")
+                        sqlx::query_as(
+                            "SELECT id FROM tables WHERE (join_code = $1 OR watch_code = $1) \
+                             AND NOT EXISTS (SELECT 1 FROM closed_tables c WHERE c.table_id = tables.id)",
+                        )
                             .bind(code)
                             .fetch_optional(self)
                             .await?;

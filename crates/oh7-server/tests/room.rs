@@ -324,3 +324,81 @@ async fn quick_match_under_load_seats_each_person_once_within_their_promised_ran
     }
     a.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_operator_reads_reports_suspends_an_account_and_closes_a_table() {
+    let db = temp_db();
+    let settings = oh7_server::Settings { deadline_sweep: Duration::from_millis(100), ..fast() };
+    let server = start(&db, settings).await;
+    let addr = server.addr;
+    let made = people(&db, 2, "oh7:en").await;
+    let ((ann, ann_session, _), (_, bob_session, _)) = (&made[0], &made[1]);
+    // Ann's table, her seat held by her account; a bot and a free seat besides.
+    let created = call(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(ann_session),
+        Some(json!({"players": 3, "name": "Ann", "seats": ["human", "human", "random"]})),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let created = json_of(&created);
+    let (invite, watch, token) =
+        (created["invite"].as_str().unwrap(), created["watch"].as_str().unwrap(), created["token"].as_str().unwrap());
+    let mut at_table = Client::connect(addr).await.unwrap();
+    at_table.hello(invite, Some(token)).await.unwrap();
+    // Bob reports Ann, pointing at a line.
+    let report = json!({"name": format!("P{ann}"), "table": watch, "lines": [{"name": "Ann", "text": "rude words"}], "reason": "insults"});
+    let r = call(addr, "POST", "/api/reports", Some(bob_session), Some(report)).await;
+    assert_eq!(r.status, 204, "{}", r.body);
+    let guest = call(addr, "POST", "/api/reports", None, Some(json!({"name": "x"}))).await;
+    assert_eq!(json_of(&guest)["code"], "signed_out", "a guest cannot report");
+    let admin = oh7_server::admin::Admin::open(&db.to_str().unwrap().parse().unwrap()).await.unwrap();
+    let reports = admin.reports().await.unwrap();
+    assert_eq!(reports.len(), 1);
+    assert_eq!(
+        (reports[0].reporter.as_str(), reports[0].reported.as_str()),
+        (format!("P{}", made[1].0).as_str(), format!("P{ann}").as_str())
+    );
+    assert_eq!(reports[0].table.as_deref(), Some(watch));
+    assert_eq!(reports[0].lines, json!([{"name": "Ann", "text": "rude words"}]));
+    // Suspended: her session ends at once, her connection is closed and a bot plays her seat
+    // by the next sweep; her token no longer takes the seat back.
+    assert!(admin.suspend(&format!("P{ann}"), "insults").await.unwrap());
+    assert!(!admin.suspend(&format!("P{ann}"), "again").await.unwrap());
+    assert!(matches!(admin.suspend("nobody", "").await, Err(oh7_server::admin::AdminError::UnknownAccount(_))));
+    assert_eq!(call(addr, "GET", "/api/account", Some(ann_session), None).await.status, 401);
+    let mut status = String::new();
+    for _ in 0..100 {
+        let info = json_of(&call(addr, "GET", &format!("/api/tables/{invite}"), None, None).await);
+        status = info["seats"][0]["status"].as_str().unwrap_or("").to_string();
+        if status == "bot_for_away" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(status, "bot_for_away");
+    let mut again = Client::connect(addr).await.unwrap();
+    let refused = again.hello(invite, Some(token)).await;
+    assert!(format!("{refused:?}").contains("suspended"), "{refused:?}");
+    drop(at_table);
+    // Closed: the table stops and is never found again.
+    assert!(matches!(
+        admin.close_table(&"f".repeat(32), "").await,
+        Err(oh7_server::admin::AdminError::UnknownTable(_))
+    ));
+    admin.close_table(watch, "abuse").await.unwrap();
+    let mut gone = 0;
+    for _ in 0..100 {
+        gone = call(addr, "GET", &format!("/api/tables/{invite}"), None, None).await.status;
+        if gone == 404 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(gone, 404);
+    assert!(admin.unsuspend(&format!("P{ann}")).await.unwrap());
+    admin.close().await;
+    server.stop().await;
+}

@@ -681,6 +681,8 @@ pub enum ClosingReason {
     Stopping,
     /// Another instance plays the table now, and which one is not known yet.
     Moved,
+    /// The server's operator closed the table (`oh7 admin close-table`).
+    Closed,
 }
 
 impl ClosingReason {
@@ -689,6 +691,7 @@ impl ClosingReason {
         match self {
             ClosingReason::Stopping => "The server is stopping; the game is saved and continues when it is back.",
             ClosingReason::Moved => "This table moved to another server; reconnecting.",
+            ClosingReason::Closed => "The server's operator closed this table.",
         }
     }
 

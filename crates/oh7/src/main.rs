@@ -59,6 +59,15 @@ enum Command {
         #[arg(value_name = "OUT")]
         out: PathBuf,
     },
+    /// The operator's commands on a server's database (it may be running): the reports players
+    /// made, suspending an account, closing a table.
+    Admin {
+        /// The database the servers run on; also read from OH7_DB.
+        #[arg(long, env = "OH7_DB", hide_env_values = true, default_value = "oh7.db", global = true)]
+        db: oh7_server::Database,
+        #[command(subcommand)]
+        what: serve::AdminCommand,
+    },
     /// Print a readable summary of a preset's rules (deck, bets, leader, scoring, end).
     Rules {
         /// en, fr, fr-advanced, kod7, bga or seven (all the Oh 7 presets if left out).
@@ -289,6 +298,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Serve(args) => serve::run(&args),
         Command::Backup { db, out } => serve::backup(&db, &out),
         Command::Health { url } => serve::health(&url),
+        Command::Admin { db, what } => serve::admin(&db, &what),
         Command::Web { out } => serve::write_static(&out),
         Command::Simulate(args) => sim::simulate(&args),
         Command::Stats { files, json, csv, plot } => sim::stats_command(&files, json, csv, plot.as_deref()),

@@ -218,6 +218,101 @@ pub(crate) fn backup(db: &oh7_server::Database, out: &std::path::Path) -> Result
     Ok(())
 }
 
+/// `oh7 admin …`.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub(crate) enum AdminCommand {
+    /// List the reports players made, newest first (who, whom, the table's spectator code, the
+    /// chat lines they pointed at, their words).
+    Reports {
+        /// One JSON object per line instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Suspend an account: its sessions end at once, it cannot sign in, and the running servers
+    /// have bots play its seats from their next sweep (within 30 s).
+    Suspend {
+        /// The account's name.
+        name: String,
+        /// Why (kept with the suspension).
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+    /// Lift an account's suspension (it signs in again; its seats stay the bots' until the table
+    /// is next loaded).
+    Unsuspend {
+        /// The account's name.
+        name: String,
+    },
+    /// Close a table (by its invite or spectator code): its server stops it at its next sweep,
+    /// telling everyone there, and it is never loaded again.
+    CloseTable {
+        /// The table's invite or spectator code.
+        code: String,
+        /// Why (kept with the closure).
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+}
+
+/// Run an operator's command.
+pub(crate) fn admin(db: &oh7_server::Database, what: &AdminCommand) -> Result<()> {
+    let rt =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
+    rt.block_on(async {
+        let admin = oh7_server::admin::Admin::open(db).await.with_context(|| format!("opening {db}"))?;
+        let done = match what {
+            AdminCommand::Reports { json } => {
+                let reports = admin.reports().await?;
+                if *json {
+                    for r in &reports {
+                        println!("{}", serde_json::to_string(r)?);
+                    }
+                } else if reports.is_empty() {
+                    println!("no reports");
+                } else {
+                    for r in &reports {
+                        let when = format!("{} UTC", oh7_server::mail::utc(r.at));
+                        println!("{when}  {} reported {}  (report {})", r.reporter, r.reported, &r.id[..8]);
+                        if let Some(t) = &r.table {
+                            println!("    table: /w/{t}");
+                        }
+                        if !r.reason.is_empty() {
+                            println!("    why: {}", r.reason);
+                        }
+                        for l in r.lines.as_array().into_iter().flatten() {
+                            println!(
+                                "    > {}: {}",
+                                l["name"].as_str().unwrap_or("?"),
+                                l["text"].as_str().unwrap_or("")
+                            );
+                        }
+                    }
+                }
+                Ok(())
+            }
+            AdminCommand::Suspend { name, reason } => admin.suspend(name, reason).await.map(|new| {
+                if new {
+                    println!("suspended {name}: its sessions ended; the servers have bots play its seats within 30 s");
+                } else {
+                    println!("{name} was suspended already");
+                }
+            }),
+            AdminCommand::Unsuspend { name } => admin.unsuspend(name).await.map(|had| {
+                println!(
+                    "{}",
+                    if had { format!("{name} may sign in again") } else { format!("{name} was not suspended") }
+                )
+            }),
+            AdminCommand::CloseTable { code, reason } => admin
+                .close_table(code, reason)
+                .await
+                .map(|()| println!("closed the table; its server stops it within 30 s and nobody can open it again")),
+        };
+        admin.close().await;
+        done.map_err(anyhow::Error::from)
+    })
+}
+
 /// Run `oh7 serve` until Ctrl-C or SIGTERM.
 pub(crate) fn run(args: &ServeArgs) -> Result<()> {
     // A server must outlive its clients: with SIGPIPE at its default (`main` sets it so for the

@@ -108,8 +108,18 @@ impl Lobby {
             Err(crate::store::StoreError::Leased { .. }) => return Err(NotLoaded::Leased),
             Err(e) => return Err(NotLoaded::Failed(e.to_string())),
         }
+        // The seats of suspended accounts are played by bots from the start.
+        let mut barred = Vec::new();
+        for (_, account) in &stored.links {
+            if self.store.room().is_suspended(account).await.map_err(|e| NotLoaded::Failed(e.to_string()))? {
+                barred.push(account.clone());
+            }
+        }
         let handle = Table::spawn(stored, self.store.clone(), self.settings.clone(), self.reviews.clone())
             .map_err(NotLoaded::Failed)?;
+        for account in barred {
+            let _ = handle.tx.send(crate::table::TableMsg::Suspend { account }).await;
+        }
         let mut tables = self.tables.lock().await;
         // Forget the handles of tables that unloaded themselves since (their tasks are gone).
         tables.retain(|_, (h, _)| !h.tx.is_closed());
@@ -295,6 +305,17 @@ impl Lobby {
     /// Whether the server is stopping.
     pub(crate) fn is_closing(&self) -> bool {
         self.closing.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Every table task in memory, by table id.
+    pub(crate) async fn handles_by_id(&self) -> HashMap<String, TableHandle> {
+        self.by_id
+            .lock()
+            .await
+            .iter()
+            .filter(|(_, (h, _))| !h.tx.is_closed())
+            .map(|(id, (h, _))| (id.clone(), h.clone()))
+            .collect()
     }
 
     /// Every table task in memory (for shutdown).

@@ -218,6 +218,35 @@ impl Lobby {
         Ok(waiting(place.waiting, now))
     }
 
+    /// What the operator did since `since` (Unix seconds) reaches the tables loaded here:
+    /// a suspended account's seats are played by bots, a closed table stops. Returns the time
+    /// to look from next.
+    pub(crate) async fn sweep_operator(&self, since: i64) -> i64 {
+        // A second's overlap: something written in the second of the last look is seen again
+        // (suspending twice, or closing a stopped table, changes nothing).
+        let next = self.settings.clock.now_s() - 1;
+        let (suspended, closed) =
+            match (self.room().suspended_since(since).await, self.room().closed_since(since).await) {
+                (Ok(s), Ok(c)) => (s, c),
+                (Err(e), _) | (_, Err(e)) => {
+                    tracing::warn!(error = %e, "could not read the operator's suspensions and closures");
+                    return since;
+                }
+            };
+        let loaded = self.handles_by_id().await;
+        for id in closed {
+            if let Some(h) = loaded.get(&id) {
+                let _ = h.tx.send(crate::table::TableMsg::Close).await;
+            }
+        }
+        for (account, _) in suspended {
+            for h in loaded.values() {
+                let _ = h.tx.send(crate::table::TableMsg::Suspend { account: account.clone() }).await;
+            }
+        }
+        next
+    }
+
     /// One round of quick match: groups are claimed (alone, whichever instance runs it) and
     /// each is seated at a new table, dealt at once. Returns the groups seated.
     pub(crate) async fn match_round(&self) -> Vec<Group> {

@@ -102,6 +102,16 @@ pub trait RoomStore: Send + Sync {
     fn unsuspend<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// Whether `account` is suspended.
     fn is_suspended<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// Close the table of invite or spectator code `code` (finished, unlisted, never loaded
+    /// again): its id, `None` if no table has the code.
+    fn close_table<'a>(
+        &'a self,
+        code: &'a str,
+        reason: &'a str,
+        now: i64,
+    ) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    /// Tables closed at or after `since` (Unix seconds).
+    fn closed_since(&self, since: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
     /// Accounts suspended at or after `since` (Unix seconds), with the time.
     fn suspended_since(&self, since: i64) -> BoxFuture<'_, Result<Vec<(String, i64)>, StoreError>>;
 }
@@ -426,6 +436,42 @@ macro_rules! room_store {
                         .fetch_optional(self)
                         .await?;
                     Ok(row.is_some())
+                })
+            }
+            fn close_table<'a>(
+                &'a self,
+                code: &'a str,
+                reason: &'a str,
+                now: i64,
+            ) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+                Box::pin(async move {
+                    let mut tx = self.begin().await?;
+                    let row: Option<(String,)> =
+                        sqlx::query_as("SELECT id FROM tables WHERE join_code = $1 OR watch_code = $1")
+                            .bind(code)
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                    let Some((id,)) = row else { return Ok(None) };
+                    sqlx::query("INSERT INTO closed_tables (table_id, reason, at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+                        .bind(&id)
+                        .bind(reason)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                    sqlx::query("UPDATE tables SET finished = 1 WHERE id = $1").bind(&id).execute(&mut *tx).await?;
+                    sqlx::query("DELETE FROM open_tables WHERE table_id = $1").bind(&id).execute(&mut *tx).await?;
+                    tx.commit().await?;
+                    Ok(Some(id))
+                })
+            }
+            fn closed_since(&self, since: i64) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+                Box::pin(async move {
+                    let rows: Vec<(String,)> =
+                        sqlx::query_as("SELECT table_id FROM closed_tables WHERE at >= $1 ORDER BY at")
+                            .bind(since)
+                            .fetch_all(self)
+                            .await?;
+                    Ok(rows.into_iter().map(|(id,)| id).collect())
                 })
             }
             fn suspended_since(&self, since: i64) -> BoxFuture<'_, Result<Vec<(String, i64)>, StoreError>> {

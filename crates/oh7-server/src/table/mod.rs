@@ -104,6 +104,13 @@ pub(crate) enum TableMsg {
     /// Another instance holds the table now (the heartbeat found this one's lease gone): send
     /// the clients there and stop.
     Lost,
+    /// The operator suspended an account: its seats here are played by bots for good.
+    Suspend {
+        /// The account's id.
+        account: String,
+    },
+    /// The operator closed the table: tell the clients and stop.
+    Close,
     /// Tell the clients and stop.
     Shutdown {
         /// Done.
@@ -438,6 +445,19 @@ impl Table {
             TableMsg::DeadlinesDue => {
                 let out = self.machine.deadlines_due();
                 self.drive(out).await;
+            }
+            TableMsg::Suspend { account } => {
+                let (conns, out) = self.machine.suspend(&account);
+                for c in conns {
+                    // Its outbox dropped: the connection closes.
+                    self.conns.remove(&c);
+                }
+                self.drive(out).await;
+            }
+            TableMsg::Close => {
+                tracing::warn!("the operator closed the table");
+                self.tell_all(oh7_table::protocol::ClosingReason::Closed.msg(self.machine.version()).frame()).await;
+                return false;
             }
             TableMsg::Shutdown { reply } => {
                 self.tell_all(oh7_table::protocol::ClosingReason::Stopping.msg(self.machine.version()).frame()).await;

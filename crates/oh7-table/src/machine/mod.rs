@@ -288,6 +288,8 @@ pub struct Machine {
     bots: Vec<Option<Box<dyn DynBot>>>,
     inflight: SeatSet,
     conns: HashMap<ConnId, Conn>,
+    /// Seats whose account the operator suspended: a bot plays them for good.
+    barred: SeatSet,
     /// Answers to guests' `sit` commands by connection and id.
     sat: HashMap<(ConnId, String), Ack>,
     /// Each kind of viewer's view and legal actions as last sent (`None`: spectators and
@@ -339,6 +341,7 @@ impl Machine {
             bots: (0..n).map(|_| None).collect(),
             inflight: SeatSet::EMPTY,
             conns: HashMap::new(),
+            barred: SeatSet::EMPTY,
             sat: HashMap::new(),
             docs: HashMap::new(),
             table_part: Value::Null,

@@ -69,8 +69,43 @@ impl Machine {
         {
             seat = self.links.iter().find(|(_, held)| *held == a).map(|(s, _)| *s);
         }
+        if seat.is_some_and(|s| self.barred.contains(s)) {
+            return Err(Refusal::new(
+                ErrorCode::Suspended,
+                "This seat's account is suspended by the server's operator.",
+            ));
+        }
         self.join(conn, access, seat, account);
         Ok(self.take())
+    }
+
+    /// The operator suspended `account`: every seat it holds here is played by a bot for good,
+    /// and the connections at those seats (or signed in as it) leave. Returns the connections
+    /// to close, and what to send.
+    pub fn suspend(&mut self, account: &str) -> (Vec<ConnId>, Output) {
+        let seats: Vec<Seat> = self.links.iter().filter(|(_, a)| a.as_str() == account).map(|(s, _)| *s).collect();
+        let mut conns: Vec<ConnId> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.seat.is_some_and(|s| seats.contains(&s)) || c.account.as_deref() == Some(account))
+            .map(|(id, _)| *id)
+            .collect();
+        conns.sort_unstable();
+        for &c in &conns {
+            self.leave(c);
+        }
+        for &s in &seats {
+            self.barred.insert(s);
+            let st = &mut self.core.seats[s];
+            st.away = true;
+            st.bot_for_away = true;
+            tracing::info!(seat = s, "the seat's account is suspended: a bot plays it");
+        }
+        if !seats.is_empty() {
+            self.presence();
+            self.schedule();
+        }
+        (conns, self.take())
     }
 
     /// The connection takes its seat (if any) and gets its snapshot.
