@@ -589,7 +589,7 @@ function homePage() {
       .catch(() => {});
   }
   const rated = h("input", { id: "rated", type: "checkbox", "aria-describedby": "rated-help" });
-  const access = h("select", { id: "access" }, h("option", { value: "link" }, t.room.byLink), h("option", { value: "open" }, t.room.anyone));
+  const access = h("select", { id: "access" }, h("option", { value: "link" }, t.roomByLink), h("option", { value: "open" }, t.roomAnyone));
   const deadline = h("select", { id: "move-deadline", "aria-describedby": "deadline-help" }, h("option", { value: "" }, t.acct.deadlineOff), ...[12, 24, 48, 72, 168].map((n) => h("option", { value: String(n) }, t.acct.deadlineHours(n))));
   const clock = h(
     "select",
@@ -604,7 +604,7 @@ function homePage() {
     // A name has 24 characters at most: said under the field, and said again as a longer one is typed.
     h("label", {}, t.yourName, name, nameHelp),
     seats,
-    h("label", {}, t.room.access, access),
+    h("label", {}, t.roomAccess, access),
     h("label", {}, t.turnClock, clock, h("small", { id: "clock-help", class: "help" }, t.clockHelp)),
     h("label", {}, t.acct.deadline, deadline, h("small", { id: "deadline-help", class: "help" }, t.acct.deadlineHelp)),
     h("div", { class: "rated-box" }, h("label", { class: "check" }, rated, t.acct.rated), h("small", { id: "rated-help", class: "help" }, t.acct.ratedHelp)),
@@ -1347,7 +1347,76 @@ function chatPanel() {
     h("button", { type: "submit", id: "chat-send" }, t.send),
   );
   const close = h("button", { type: "button", id: "chat-close", class: "link chat-close", "aria-label": t.chatClose, onclick: () => setChat(false) }, "×");
-  return h("aside", { class: "chat panel", id: "chat", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, t.chat, close), list, form);
+  const people = h("div", { class: "people", id: "people" });
+  return h("aside", { class: "chat panel", id: "chat", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, t.chat, close), people, list, form);
+}
+
+// ---------- the people at the table: mute, block, report ----------
+
+/** The names whose chat this browser hides. */
+function mutedNames() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem("oh7.muted") || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function setMuted(name, on) {
+  const m = mutedNames();
+  if (on) m.add(name);
+  else m.delete(name);
+  try {
+    localStorage.setItem("oh7.muted", JSON.stringify([...m]));
+  } catch {
+    // Not kept: muted for this page only.
+  }
+  render();
+}
+
+/** Each other person's menu: mute their chat here, block them (signed in), report them. */
+function peopleMenus(el) {
+  const t = T();
+  const p = t.people;
+  const others = (S.table?.seats || []).filter((s) => s.name && !s.bot && s.seat !== S.you);
+  const muted = mutedNames();
+  region(el, JSON.stringify([S.lang, others.map((s) => [s.seat, s.name]), [...muted]]), () =>
+    others.map((s) => {
+      const isMuted = muted.has(s.name);
+      const said = h("p", { class: "help person-said", role: "status" });
+      const answer = async (r, ok) => {
+        // The page's own words for a guest (no account to block) and a page signed out.
+        const own = { unknown_player: p.guest, signed_out: p.signIn }[r.body.code];
+        said.textContent = r.ok ? ok : own || errorText(S.lang, r.body.code, r.body.params);
+      };
+      const mute = h("button", { type: "button", class: "small", onclick: () => setMuted(s.name, !isMuted) }, isMuted ? p.unmute : p.mute);
+      const block = h("button", { type: "button", class: "small", onclick: async () => answer(await call("POST", "/api/account/blocks", { table: code, seat: s.seat }), p.blocked(s.name)) }, p.block);
+      const why = h("input", { maxlength: 1000, "aria-label": p.why, placeholder: p.why });
+      const report = h(
+        "form",
+        {
+          class: "person-report",
+          onsubmit: async (e) => {
+            e.preventDefault();
+            const lines = S.chat.filter((c) => c.name === s.name).slice(-5).map((c) => ({ name: c.name, text: c.text }));
+            const r = await call("POST", "/api/reports", { table: code, seat: s.seat, lines, reason: why.value });
+            if (r.ok) why.value = "";
+            answer(r, p.reported);
+          },
+        },
+        why,
+        h("button", { type: "submit", class: "small" }, p.report),
+      );
+      return h(
+        "details",
+        { class: "person-menu", "data-k": `person:${s.seat}` },
+        h("summary", {}, s.name, isMuted ? ` (${p.mutedMark})` : ""),
+        h("div", { class: "buttons" }, mute, block),
+        report,
+        said,
+      );
+    }),
+  );
 }
 
 function setChat(open) {
@@ -1394,7 +1463,10 @@ function renderChat(app) {
   region(toggle, JSON.stringify([S.lang, unread]), () => [T().chat, unread ? h("span", { class: "unread", "aria-hidden": "true" }, String(unread)) : null]);
   toggle.setAttribute("aria-label", T().chatOpen(unread));
   toggle.setAttribute("aria-expanded", String(chatOpen));
-  const want = S.chat;
+  peopleMenus(app.querySelector("#people"));
+  // A muted person's lines are not shown here.
+  const muted = mutedNames();
+  const want = muted.size ? S.chat.filter((c) => !muted.has(c.name)) : S.chat;
   // Append what is new; redraw only when the kept lines were cut from the front.
   const shown = list.__shown || [];
   const prefix = shown.length <= want.length && shown.every((e, i) => e === want[i]);

@@ -5,6 +5,70 @@
 import { call } from "./api.js";
 import { h } from "./dom.js";
 import { rulesName } from "./player.js";
+import { TEXT } from "./i18n.js";
+
+/** The panel's words (kept here, not in i18n.js: the home page loads them after itself). */
+export const ROOM_TEXT = {
+  en: {
+    title: "Play with strangers",
+    intro: "Join a table that waits for players, or let quick match seat you with people of your level.",
+    openTitle: "Open tables",
+    none: "No table is waiting for players right now.",
+    join: "Join",
+    host: (n) => `Host: ${n}`,
+    hostRating: (r) => `rating ${r}`,
+    seatsFree: (f, n) => `${f} of ${n} seats free`,
+    live: "live",
+    turnBased: (hrs) => `turn-based (${hrs} h a move)`,
+    rated: "rated",
+    lang: { en: "in English", fr: "in French" },
+    quickTitle: "Quick match",
+    signIn: "Sign in (below) to be matched with players of your rating.",
+    family: "Rules",
+    mode: "Pace",
+    botsLabel: "If nobody comes",
+    botsNever: "keep waiting",
+    botsAfter: (s) => (s < 60 ? `bots after ${s} s` : `bots after ${s / 60} min`),
+    botsIn: (s) => `bots fill the seats in ${s} s`,
+    ratedBox: "Rated",
+    play: "Play now",
+    leave: "Leave the queue",
+    waiting: (f, s) => `Looking for players (${f}): ${s} s`,
+    range: (r) => `Players within ${r} rating points`,
+    matched: "Matched: opening your table…",
+  },
+  fr: {
+    title: "Jouer avec des inconnus",
+    intro: "Rejoignez une table qui attend des joueurs, ou laissez la partie rapide vous placer avec des joueurs de votre niveau.",
+    openTitle: "Tables ouvertes",
+    none: "Aucune table n'attend de joueurs pour l'instant.",
+    join: "Rejoindre",
+    host: (n) => `Hôte : ${n}`,
+    hostRating: (r) => `classement ${r}`,
+    seatsFree: (f, n) => `${f} place${f > 1 ? "s" : ""} libre${f > 1 ? "s" : ""} sur ${n}`,
+    live: "en direct",
+    turnBased: (hrs) => `tour par tour (${hrs} h par coup)`,
+    rated: "classée",
+    lang: { en: "en anglais", fr: "en français" },
+    quickTitle: "Partie rapide",
+    signIn: "Connectez-vous (plus bas) pour être placé avec des joueurs de votre classement.",
+    family: "Règles",
+    mode: "Rythme",
+    botsLabel: "Si personne ne vient",
+    botsNever: "attendre encore",
+    botsAfter: (s) => (s < 60 ? `robots après ${s} s` : `robots après ${s / 60} min`),
+    botsIn: (s) => `des robots prennent les places dans ${s} s`,
+    ratedBox: "Classée",
+    play: "Jouer maintenant",
+    leave: "Quitter la file",
+    waiting: (f, s) => `Recherche de joueurs (${f}) : ${s} s`,
+    range: (r) => `Joueurs à ${r} points de classement au plus`,
+    matched: "Partie trouvée : ouverture de votre table…",
+  },
+};
+
+/** The panel's words in the language of the page's texts `t`. */
+const wordsOf = (t) => (t === TEXT.fr ? ROOM_TEXT.fr : ROOM_TEXT.en);
 
 /** The families quick match offers, as the server names them. */
 export const MATCH_FAMILIES = ["oh7:en", "oh7:fr", "oh7:fr-advanced", "oh7:kod7", "oh7:bga", "seven"];
@@ -15,7 +79,7 @@ export const MATCH_EVERY_MS = 1500;
 
 /** Pure: one open table of `GET /api/open-tables` as its row's words. */
 export function openRow(t, x) {
-  const r = t.room;
+  const r = wordsOf(t);
   const title = rulesName(t, x.game === x.preset ? x.preset : `${x.game}:${x.preset}`);
   const facts = [
     r.seatsFree(x.seats_free, x.players),
@@ -30,7 +94,7 @@ export function openRow(t, x) {
 
 /** Pure: what the quick-match panel says for a state of `GET /api/match`. */
 export function matchWords(t, s) {
-  const r = t.room;
+  const r = wordsOf(t);
   if (!s || s.state === "idle") return { waiting: false, line: "" };
   if (s.state === "matched") return { waiting: false, line: r.matched, invite: s.invite };
   return {
@@ -46,7 +110,7 @@ export function matchWords(t, s) {
  * `go(invite, sit)` opens a table (and, `sit`, takes a free seat there).
  */
 export function roomPanel(t, words, go) {
-  const r = t.room;
+  const r = wordsOf(t);
   const panel = h("section", { id: "room", class: "panel", "aria-labelledby": "room-title" });
   const list = h("ul", { id: "open-tables", class: "open-tables", "aria-live": "polite" });
   const empty = h("p", { id: "open-empty", class: "help" }, r.none);

@@ -98,13 +98,45 @@ async fn blocks(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Respo
     Ok(Json(Blocks { blocked: app.lobby.room().blocked_by(&a.id).await? }).into_response())
 }
 
-/// `POST /api/account/blocks`: `{"name": N, "block": true|false}`.
+/// `POST /api/account/blocks`: `{"name": N}` or `{"table": CODE, "seat": S}` (the person at a
+/// seat), and `"block": false` to unblock.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BlockReq {
-    name: String,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    table: Option<String>,
+    #[serde(default)]
+    seat: Option<usize>,
     #[serde(default = "yes")]
     block: bool,
+}
+
+/// The account a request names: by its name, or as the holder of a seat.
+async fn named_or_seated(
+    app: &App,
+    name: Option<&str>,
+    table: Option<&str>,
+    seat: Option<usize>,
+) -> Result<crate::accounts::Account, Refused> {
+    match (name, table, seat) {
+        (Some(n), _, _) => named(app, n).await,
+        (None, Some(code), Some(seat)) => {
+            let (name, account) = app.lobby.seat_person(code, seat).await.map_err(refused)?;
+            match account {
+                Some(id) => Ok(crate::accounts::Account { id, name }),
+                None => Err(Refused(
+                    StatusCode::NOT_FOUND,
+                    Refusal::new(
+                        ErrorCode::UnknownPlayer,
+                        "This person plays as a guest: only an account can be blocked.",
+                    ),
+                )),
+            }
+        }
+        _ => Err(refused(Refusal::new(ErrorCode::BadRequest, "Name the person, or give the table and the seat."))),
+    }
 }
 
 fn yes() -> bool {
@@ -115,7 +147,7 @@ async fn block(State(app): State<Arc<App>>, headers: HeaderMap, bytes: axum::bod
     same_origin(&headers, &app)?;
     let a = account_of(&app, &headers).await?;
     let r: BlockReq = body(&bytes)?;
-    let other = named(&app, &r.name).await?;
+    let other = named_or_seated(&app, r.name.as_deref(), r.table.as_deref(), r.seat).await?;
     if other.id == a.id {
         return Err(refused(Refusal::new(ErrorCode::BadRequest, "You cannot block yourself.")));
     }
@@ -131,9 +163,12 @@ async fn block(State(app): State<Arc<App>>, headers: HeaderMap, bytes: axum::bod
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReportReq {
-    name: String,
+    #[serde(default)]
+    name: Option<String>,
     #[serde(default)]
     table: Option<String>,
+    #[serde(default)]
+    seat: Option<usize>,
     #[serde(default)]
     lines: Vec<ReportedLine>,
     #[serde(default)]
@@ -166,13 +201,18 @@ async fn report(
             format!("A report holds at most {REPORT_LINES} lines and {REPORT_REASON} characters."),
         )));
     }
-    if r.name.trim().is_empty() || r.name.chars().count() > crate::table::MAX_NAME {
+    // The person reported: the one at a seat of the table, or a name as given.
+    let reported = match (&r.table, r.seat) {
+        (Some(code), Some(seat)) => app.lobby.seat_person(code, seat).await.map_err(refused)?.0,
+        _ => r.name.clone().unwrap_or_default().trim().to_string(),
+    };
+    if reported.is_empty() || reported.chars().count() > crate::table::MAX_NAME {
         return Err(refused(Refusal::new(ErrorCode::BadName, "Name the person you report.")));
     }
     let report = crate::room::Report {
         id: crate::secrets::new_code(),
         reporter: a.name.clone(),
-        reported: r.name.trim().to_string(),
+        reported,
         table: r.table.filter(|c| c.len() == 32 && c.bytes().all(|b| b.is_ascii_hexdigit())),
         lines: serde_json::to_value(&r.lines).unwrap_or_default(),
         reason: r.reason,

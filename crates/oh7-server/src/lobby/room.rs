@@ -158,6 +158,18 @@ impl Lobby {
         Ok(invite)
     }
 
+    /// The person at `seat` of the table of `code`: their name, and their account if they
+    /// hold the seat with one (`unknown_player`: nobody sits there).
+    pub(crate) async fn seat_person(&self, code: &str, seat: usize) -> Result<(String, Option<String>), Refusal> {
+        let nobody = || Refusal::new(ErrorCode::UnknownPlayer, "Nobody sits at this seat.");
+        let info =
+            self.info(code).await.map_err(|_| Refusal::new(ErrorCode::UnknownTable, "No table has this code."))?;
+        let name = info.seats.get(seat).and_then(|s| s.name.clone()).ok_or_else(nobody)?;
+        let id = self.store.find_code(code).await.map_err(|_| storage())?.ok_or_else(nobody)?;
+        let links = self.accounts().links(&id).await.map_err(|_| storage())?;
+        Ok((name, links.into_iter().find(|(s, _)| *s == seat).map(|(_, a)| a)))
+    }
+
     /// `account` joins the quick-match queue (or waits anew for something else).
     pub(crate) async fn join_queue(&self, account: &crate::accounts::Account, q: QuickMatch) -> Result<(), Refusal> {
         let Some((_spec, _)) = family_spec(&q.family) else {

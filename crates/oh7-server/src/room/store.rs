@@ -361,7 +361,7 @@ macro_rules! room_store {
                 Box::pin(async move {
                     sqlx::query(
                         "INSERT INTO reports (id, reporter_id, reported_name, table_id, lines, reason, at) \
-                         VALUES ($1, $2, $3, (SELECT id FROM tables WHERE watch_code = $4), $5, $6, $7)",
+                         VALUES ($1, $2, $3, (SELECT id FROM tables WHERE join_code = $4 OR watch_code = $4), $5, $6, $7)",
                     )
                     .bind(&r.id)
                     .bind(reporter)
