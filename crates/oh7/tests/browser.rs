@@ -1906,3 +1906,135 @@ fn motion_never_blocks_a_fast_player() {
         still.close().await.ok();
     });
 }
+
+/// Issue 59 in a real browser: three strangers sign up on one server and play one rated game
+/// without sharing a link. Ann opens a rated table to anyone; Bob (a phone) and Cy see it on the
+/// home page and join it in a click. At the table Bob mutes Ann's chat (Cy still reads it) and
+/// blocks her from her seat's menu. Back home the three press quick match (Bob, Cy, then Ann):
+/// Bob and Cy land at one table after the small-table wait, never Ann with Bob, and Ann leaves
+/// the queue.
+#[test]
+fn strangers_meet_through_open_tables_and_quick_match() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(driver_bin) = driver_or_skip() else { return };
+    let scratch = tempfile::Builder::new().prefix("oh7-browser-room-").tempdir().expect("a temporary directory");
+    let (_server, addr) = serve_with(scratch.path().join("oh7.db"), &[]);
+    let base = format!("http://{addr}");
+    let (_driver, driver, rt) = start_driver(&driver_bin);
+    rt.block_on(async {
+        let a = session(&driver, 1280, 900, "en-US").await;
+        let b = session(&driver, 390, 844, "en-US").await;
+        let c = session(&driver, 1024, 768, "fr-FR").await;
+        eprintln!("scenario: three strangers sign up");
+        sign_up_here(&a, &base, "Ann").await;
+        sign_up_here(&b, &base, "Bob").await;
+        c.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&c, "#account-name-input").await.send_keys("Cy").await.unwrap();
+        c.find(Locator::Css("#account-password")).await.unwrap().send_keys("a long password").await.unwrap();
+        click_settled(&c, "#signup").await;
+        wait_for(&c, "#signout").await;
+
+        eprintln!("scenario: Ann opens a rated table of three to anyone");
+        c_select(&a, "#game", "oh7").await;
+        c_select(&a, "#preset", "en").await;
+        let p = a.find(Locator::Css("#players")).await.unwrap();
+        p.clear().await.unwrap();
+        p.send_keys("3").await.unwrap();
+        c_select(&a, "#access", "open").await;
+        a.find(Locator::Css("#rated")).await.unwrap().click().await.unwrap();
+        click(&a, "#create-btn").await;
+        wait_state(&a, "Ann at her table", |s| s["you"] == 0 && s["table"]["open"] == true).await;
+
+        eprintln!("scenario: Bob, on his phone, finds it on the home page and joins in a click");
+        b.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&b, "#open-tables li").await;
+        let row = text_of(&b, "#open-tables li").await;
+        assert!(row.contains("Host: Ann") && row.contains("2 of 3 seats free") && row.contains("rated"), "{row}");
+        fits_width(&b, "the open tables on a phone").await;
+        axe(&b, "home with an open table").await;
+        shot(&b, "open-tables-390x844-en").await;
+        click(&b, "#open-tables li button").await;
+        wait_state(&b, "Bob seated by one click, with his account's name", |s| {
+            s["you"] == 1 && s["table"]["seats"][1]["name"] == "Bob"
+        })
+        .await;
+
+        eprintln!("scenario: Cy too, in French");
+        c.goto(&format!("{base}/")).await.unwrap();
+        wait_for(&c, "#open-tables li").await;
+        shot(&c, "open-tables-1024x768-fr").await;
+        click(&c, "#open-tables li button").await;
+        wait_state(&c, "Cy seated", |s| s["you"] == 2).await;
+        // Full: the table leaves the list.
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            let listed =
+                js(&a, "return fetch('/api/open-tables').then(r => r.json()).then(b => b.tables.length)").await;
+            if listed == json!(0) {
+                break;
+            }
+            assert!(Instant::now() < until, "a full table stays listed");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        start(&a, None).await;
+        wait_state(&b, "the rated game on Bob's phone", |s| {
+            s["table"]["state"] == "playing" && s["table"]["rated"] == true
+        })
+        .await;
+
+        eprintln!("scenario: Bob mutes Ann's chat and blocks her from her seat's menu");
+        click(&b, "#chat-toggle").await;
+        click(&b, "[data-k='person:0'] summary").await;
+        shot(&b, "person-menu-390x844-en").await;
+        click(&b, "[data-k='person:0'] .buttons button:first-child").await;
+        wait_for(&b, "[data-k='person:0'] .buttons button").await;
+        click(&b, "[data-k='person:0'] summary").await;
+        click(&b, "[data-k='person:0'] .buttons button:nth-child(2)").await;
+        let said = text_of(&b, "[data-k='person:0'] .person-said").await;
+        assert!(said.contains("You blocked Ann"), "{said}");
+        a.find(Locator::Css("#chat-input")).await.unwrap().send_keys("hello from Ann").await.unwrap();
+        click(&a, "#chat-send").await;
+        wait_state(&c, "Cy reads Ann's line", |s| {
+            s["chat"].as_array().is_some_and(|l| l.iter().any(|x| x["text"] == "hello from Ann"))
+        })
+        .await;
+        wait_state(&b, "the line reached Bob's page", |s| {
+            s["chat"].as_array().is_some_and(|l| l.iter().any(|x| x["text"] == "hello from Ann"))
+        })
+        .await;
+        let shown = text_of(&b, ".chat-list").await;
+        assert!(!shown.contains("hello from Ann"), "a muted person's line is hidden: {shown}");
+
+        eprintln!("scenario: the three press quick match; Bob and Cy land at one table, never Ann with Bob");
+        // Bob first: the longest wait anchors a table, and Ann can only sit with Cy.
+        for (who, s) in [("Bob", &b), ("Cy", &c), ("Ann", &a)] {
+            s.goto(&format!("{base}/")).await.unwrap();
+            wait_for(s, "#match-form").await;
+            c_select(s, "#match-family", "oh7:kod7").await;
+            c_select(s, "#match-bots", "").await;
+            click(s, "#match-btn").await;
+            wait_for(s, "#match-status").await;
+            eprintln!("  {who} waits");
+        }
+        shot(&b, "quick-match-waiting-390x844-en").await;
+        axe(&b, "quick match, waiting").await;
+        let until = Instant::now() + Duration::from_secs(60);
+        let at = |s: &Client| {
+            let s = s.clone();
+            async move { js(&s, "return location.pathname").await.as_str().unwrap_or("").to_string() }
+        };
+        while !(at(&b).await.starts_with("/t/") && at(&c).await.starts_with("/t/")) {
+            assert!(Instant::now() < until, "Bob and Cy were never matched");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        assert_eq!(at(&b).await, at(&c).await, "Bob and Cy at one table");
+        wait_state(&b, "the match dealt at once", |s| s["table"]["state"] == "playing" && s["you"].is_u64()).await;
+        shot(&c, "quick-match-matched-1024x768-fr").await;
+        assert_eq!(at(&a).await, "/", "Ann, whom Bob blocks, is not seated with him");
+        click(&a, "#match-leave").await;
+        wait_for(&a, "#match-form").await;
+        a.close().await.ok();
+        b.close().await.ok();
+        c.close().await.ok();
+    });
+}
