@@ -1601,7 +1601,7 @@ document.addEventListener("keydown", (e) => {
 });
 // For the browser tests: a read-only look at what the page knows.
 window.oh7State = () =>
-  JSON.parse(JSON.stringify({ version: S.version, you: S.you, table: S.table, view: S.view, legal: S.legal, links: S.links, connected: S.connected, pending: S.pending, choice: S.choice, completed: S.completed, summary: S.summary, notices: S.notices, review: S.review }));
+  JSON.parse(JSON.stringify({ version: S.version, you: S.you, table: S.table, view: S.view, legal: S.legal, links: S.links, connected: S.connected, pending: S.pending, choice: S.choice, completed: S.completed, summary: S.summary, notices: S.notices, review: S.review, chat: S.chat }));
 route();
 // The app shell, the WebAssembly and the models cached for offline play (sw.js). A new version
 // is cached whole beside the old one; this page offers to switch, and reloads once it has (a

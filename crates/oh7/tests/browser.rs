@@ -1990,7 +1990,14 @@ fn strangers_meet_through_open_tables_and_quick_match() {
         wait_for(&b, "[data-k='person:0'] .buttons button").await;
         click(&b, "[data-k='person:0'] summary").await;
         click(&b, "[data-k='person:0'] .buttons button:nth-child(2)").await;
-        let said = text_of(&b, "[data-k='person:0'] .person-said").await;
+        let until = Instant::now() + Duration::from_secs(20);
+        let said = loop {
+            let said = text_of(&b, "[data-k='person:0'] .person-said").await;
+            if !said.is_empty() || Instant::now() > until {
+                break said;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
         assert!(said.contains("You blocked Ann"), "{said}");
         a.find(Locator::Css("#chat-input")).await.unwrap().send_keys("hello from Ann").await.unwrap();
         click(&a, "#chat-send").await;
