@@ -292,7 +292,8 @@ impl Lobby {
     /// the others, dealt at once.
     async fn seat_group(&self, g: &Group) -> Result<(), Refusal> {
         let (spec, _) = family_spec(&g.family).ok_or_else(storage)?;
-        let level = spec.level("hard").unwrap_or_else(|| spec.strongest_level());
+        // A strong bot that answers at once (the strongest levels think for a second or more).
+        let level = if spec.offers(oh7_bots::Level::Hard) { oh7_bots::Level::Hard } else { spec.strongest_level() };
         let seats: Vec<Option<oh7_bots::Level>> =
             (0..g.players).map(|s| if s < g.members.len() { None } else { Some(level) }).collect();
         let lang = if spec.label().starts_with("fr") { "fr" } else { "en" };
