@@ -26,6 +26,9 @@ impl Lobby {
         let elsewhere = p.elsewhere.get(&ip).copied().unwrap_or(0);
         let n = p.conns.entry(ip).or_default();
         if *n + elsewhere >= self.settings.max_conns_per_ip {
+            // The address counted (the client's, behind a trusted proxy): what an operator needs
+            // to see who hits the limit.
+            tracing::warn!(%ip, "too many connections from one address");
             return Err(Refusal::new(
                 ErrorCode::TooMany,
                 format!("Too many connections from your address (at most {}).", self.settings.max_conns_per_ip),
@@ -48,6 +51,7 @@ impl Lobby {
 
     pub(super) async fn count_table(&self, ip: IpAddr) -> Result<(), Refusal> {
         let too_many = || {
+            tracing::warn!(%ip, "too many tables from one address this hour");
             Refusal::new(
                 ErrorCode::TooMany,
                 format!("Too many tables from your address this hour (at most {}).", self.settings.max_tables_per_ip),
