@@ -598,6 +598,7 @@ function homePage() {
     ...[30, 60, 120, 300].map((n) => h("option", { value: String(n) }, t.clockSeconds(n))),
   );
   form.append(
+    h("h2", { class: "wide" }, t.createTitle),
     h("label", {}, t.game, game),
     h("label", {}, t.preset, preset),
     h("label", {}, t.players, players, playersHelp),
@@ -1219,6 +1220,7 @@ function renderLobby(area) {
   }
   sitEl.hidden = !showSit;
   region(part(area, "lobby-note", "p"), JSON.stringify([S.lang, S.you, free]), () => (S.you === null ? (free ? (access === "invite" ? "" : t.watching) : t.full) : S.you !== 0 ? t.waitingHost : ""));
+  region(part(area, "open-note", "p"), JSON.stringify([S.lang, !!tbl.open]), () => (tbl.open ? t.openListed : ""));
   if (S.you === 0) {
     if (!startEl.firstChild) {
       const levels = levelsOf(gameOf(S));
@@ -1351,72 +1353,23 @@ function chatPanel() {
   return h("aside", { class: "chat panel", id: "chat", "aria-labelledby": "chat-h" }, h("h2", { id: "chat-h" }, t.chat, close), people, list, form);
 }
 
-// ---------- the people at the table: mute, block, report ----------
+// ---------- the people at the table: mute, block, report (people.js, loaded with the chat) ----------
 
-/** The names whose chat this browser hides. */
-function mutedNames() {
-  try {
-    return new Set(JSON.parse(localStorage.getItem("oh7.muted") || "[]"));
-  } catch {
-    return new Set();
-  }
-}
+let people = null;
+let peopleAsked = false;
 
-function setMuted(name, on) {
-  const m = mutedNames();
-  if (on) m.add(name);
-  else m.delete(name);
-  try {
-    localStorage.setItem("oh7.muted", JSON.stringify([...m]));
-  } catch {
-    // Not kept: muted for this page only.
-  }
-  render();
-}
-
-/** Each other person's menu: mute their chat here, block them (signed in), report them. */
-function peopleMenus(el) {
-  const t = T();
-  const p = t.people;
-  const others = (S.table?.seats || []).filter((s) => s.name && !s.bot && s.seat !== S.you);
-  const muted = mutedNames();
-  region(el, JSON.stringify([S.lang, others.map((s) => [s.seat, s.name]), [...muted]]), () =>
-    others.map((s) => {
-      const isMuted = muted.has(s.name);
-      const said = h("p", { class: "help person-said", role: "status" });
-      const answer = async (r, ok) => {
-        // The page's own words for a guest (no account to block) and a page signed out.
-        const own = { unknown_player: p.guest, signed_out: p.signIn }[r.body.code];
-        said.textContent = r.ok ? ok : own || errorText(S.lang, r.body.code, r.body.params);
-      };
-      const mute = h("button", { type: "button", class: "small", onclick: () => setMuted(s.name, !isMuted) }, isMuted ? p.unmute : p.mute);
-      const block = h("button", { type: "button", class: "small", onclick: async () => answer(await call("POST", "/api/account/blocks", { table: code, seat: s.seat }), p.blocked(s.name)) }, p.block);
-      const why = h("input", { maxlength: 1000, "aria-label": p.why, placeholder: p.why });
-      const report = h(
-        "form",
-        {
-          class: "person-report",
-          onsubmit: async (e) => {
-            e.preventDefault();
-            const lines = S.chat.filter((c) => c.name === s.name).slice(-5).map((c) => ({ name: c.name, text: c.text }));
-            const r = await call("POST", "/api/reports", { table: code, seat: s.seat, lines, reason: why.value });
-            if (r.ok) why.value = "";
-            answer(r, p.reported);
-          },
-        },
-        why,
-        h("button", { type: "submit", class: "small" }, p.report),
-      );
-      return h(
-        "details",
-        { class: "person-menu", "data-k": `person:${s.seat}` },
-        h("summary", {}, s.name, isMuted ? ` (${p.mutedMark})` : ""),
-        h("div", { class: "buttons" }, mute, block),
-        report,
-        said,
-      );
-    }),
-  );
+/** Load the people menus once a table's chat is drawn. */
+function askPeople() {
+  if (peopleAsked) return;
+  peopleAsked = true;
+  import("./people.js")
+    .then((m) => {
+      people = m;
+      render();
+    })
+    .catch(() => {
+      peopleAsked = false;
+    });
 }
 
 function setChat(open) {
@@ -1463,9 +1416,10 @@ function renderChat(app) {
   region(toggle, JSON.stringify([S.lang, unread]), () => [T().chat, unread ? h("span", { class: "unread", "aria-hidden": "true" }, String(unread)) : null]);
   toggle.setAttribute("aria-label", T().chatOpen(unread));
   toggle.setAttribute("aria-expanded", String(chatOpen));
-  peopleMenus(app.querySelector("#people"));
+  if (people) people.peopleMenus(app.querySelector("#people"), S, code, render);
+  else askPeople();
   // A muted person's lines are not shown here.
-  const muted = mutedNames();
+  const muted = people ? people.mutedNames() : new Set();
   const want = muted.size ? S.chat.filter((c) => !muted.has(c.name)) : S.chat;
   // Append what is new; redraw only when the kept lines were cut from the front.
   const shown = list.__shown || [];

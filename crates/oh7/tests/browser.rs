@@ -1987,8 +1987,9 @@ fn strangers_meet_through_open_tables_and_quick_match() {
         click(&b, "[data-k='person:0'] summary").await;
         shot(&b, "person-menu-390x844-en").await;
         click(&b, "[data-k='person:0'] .buttons button:first-child").await;
-        wait_for(&b, "[data-k='person:0'] .buttons button").await;
-        click(&b, "[data-k='person:0'] summary").await;
+        // Muted, the menu stays open and says so.
+        let summary = text_of(&b, "[data-k='person:0'][open] summary").await;
+        assert!(summary.contains("muted"), "{summary}");
         click(&b, "[data-k='person:0'] .buttons button:nth-child(2)").await;
         let until = Instant::now() + Duration::from_secs(20);
         let said = loop {
@@ -1999,6 +2000,8 @@ fn strangers_meet_through_open_tables_and_quick_match() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
         assert!(said.contains("You blocked Ann"), "{said}");
+        let unblock = text_of(&b, "[data-k='person:0'] .buttons button:nth-child(2)").await;
+        assert_eq!(unblock, "Unblock", "the block shows, and can be undone");
         a.find(Locator::Css("#chat-input")).await.unwrap().send_keys("hello from Ann").await.unwrap();
         click(&a, "#chat-send").await;
         wait_state(&c, "Cy reads Ann's line", |s| {

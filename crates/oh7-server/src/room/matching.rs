@@ -14,7 +14,7 @@ use serde::Serialize;
 /// Seats a quick-match table has when enough people wait (brought into the rules' range).
 pub const PREFERRED: usize = 4;
 /// Seconds after which a table is made with as few people as the rules allow.
-pub const SMALL_AFTER_S: i64 = 20;
+pub const SMALL_AFTER_S: i64 = 10;
 /// The range promised at once (mu either side).
 pub const RANGE_START: f64 = 3.0;
 /// How much the range widens each second of waiting.
