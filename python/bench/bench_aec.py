@@ -1,11 +1,11 @@
 """Random-agent steps per second through PettingZoo's AEC API: oh7 beside PettingZoo's classic
-card games and RLCard's UNO, in one run on one machine, with the same loop as
-/work/shared/bench/peers/bench_pettingzoo_classic.py (``agent_iter``, ``last``, a uniform
+card games and RLCard's UNO, in one run on one machine, with the same loop as the peers' own
+PettingZoo benchmark (``agent_iter``, ``last``, a uniform
 choice among the masked actions, ``step``), and the same loop over a no-op environment (the
 cost of Python, PettingZoo's wrappers and the agent themselves).
 
     pip install "pettingzoo[classic]" rlcard    # the peers (pygame comes with the classic games)
-    python bench/bench_aec.py [--seconds 5] [--json out.json]
+    python python/bench/bench_aec.py [--seconds 5] [--json out.json]
 
 It also measures the batched environment (``oh7.vector.BatchEnv``) in the same run.
 """

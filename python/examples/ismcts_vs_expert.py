@@ -6,7 +6,7 @@ score is ISMCTS's mean points per seat minus the expert's, averaged over the two
 the result is the mean over deals with a 95% confidence interval (normal, from the deals'
 spread).
 
-    python examples/ismcts_vs_expert.py --deals 200 --simulations 200 --out result.json
+    python python/examples/ismcts_vs_expert.py --deals 200 --simulations 200 --out result.json
 """
 
 import argparse

@@ -2,12 +2,13 @@
 few minutes on a CPU, then rate it with oh7's duplicate match against `random` and `heuristic`.
 
     pip install sb3-contrib            # brings stable-baselines3 and torch
-    python examples/maskable_ppo.py --steps 200000 --deals 400 [--save ppo.zip]
+    python python/examples/maskable_ppo.py --steps 200000 --deals 400 [--save ppo.zip]
 
 The environment is `oh7.gym.Oh7GymEnv` (`action_masks()` is what MaskablePPO asks for); several
 copies run in SB3's `DummyVecEnv`. The rating is `oh7.duplicate_match`: the same deals with the
 seats rotated, the policy's points per round minus the opponent's, with a 95% interval
-(docs/python.md, "Gymnasium and MaskablePPO"). The figures of one run are printed as JSON last.
+(docs/python.md, "Gymnasium: one seat against the bots", its "MaskablePPO" part). The figures
+of one run are printed as JSON last.
 """
 
 import argparse

@@ -2,7 +2,7 @@
 by REINFORCE against heuristic bots. Illegal actions get a logit of -inf, so the policy never
 picks one and its gradient never pushes them. Swap in your network; the loop stays the same.
 
-    python examples/train_masked.py --episodes 200
+    python python/examples/train_masked.py --episodes 200
 """
 
 import argparse

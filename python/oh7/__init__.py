@@ -6,7 +6,14 @@ the bots (``oh7.gym``), the built-in bots as opponents (:class:`Bot`) and OpenSp
 
 from typing import Any as _Any
 
-from . import _core
+try:
+    from . import _core
+except ImportError as _e:  # pragma: no cover - only without the built engine
+    raise ImportError(
+        "oh7's compiled engine (oh7._core) is not in this `oh7` folder. If you are inside the "
+        "repository's `python/` folder, run Python from the repository's root instead (here the "
+        "source folder shadows the installed package); otherwise install it: pip install ./python"
+    ) from _e
 from ._core import Core, bot_levels, num_actions, player_range, presets
 from .env import Oh7Env, env, raw_env
 from .parallel import Oh7ParallelEnv, parallel_env
