@@ -417,3 +417,49 @@ async fn the_operator_reads_reports_suspends_an_account_and_closes_a_table() {
     admin.close().await;
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_blocked_person_neither_sees_nor_joins_the_blockers_open_table() {
+    let db = temp_db();
+    let server = start(&db, fast()).await;
+    let addr = server.addr;
+    let made = people(&db, 3, "oh7:en").await;
+    let (ann, bob, cy) = (&made[0], &made[1], &made[2]);
+    let r = call(addr, "POST", "/api/account/blocks", Some(&ann.1), Some(json!({"name": format!("P{}", bob.0)}))).await;
+    assert_eq!(json_of(&r)["blocked"], json!([format!("P{}", bob.0)]));
+    let created = json_of(
+        &call(addr, "POST", "/api/tables", Some(&ann.1), Some(json!({"players": 3, "name": "Ann", "open": true})))
+            .await,
+    );
+    let watch = created["watch"].as_str().unwrap();
+    let mut host = Client::connect(addr).await.unwrap();
+    host.hello(created["invite"].as_str().unwrap(), created["token"].as_str()).await.unwrap();
+    let listed = |token: String| async move {
+        json_of(&call(addr, "GET", "/api/open-tables", Some(&token), None).await)["tables"].as_array().unwrap().len()
+    };
+    for _ in 0..100 {
+        if listed(cy.1.clone()).await == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(listed(cy.1.clone()).await, 1, "Cy sees Ann's table");
+    assert_eq!(listed(bob.1.clone()).await, 0, "Bob, whom Ann blocks, does not");
+    let join = |token: String| async move {
+        call(addr, "POST", &format!("/api/open-tables/{watch}/join"), Some(&token), None).await
+    };
+    assert_eq!(json_of(&join(bob.1.clone()).await)["code"], "not_open");
+    assert_eq!(join(cy.1.clone()).await.status, 200);
+    // Unblocked, Bob sees it again.
+    call(
+        addr,
+        "POST",
+        "/api/account/blocks",
+        Some(&ann.1),
+        Some(json!({"name": format!("P{}", bob.0), "block": false})),
+    )
+    .await;
+    assert_eq!(listed(bob.1.clone()).await, 1);
+    drop(host);
+    server.stop().await;
+}

@@ -150,8 +150,7 @@ impl Lobby {
         if let Some(v) = viewer
             && let Some(host) = self.room().open_host(watch).await.map_err(|_| storage())?
         {
-            let listed = self.room().open_tables(Some(v), LISTED).await.map_err(|_| storage())?;
-            if host != v && !listed.iter().any(|l| l.watch == watch) {
+            if host != v && self.room().blocks_between(v, &host).await.map_err(|_| storage())? {
                 return Err(not_open());
             }
         }

@@ -90,6 +90,8 @@ pub trait RoomStore: Send + Sync {
     fn block<'a>(&'a self, account: &'a str, blocked: &'a str, now: i64) -> BoxFuture<'a, Result<(), StoreError>>;
     /// `account` unblocks `blocked`.
     fn unblock<'a>(&'a self, account: &'a str, blocked: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// Whether `a` blocks `b` or `b` blocks `a`.
+    fn blocks_between<'a>(&'a self, a: &'a str, b: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// The names `account` blocks.
     fn blocked_by<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
     /// Keep a report.
@@ -343,6 +345,19 @@ macro_rules! room_store {
                         .execute(self)
                         .await?;
                     Ok(())
+                })
+            }
+            fn blocks_between<'a>(&'a self, a: &'a str, b: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+                Box::pin(async move {
+                    let row: Option<(String,)> = sqlx::query_as(
+                        "SELECT account_id FROM blocks WHERE (account_id = $1 AND blocked_id = $2) \
+                         OR (account_id = $2 AND blocked_id = $1) LIMIT 1",
+                    )
+                    .bind(a)
+                    .bind(b)
+                    .fetch_optional(self)
+                    .await?;
+                    Ok(row.is_some())
                 })
             }
             fn blocked_by<'a>(&'a self, account: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
