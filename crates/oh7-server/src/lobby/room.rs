@@ -149,10 +149,10 @@ impl Lobby {
         let invite = self.room().open_invite(watch).await.map_err(|_| storage())?.ok_or_else(not_open)?;
         if let Some(v) = viewer
             && let Some(host) = self.room().open_host(watch).await.map_err(|_| storage())?
+            && host != v
+            && self.room().blocks_between(v, &host).await.map_err(|_| storage())?
         {
-            if host != v && self.room().blocks_between(v, &host).await.map_err(|_| storage())? {
-                return Err(not_open());
-            }
+            return Err(not_open());
         }
         Ok(invite)
     }
