@@ -598,7 +598,8 @@ export const TEXT = {
     takes: (name) => `${name} remporte le pli`,
     continue: "Continuer",
     noLastTrick: "aucun pli pour l'instant",
-    toMove: (names) => `En attente de ${names}`,
+    // « d'Alice », « de Bruno » (a name that starts with a vowel takes the elided form).
+    toMove: (names) => `En attente ${/^[aeiouyàâäéèêëîïôöûüù]/i.test(names) ? "d'" : "de "}${names}`,
     yourTurn: "À vous de jouer",
     leadWhy: (e, w, n) => {
       const tied = e.tied.map(n).join(", ");

@@ -126,3 +126,9 @@ test("every recorded round's points are worded from the engine's parts", async (
   }
   assert.ok(worded > 20, `${worded} sentences`);
 });
+
+test("French elides « de » before a name that starts with a vowel", () => {
+  assert.equal(texts("fr").toMove("alice"), "En attente d'alice");
+  assert.equal(texts("fr").toMove("Élodie et Bruno"), "En attente d'Élodie et Bruno");
+  assert.equal(texts("fr").toMove("Bruno"), "En attente de Bruno");
+});
