@@ -15,6 +15,20 @@ from . import _core
 __all__ = ["env", "raw_env", "Oh7Env"]
 
 
+def seed_value(seed: int | str) -> int:
+    """A seed as given: an int (taken modulo 2**64), or a string of hexadecimal digits as records
+    write it (``"00000000000000a5"``, ``"0xa5"``): the same game either way."""
+    if isinstance(seed, str):
+        text = seed.strip().lower().removeprefix("0x")
+        try:
+            return int(text, 16) & (2**64 - 1)
+        except ValueError:
+            raise ValueError(f"seed {seed!r}: an int, or hexadecimal digits as a record's seed") from None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed {seed!r}: an int, or hexadecimal digits as a record's seed")
+    return int(seed) & (2**64 - 1)
+
+
 def _ruleset_text(ruleset: str | os.PathLike[str] | None) -> str | None:
     """A ruleset argument as TOML text: a path to a file, or the TOML itself."""
     if ruleset is None:
@@ -125,13 +139,14 @@ class Oh7Env(AECEnv):
         buf = np.frombuffer(self.core.observe_and_mask(self._seat[agent]), dtype=np.uint8).copy()
         return {"observation": buf[: self._obs_bytes].view(np.float32), "action_mask": buf[self._obs_bytes :].view(np.int8)}
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | str | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game. ``reset(seed=s)`` gives the same deal and, with the same actions, the same
         game every time; without a seed the next game's seed comes from the last one given (or
-        from the operating system the first time)."""
+        from the operating system the first time). A seed is an int, or hexadecimal digits as
+        a record's ``seed`` (the game of that record)."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            game_seed = int(seed) & (2**64 - 1)
+            game_seed = seed_value(seed)
+            self._rng = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._rng.integers(0, 2**63))
         self.core.reset(game_seed)

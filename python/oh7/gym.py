@@ -22,13 +22,15 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .env import seed_value
 from .vector import BatchEnv
 
 __all__ = ["Oh7GymEnv"]
 
 
 class Oh7GymEnv(gymnasium.Env):
-    """One seat (``seat``) of a game against ``bots`` (a level of :func:`oh7.bot_levels`).
+    """One seat (``seat``) of a game against ``bots``: a level of :func:`oh7.bot_levels`, or
+    Python opponents (a function, a frozen policy, one per seat: ``oh7.opponents``).
 
     Observation: ``oh7.Core``'s float32 vector of your seat's view. Action: an id
     (``Discrete(num_actions)``); ``info["action_mask"]`` and :meth:`action_masks` say which are
@@ -43,7 +45,7 @@ class Oh7GymEnv(gymnasium.Env):
         preset: str | None = None,
         players: int = 4,
         seat: int = 0,
-        bots: str = "heuristic",
+        bots="heuristic",
         ruleset: str | None = None,
         limit: int | None = None,
         hand_size: int | None = None,
@@ -75,8 +77,8 @@ class Oh7GymEnv(gymnasium.Env):
         self._mask = masks[0].astype(np.bool_)
         return obs[0].copy(), float(rewards[0, self.seat]), bool(dones[0])
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+    def reset(self, *, seed: int | str | None = None, options: dict | None = None):
+        super().reset(seed=None if seed is None else seed_value(seed))
         # A new game from the env's generator (seeded by `seed` once, as Gymnasium asks).
         game_seed = int(self.np_random.integers(0, 2**63))
         obs, _, _ = self._view(self._batch.reset(game_seed))
@@ -116,4 +118,6 @@ class Oh7GymEnv(gymnasium.Env):
         return self._batch.record(0, finished=self._done and self._ended)
 
 
-gymnasium.register(id="oh7/Oh7-v0", entry_point="oh7.gym:Oh7GymEnv")
+# `gym.make("oh7/Oh7-v0")` one game; `gym.make_vec("oh7/Oh7-v0", num_envs=N)` the batch in Rust
+# (oh7.vector.Oh7VectorEnv, its vector entry point) with the same arguments.
+gymnasium.register(id="oh7/Oh7-v0", entry_point="oh7.gym:Oh7GymEnv", vector_entry_point="oh7.vector:Oh7VectorEnv")

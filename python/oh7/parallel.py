@@ -13,7 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from .env import _make_core
+from .env import _make_core, seed_value
 
 __all__ = ["Oh7ParallelEnv", "parallel_env"]
 
@@ -70,11 +70,11 @@ class Oh7ParallelEnv(ParallelEnv):
             out[a] = {"observation": buf[:nb].view(np.float32), "action_mask": buf[nb:].view(np.int8)}
         return out
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
+    def reset(self, seed: int | str | None = None, options: dict[str, Any] | None = None):
         """A new game (``seed`` as in :func:`oh7.env`)."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            game_seed = int(seed) & (2**64 - 1)
+            game_seed = seed_value(seed)
+            self._rng = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._rng.integers(0, 2**63))
         self.core.reset(game_seed)

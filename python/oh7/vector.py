@@ -17,7 +17,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from . import _core
-from .env import _ruleset_text
+from .env import _ruleset_text, seed_value
+from .opponents import Opponent, OpponentSpec, ids_from, resolve
 
 __all__ = ["BatchEnv", "Oh7VectorEnv"]
 
@@ -35,10 +36,20 @@ class BatchEnv:
     - ``dones``: ``(N,)`` bool, the game ended at that step; it has already started anew (the
       same-step autoreset), so ``obs`` is the new game's first.
 
-    The arrays are read-only views of arrays this object owns, which Rust writes in place at
-    each call (nothing is copied): copy one to keep it past the next call. A step whose
-    action is not in its game's mask raises ``ValueError`` and changes no game. Game ``k`` of
-    slot ``i`` is seeded from ``seed``, ``i`` and ``k``: one seed, the same games.
+    The arrays are this object's own, which Rust writes in place at each call (nothing is
+    copied): copy one to keep it past the next call. They are writable, so ``torch.from_numpy``
+    and DLPack take them without a copy or a warning; what you write in them is overwritten at
+    the next call and never read back (legality is checked against each game's own mask). A
+    step whose action is not in its game's mask raises ``ValueError`` and changes no game.
+    Game ``k`` of slot ``i`` is seeded from ``seed``, ``i`` and ``k``: one seed, the same
+    games. A seed is an int or, as records write it, a string of hexadecimal digits.
+
+    With ``learner`` set, ``bots`` says who plays the other seats: one opponent for all, or a
+    list (one per seat, the learner's ``None``) or dict ``{seat: opponent}``; each a level name,
+    an :class:`oh7.Bot`, a function ``f(obs, mask) -> id`` or a batched policy
+    (``oh7.opponents``). Built-in levels play inside Rust; Python opponents are asked once per
+    step for all the games that wait on their seat, and the arrays returned are always at the
+    learner's turn (``rewards`` and ``dones`` summed over the opponents' moves in between).
     """
 
     def __init__(
@@ -54,13 +65,15 @@ class BatchEnv:
         hand_size: int | None = None,
         win_reward: float = 1.0,
         learner: int | None = None,
-        bots: str = "heuristic",
+        bots: OpponentSpec | list | dict = "heuristic",
         options: dict | None = None,
     ):
         if learner is not None and (isinstance(learner, bool) or not isinstance(learner, (int, np.integer)) or learner < 0):
             raise ValueError(f"learner {learner!r}: a seat number from 0, or None")
         if (game is None or game == "oh7") and preset is None and ruleset is None:
             preset = "kod7"  # oh7.env's default
+        seed = seed_value(seed)
+        levels, self._py = _seats(bots, learner, players)
         self.core = _core.VecCore(
             num_envs,
             game=game,
@@ -72,8 +85,8 @@ class BatchEnv:
             hand_size=hand_size,
             win_reward=win_reward,
             learner=learner,
-            bots=bots,
             options=options,
+            seat_levels=levels,
         )
         self.num_envs = num_envs
         self.players = players
@@ -82,6 +95,7 @@ class BatchEnv:
         self.learner = learner
         self._rng = np.random.default_rng(seed)
         self._bind()
+        self._advance()
 
     def _bind(self) -> None:
         """Arrays of this object's own that Rust writes in place (no copy per step)."""
@@ -93,21 +107,67 @@ class BatchEnv:
         self._dones = np.zeros(n, np.uint8)
         arrays = (self._obs, self._masks, self._to_act, self._rewards, self._dones)
         self.core.bind(*[(a.ctypes.data, a.size) for a in arrays])
-        self._views = tuple(a.view() for a in arrays[:4]) + (self._dones.view(np.bool_),)
-        for v in self._views:
-            v.flags.writeable = False
+        self._views = tuple(arrays[:4]) + (self._dones.view(np.bool_),)
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return self._views
 
-    def reset(self, seed: int | None = None):
+    def _advance(self) -> None:
+        """Let the Python opponents play every game that waits on them, until each is at the
+        learner's turn; rewards and game ends summed over their moves."""
+        if not self._py:
+            return
+        seats = np.fromiter(self._py, np.int64)
+        rewards = dones = None
+        while True:
+            waiting = np.isin(self._to_act, seats)
+            if not waiting.any():
+                break
+            if rewards is None:
+                rewards, dones = self._rewards.copy(), self._dones.copy()
+            ids = np.full(self.num_envs, -1, np.int64)
+            for seat, opp in self._py.items():
+                idx = np.flatnonzero(self._to_act == seat)
+                if idx.size:
+                    ids[idx] = ids_from(opp, self._obs[idx], self._masks[idx].astype(np.bool_), seat)
+            self.core.step(ids.tobytes(), True)
+            rewards += self._rewards
+            dones |= self._dones
+        if rewards is not None:
+            self._rewards[:] = rewards
+            self._dones[:] = dones
+
+    def set_opponents(self, bots: OpponentSpec | list | dict) -> None:
+        """Change the Python opponents between steps (self-play: a newer frozen copy). The seats
+        played by Python stay those of the constructor, and built-in levels stay as they were:
+        give one Python opponent for all of those seats, or a dict ``{seat: opponent}`` or a
+        list (one per seat, ``None`` where Python does not play) naming exactly those seats."""
+        if isinstance(bots, dict):
+            given = dict(bots)
+        elif isinstance(bots, (list, tuple)):
+            given = {s: x for s, x in enumerate(bots) if x is not None}
+        else:
+            given = {s: bots for s in self._py}
+        if set(given) != set(self._py):
+            raise ValueError(f"Python opponents for seats {sorted(given)}: this batch has them at seats {sorted(self._py)}")
+        new = {}
+        for s, spec in given.items():
+            r = resolve(spec)
+            if isinstance(r, str):
+                raise ValueError(f"seat {s}: a built-in level is set when the batch is made; here give a Python opponent")
+            new[s] = r
+        self._py = new
+
+    def reset(self, seed: int | str | None = None):
         """Start every game anew: from ``seed``, or without one from the next seed of a generator
         seeded by the last seed given (as :func:`oh7.env` does), so each reset deals new games."""
         if seed is not None:
+            seed = seed_value(seed)
             self._rng = np.random.default_rng(seed)
         else:
             seed = int(self._rng.integers(0, 2**63))
         self.core.reset(seed)
+        self._advance()
         return self._arrays()
 
     def step(self, actions):
@@ -119,6 +179,7 @@ class BatchEnv:
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions of shape {a.shape}: give ({self.num_envs},), one id per game")
         self.core.step(a.tobytes())
+        self._advance()
         return self._arrays()
 
     def seeds(self) -> list[int]:
@@ -134,8 +195,47 @@ class BatchEnv:
         return None if text is None else json.loads(text)
 
 
+def _seats(bots: Any, learner: int | None, players: int) -> tuple[list[str | None] | None, dict[int, Opponent]]:
+    """Per seat, the level Rust plays it with (``None``: the caller, or Python), and the Python
+    opponents by seat. Without a learner: every seat is the caller's."""
+    if learner is None:
+        return None, {}
+    if not isinstance(players, (int, np.integer)) or isinstance(players, bool):
+        return None, {}  # the engine words the bad count
+    if isinstance(bots, dict):
+        extra = sorted(set(bots) - set(range(players)) | ({learner} & set(bots)))
+        if extra:
+            raise ValueError(f"bots for seats {extra}: give the seats other than the learner's ({learner}), 0 to {players - 1}")
+        missing = sorted(set(range(players)) - set(bots) - {learner})
+        if missing:
+            raise ValueError(f"no opponent for seats {missing}")
+        per = [bots.get(s) for s in range(players)]
+    elif isinstance(bots, (list, tuple)):
+        if len(bots) != players:
+            raise ValueError(f"bots has {len(bots)} entries: give {players}, one per seat (the learner's None)")
+        per = list(bots)
+    else:
+        per = [bots] * players
+    levels: list[str | None] = []
+    py: dict[int, Opponent] = {}
+    for s, spec in enumerate(per):
+        if s == learner:
+            levels.append(None)
+            continue
+        if spec is None:
+            raise ValueError(f"no opponent for seat {s}")
+        r = resolve(spec)
+        if isinstance(r, str):
+            levels.append(r)
+        else:
+            levels.append(None)
+            py[s] = r
+    return levels, py
+
+
 class Oh7VectorEnv(VectorEnv):
-    """A Gymnasium ``VectorEnv``: N games where you play seat ``seat`` against built-in bots,
+    """A Gymnasium ``VectorEnv``: N games where you play seat ``seat`` against ``bots`` (a level, or
+    Python opponents: :class:`BatchEnv`),
     stepped in Rust by one call. Observations ``(N, obs_len)`` float32; actions ``(N,)`` ids;
     rewards ``(N,)`` your seat's; ``infos["action_mask"]`` ``(N, num_actions)`` bool, also
     :meth:`action_masks`. Autoreset in the same step (``metadata["autoreset_mode"]``): where a
@@ -154,12 +254,13 @@ class Oh7VectorEnv(VectorEnv):
         preset: str | None = None,
         players: int = 4,
         seat: int = 0,
-        bots: str = "heuristic",
-        seed: int = 0,
+        bots: OpponentSpec | list | dict = "heuristic",
+        seed: int | str = 0,
         ruleset: str | None = None,
         limit: int | None = None,
         hand_size: int | None = None,
         win_reward: float = 1.0,
+        options: dict | None = None,
     ):
         seats = players if isinstance(players, (int, np.integer)) else None
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < (seats or seat + 1):
@@ -177,6 +278,7 @@ class Oh7VectorEnv(VectorEnv):
             win_reward=win_reward,
             learner=seat,
             bots=bots,
+            options=options,
         )
         self.num_envs = num_envs
         self.seat = seat
@@ -203,7 +305,11 @@ class Oh7VectorEnv(VectorEnv):
         r = rewards[:, self.seat].astype(np.float32)
         return obs.copy(), r, done, np.zeros(self.num_envs, np.bool_), infos
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def set_opponents(self, bots) -> None:
+        """Change the Python opponents (:meth:`BatchEnv.set_opponents`)."""
+        self.batch.set_opponents(bots)
+
+    def reset(self, *, seed: int | str | None = None, options: dict | None = None):
         """Deal every game anew: from ``seed``, or new games from the last seed's generator.
         Returns the observations of your seat and ``{"action_mask": ...}``."""
         return self._out(self.batch.reset(seed), step=False)

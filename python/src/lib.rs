@@ -562,6 +562,51 @@ fn player_range(game: Option<&str>, preset: Option<&str>, ruleset: Option<&str>)
         .ok_or_else(|| value_error("no player count fits these rules"))
 }
 
+/// A record (`oh7-record/1` JSON text) checked by replaying it, as `oh7 replay` does, and its
+/// choices as action ids: `(core, steps, seats)`: a `Core` of the record's rules and seed at
+/// the game's start, the `(seat, ids)` of each choice in the order the engine asks them (a
+/// choice of several ids, a pass, is one entry), and the record's seat names. Stepping `core`
+/// through `steps` plays the recorded game again (`oh7.records.replay`).
+#[pyfunction]
+#[pyo3(signature = (record_json, win_reward=0.0))]
+#[allow(clippy::type_complexity)]
+fn record_steps(record_json: &str, win_reward: f64) -> PyResult<(Core, Vec<(Seat, Vec<usize>)>, Vec<String>)> {
+    let record: serde_json::Value =
+        serde_json::from_str(record_json).map_err(|e| value_error(format!("not JSON: {e}")))?;
+    let (_, actions) = oh7_core::replay_record_actions(&record).map_err(value_error)?;
+    // `replay_record_actions` read these fields.
+    let players = record["players"].as_u64().unwrap_or(0) as usize;
+    let seed = record["seed"].as_str().and_then(|s| u64::from_str_radix(s, 16).ok()).unwrap_or(0);
+    let seats: Vec<String> = serde_json::from_value(record["seats"].clone()).unwrap_or_default();
+    let spec: GameSpec = match GameId::of_record(&record).map_err(value_error)? {
+        GameId::Oh7 => serde_json::from_value(serde_json::json!({"game": "oh7", "ruleset": record["ruleset"]})),
+        GameId::Seven => serde_json::from_value(serde_json::json!({"game": "seven", "rules": record["ruleset"]})),
+    }
+    .map_err(|e| value_error(format!("the record's rules: {e}")))?;
+    let mut env = spec.rl_env(players, seed).map_err(value_error)?;
+    let start = env.box_clone();
+    let mut queues = vec![std::collections::VecDeque::new(); players];
+    for (seat, text) in actions {
+        queues[seat].push_back(text);
+    }
+    let mut steps = Vec::new();
+    while let Some(seat) = env.to_act() {
+        let text = queues[seat]
+            .pop_front()
+            .ok_or_else(|| value_error(format!("the engine asks seat {seat}; the record has no more of its choices")))?;
+        let ids = env.ids_for(seat, &text).map_err(|e| value_error(format!("seat {seat}, {text}: {e}")))?;
+        for &id in &ids {
+            env.step(seat, id).map_err(|e| value_error(format!("seat {seat}, {text}: {e}")))?;
+        }
+        steps.push((seat, ids));
+    }
+    if let Some(seat) = queues.iter().position(|q| !q.is_empty()) {
+        return Err(value_error(format!("the game ended with choices of seat {seat} left in the record")));
+    }
+    let core = Core::build(spec, start, players, seed, Some(Vec::new()), win_reward);
+    Ok((core, steps, seats))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Core>()?;
@@ -572,6 +617,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bot_levels, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add_function(wrap_pyfunction!(player_range, m)?)?;
+    m.add_function(wrap_pyfunction!(record_steps, m)?)?;
     m.add("OH7_ACTIONS", oh7_core::rl::OH7_ACTIONS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -48,7 +48,9 @@ pub struct VecCore {
     /// The seat the caller plays in every game (the bots play the others), or `None`: the caller
     /// plays every seat (self-play).
     learner: Option<Seat>,
-    bot_level: String,
+    /// Per seat, the built-in level that plays it inside Rust, or `None`: the caller plays it
+    /// (the learner's seat, and any seat whose opponent is Python code).
+    levels: Vec<Option<String>>,
     slots: Vec<Slot>,
     actions: usize,
     obs_len: usize,
@@ -101,18 +103,17 @@ fn mix(x: u64) -> u64 {
 }
 
 impl Slot {
-    fn new(spec: &GameSpec, players: usize, seed: u64, learner: Option<Seat>, level: &str) -> PyResult<Slot> {
+    fn new(spec: &GameSpec, players: usize, seed: u64, levels: &[Option<String>]) -> PyResult<Slot> {
         let env = spec.rl_env(players, seed).map_err(value_error)?;
-        let mut bots = Vec::new();
-        if let Some(l) = learner {
-            for s in 0..players {
-                bots.push(if s == l {
-                    None
-                } else {
+        let mut bots = Vec::with_capacity(players);
+        for (s, level) in levels.iter().enumerate() {
+            bots.push(match level {
+                None => None,
+                Some(level) => {
                     let bot = spec.bot(level, mix(seed ^ (s as u64 + 1))).map_err(value_error)?;
                     Some(SeatBot { bot, queue: Vec::new() })
-                });
-            }
+                }
+            });
         }
         let totals = env.game().totals();
         let mask = vec![false; env.actions()];
@@ -202,7 +203,7 @@ fn bytes_of<'py, T: Copy>(py: Python<'py>, v: &[T]) -> Bound<'py, PyBytes> {
 #[pymethods]
 impl VecCore {
     #[new]
-    #[pyo3(signature = (num_envs, game=None, preset=None, players=4, seed=0, ruleset=None, limit=None, hand_size=None, win_reward=1.0, learner=None, bots="heuristic", options=None))]
+    #[pyo3(signature = (num_envs, game=None, preset=None, players=4, seed=0, ruleset=None, limit=None, hand_size=None, win_reward=1.0, learner=None, bots="heuristic", options=None, seat_levels=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
@@ -217,6 +218,7 @@ impl VecCore {
         learner: Option<Seat>,
         bots: &str,
         options: Option<&Bound<'_, PyDict>>,
+        seat_levels: Option<Vec<Option<String>>>,
     ) -> PyResult<VecCore> {
         if num_envs == 0 {
             return Err(value_error("num_envs must be at least 1"));
@@ -226,10 +228,24 @@ impl VecCore {
         {
             return Err(value_error(format!("learner seat {l}: this game has seats 0 to {}", players - 1)));
         }
+        // Per seat: `seat_levels` as given (None: the caller's seat), else with a learner the
+        // level `bots` in every other seat, else (self-play) the caller in every seat.
+        let levels = match seat_levels {
+            Some(l) if l.len() != players => {
+                return Err(value_error(format!("seat_levels has {} entries: give {players}, one per seat", l.len())));
+            }
+            Some(l) => l,
+            None => (0..players).map(|s| learner.filter(|&l| l != s).map(|_| bots.to_string())).collect(),
+        };
+        if let Some(l) = learner
+            && levels[l].is_some()
+        {
+            return Err(value_error(format!("seat {l} is the learner's: its level must be None")));
+        }
         let spec = game_spec(game, preset, ruleset, limit, hand_size, options)?;
         let mut slots = Vec::with_capacity(num_envs);
         for i in 0..num_envs {
-            slots.push(Slot::new(&spec, players, slot_seed(seed, i, 0), learner, bots)?);
+            slots.push(Slot::new(&spec, players, slot_seed(seed, i, 0), &levels)?);
         }
         let (actions, obs_len) = (slots[0].env.actions(), slots[0].env.obs_len());
         let mut v = VecCore {
@@ -238,7 +254,7 @@ impl VecCore {
             seed,
             win_reward,
             learner,
-            bot_level: bots.to_string(),
+            levels,
             slots,
             actions,
             obs_len,
@@ -263,7 +279,7 @@ impl VecCore {
         }
         for i in 0..self.slots.len() {
             let s = slot_seed(self.seed, i, 0);
-            let mut slot = Slot::new(&self.spec, self.players, s, self.learner, &self.bot_level)?;
+            let mut slot = Slot::new(&self.spec, self.players, s, &self.levels)?;
             slot.play_bots().map_err(value_error)?;
             slot.totals = slot.env.game().totals();
             self.slots[i] = slot;
@@ -358,11 +374,15 @@ impl VecCore {
     }
 
     /// Apply one action id per game (`actions`: N native-endian int64 as bytes) for the seat to
-    /// act in each. Every id is checked against its game's mask first: one that is not legal is
-    /// refused (`ValueError` naming the game) and no game changes. Then, per game: the bots play
-    /// (with a learner), rewards are summed, and a game that ended starts anew (its `dones`
-    /// entry is 1, its observation the new game's first).
-    fn step(&mut self, py: Python<'_>, actions: &[u8]) -> PyResult<()> {
+    /// act in each. With `partial`, an id of -1 leaves its game as it is (its rewards row and
+    /// `dones` entry are zero, its observation and mask unchanged): the Python opponents of
+    /// `oh7.vector.BatchEnv` step only the games at their seats. Every id is checked against its
+    /// game's own mask first (not the output arrays, which the caller may write): one that is
+    /// not legal is refused (`ValueError` naming the game) and no game changes. Then, per game
+    /// stepped: the built-in bots play their seats, rewards are summed, and a game that ended
+    /// starts anew (its `dones` entry is 1, its observation the new game's first).
+    #[pyo3(signature = (actions, partial=false))]
+    fn step(&mut self, py: Python<'_>, actions: &[u8], partial: bool) -> PyResult<()> {
         let n = self.slots.len();
         if actions.len() != n * 8 {
             return Err(value_error(format!("{} bytes of actions: give {n} int64, one per game", actions.len())));
@@ -370,27 +390,30 @@ impl VecCore {
         let ids: Vec<i64> =
             actions.chunks_exact(8).map(|c| i64::from_ne_bytes(c.try_into().expect("8 bytes"))).collect();
         let na = self.actions;
-        let o = self.outs();
-        for (i, &id) in ids.iter().enumerate() {
-            let row = &o.mask[i * na..(i + 1) * na];
+        for (i, (&id, slot)) in ids.iter().zip(&self.slots).enumerate() {
+            if partial && id == -1 {
+                continue;
+            }
             let Some(known) = usize::try_from(id).ok().filter(|&id| id < na) else {
                 return Err(PyValueError::new_err(format!(
                     "game {i}: {id} is not an action id (ids are 0 to {}); no game was stepped",
                     na - 1
                 )));
             };
-            if row[known] != 1 {
+            let Some(seat) = slot.env.to_act() else {
+                return Err(value_error(format!("game {i}: nobody is to act; no game was stepped")));
+            };
+            if !slot.mask[known] {
                 return Err(PyValueError::new_err(format!(
-                    "game {i}: action {id} is not legal for seat {} (its mask has {} legal ids); no game was stepped",
-                    o.to_act[i],
-                    row.iter().filter(|&&m| m == 1).count()
+                    "game {i}: action {id} is not legal for seat {seat} (its mask has {} legal ids); no game was stepped",
+                    slot.mask.iter().filter(|&&m| m).count()
                 )));
             }
         }
         let (win, players) = (self.win_reward, self.players);
-        let (seed, learner) = (self.seed, self.learner);
-        let (spec, level) = (self.spec.clone(), self.bot_level.clone());
-        let (spec, level) = (&spec, level.as_str());
+        let seed = self.seed;
+        let (spec, levels) = (self.spec.clone(), self.levels.clone());
+        let (spec, levels) = (&spec, levels.as_slice());
         let (ol, na) = (self.obs_len, self.actions);
         let mut slots = std::mem::take(&mut self.slots);
         let o = self.outs();
@@ -410,6 +433,11 @@ impl VecCore {
                 .zip(rows)
                 .enumerate()
                 .map(|(i, ((slot, &id), ((((obs, mask), to_act), rewards), done)))| {
+                    if id == -1 {
+                        rewards.fill(0.0);
+                        *done = 0;
+                        return None;
+                    }
                     let r = (|| {
                         let seat = slot.env.to_act().ok_or("the game is over")?;
                         slot.env.step(seat, id as usize).map_err(|e| e.to_string())?;
@@ -419,7 +447,7 @@ impl VecCore {
                         if *done == 1 {
                             let s = slot_seed(seed, i, slot.games);
                             let games = slot.games + 1;
-                            let new = Slot::new(spec, players, s, learner, level).map_err(|e| e.to_string())?;
+                            let new = Slot::new(spec, players, s, levels).map_err(|e| e.to_string())?;
                             let old = std::mem::replace(slot, new);
                             slot.last = Some(old.env);
                             slot.games = games;

@@ -30,4 +30,4 @@ pub use card::{Card, CardSet, Suit};
 pub use dyn_game::DynGame;
 pub use game::{Game, Seat, SeatSet, SeatViewLike};
 
-pub use registry::{GameId, GameSpec, RecordError, replay_record};
+pub use registry::{GameId, GameSpec, RecordError, replay_record, replay_record_actions};

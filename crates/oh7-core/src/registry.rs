@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::dyn_game::DynGame;
-use crate::game::Game;
+use crate::game::{Game, Seat};
 use crate::glossary::Lang;
 use crate::oh7::Oh7Game;
 use crate::rl::RlEnv;
@@ -162,6 +162,25 @@ pub fn replay_record(v: &Value) -> Result<Box<dyn DynGame>, RecordError> {
     Ok(match GameId::of_record(v)? {
         GameId::Oh7 => Box::new(crate::oh7::replay(v)?),
         GameId::Seven => Box::new(crate::seven::replay(v)?),
+    })
+}
+
+/// [`replay_record`], also giving the choices the record holds, in the order the replay
+/// applied them (each seat's in the order that seat made them), as action texts
+/// ([`DynGame::apply_text`]): what a learner replays a record from.
+pub fn replay_record_actions(v: &Value) -> Result<(Box<dyn DynGame>, Vec<(Seat, String)>), RecordError> {
+    fn texts<A: ToString>(log: Vec<(Seat, A)>) -> Vec<(Seat, String)> {
+        log.into_iter().map(|(s, a)| (s, a.to_string())).collect()
+    }
+    Ok(match GameId::of_record(v)? {
+        GameId::Oh7 => {
+            let (g, log) = crate::oh7::replay_actions(v)?;
+            (Box::new(g), texts(log))
+        }
+        GameId::Seven => {
+            let (g, log) = crate::seven::replay_actions(v)?;
+            (Box::new(g), texts(log))
+        }
     })
 }
 
@@ -555,6 +574,32 @@ mod tests {
         assert_eq!(GameSpec::all().len(), Preset::ALL.len() + 1);
         assert_eq!(seven.player_range(), Some((crate::seven::MIN_PLAYERS, crate::seven::MAX_PLAYERS)));
         assert_eq!(seven.label(), "seven");
+    }
+
+    /// A record's choices, as `replay_record_actions` gives them, applied in that order to a
+    /// new game of the record's rules and seed, make the same record, in every game and preset.
+    #[test]
+    fn a_records_actions_rebuild_it() {
+        for spec in GameSpec::all() {
+            let (players, _) = spec.player_range().unwrap();
+            for seed in [3_u64, 4] {
+                let mut g = spec.new_game(players, seed).unwrap();
+                let mut x = seed;
+                while !g.is_over() {
+                    let seat = (0..players).find(|&s| g.to_move().contains(s)).unwrap();
+                    let legal = g.legal_text(seat);
+                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    g.apply_text(seat, &legal[(x >> 33) as usize % legal.len()]).unwrap();
+                }
+                let record = g.record();
+                let (_, actions) = replay_record_actions(&record).unwrap();
+                let mut again = spec.new_game(players, seed).unwrap();
+                for (seat, text) in &actions {
+                    again.apply_text(*seat, text).unwrap();
+                }
+                assert_eq!(again.record(), record, "{} seed {seed}", spec.label());
+            }
+        }
     }
 
     /// Each entry's name is its engine's `Game::NAME`, reads back as its id, and ids and

@@ -26,7 +26,9 @@ use crate::game::{Game, Seat, SeatSet};
 use crate::moves::{Move, MoveKind};
 use crate::ruleset::{AfterLastAttempt, DummyFollower, EndRule, LeaderRule, Ruleset, RulesetError};
 
-pub use record::{DealRecord, Decision, Record, ReplayError, RoundRecord, TrickRecord, replay, replay_written};
+pub use record::{
+    DealRecord, Decision, Record, ReplayError, RoundRecord, TrickRecord, replay, replay_actions, replay_written,
+};
 pub use view::{LeaderBy, LeaderWhy, PhaseView, RoundSummary, ScoreParts, SeatView};
 
 /// Most seats at a table (bga: 9).

@@ -301,8 +301,20 @@ pub enum ReplayError {
 
 /// Replay a record through the engine: the game it produces, or the first divergence.
 pub fn replay(value: &Value) -> Result<Oh7Game, ReplayError> {
+    replay_logged(value, None)
+}
+
+/// [`replay`], also giving the choices it applied, in the order applied (each seat's in the
+/// order that seat made them): what a learner replays a record from (`oh7._core`).
+pub fn replay_actions(value: &Value) -> Result<(Oh7Game, Vec<(Seat, super::Action)>), ReplayError> {
+    let mut log = Vec::new();
+    let g = replay_logged(value, Some(&mut log))?;
+    Ok((g, log))
+}
+
+fn replay_logged(value: &Value, log: Option<&mut Vec<(Seat, super::Action)>>) -> Result<Oh7Game, ReplayError> {
     let rec: Record = serde_json::from_value(value.clone()).map_err(|e| ReplayError::Format(e.to_string()))?;
-    let g = replay_steps(&rec)?;
+    let g = replay_steps(&rec, log)?;
     let engine = g.record();
     match first_difference(value, &engine, "record") {
         None => Ok(g),
@@ -323,7 +335,7 @@ pub fn replay_written(line: &[u8]) -> Option<(Oh7Game, Record)> {
         return None;
     }
     let rec = serde_json::from_str::<Record>(std::str::from_utf8(line).ok()?).ok()?;
-    let g = replay_steps(&rec).ok()?;
+    let g = replay_steps(&rec, None).ok()?;
     // Written into a buffer each thread keeps (no allocation per record), then one comparison.
     thread_local! {
         static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -336,7 +348,7 @@ pub fn replay_written(line: &[u8]) -> Option<(Oh7Game, Record)> {
 }
 
 /// The record's choices applied to a new game of its rules and seed (no comparison).
-fn replay_steps(rec: &Record) -> Result<Oh7Game, ReplayError> {
+fn replay_steps(rec: &Record, log: Option<&mut Vec<(Seat, super::Action)>>) -> Result<Oh7Game, ReplayError> {
     if rec.format != FORMAT || rec.game != "oh7" {
         return Err(ReplayError::Format(format!("format `{}`, game `{}`", rec.format, rec.game)));
     }
@@ -346,7 +358,7 @@ fn replay_steps(rec: &Record) -> Result<Oh7Game, ReplayError> {
     if rec.seats.len() == rec.players {
         g.set_seat_names(rec.seats.clone());
     }
-    let mut ctx = Replayer { g: &mut g, at: At::Round(0) };
+    let mut ctx = Replayer { g: &mut g, at: At::Round(0), log };
     for r in &rec.rounds {
         for (i, deal) in r.redeals.iter().chain(std::iter::once(&r.deal)).enumerate() {
             ctx.at = At::Deal(r.number, i + 1);
@@ -389,6 +401,8 @@ impl std::fmt::Display for At {
 struct Replayer<'a> {
     g: &'a mut Oh7Game,
     at: At,
+    /// The choices applied, when asked for ([`replay_actions`]).
+    log: Option<&'a mut Vec<(Seat, super::Action)>>,
 }
 
 impl Replayer<'_> {
@@ -398,7 +412,11 @@ impl Replayer<'_> {
             seat,
             action: action.to_string(),
             error,
-        })
+        })?;
+        if let Some(log) = self.log.as_deref_mut() {
+            log.push((seat, action));
+        }
+        Ok(())
     }
 
     fn deal(&mut self, deal: &DealRecord) -> Result<(), ReplayError> {

@@ -91,7 +91,7 @@ use crate::game::{Game, Seat, SeatSet};
 use crate::moves::{Move, MoveKind};
 
 pub use cards::{Card, CardParseError, CardSet, CardSetIter, DECK_SIZE, Rank, Suit};
-pub use record::{ReplayError, replay};
+pub use record::{ReplayError, replay, replay_actions};
 pub use view::{CallOutView, RoundEnd, SevenView};
 
 /// Fewest players (S-SETUP-1).

@@ -277,6 +277,24 @@ pub fn replay(record: &Value) -> Result<SevenGame, ReplayError> {
     Ok(game)
 }
 
+/// [`replay`], also giving the turns it applied, in order: what a learner replays a record
+/// from (`oh7._core`).
+pub fn replay_actions(record: &Value) -> Result<(SevenGame, Vec<(Seat, Action)>), ReplayError> {
+    let game = replay(record)?;
+    let mut log = Vec::new();
+    // `replay` has read every round and turn: they are well formed.
+    for rv in record.get("rounds").and_then(Value::as_array).into_iter().flatten() {
+        for tv in rv.get("turns").and_then(Value::as_array).into_iter().flatten() {
+            if let Some([seat, action]) = tv.as_array().map(Vec::as_slice)
+                && let (Some(seat), Ok(rec)) = (seat.as_u64(), parse_action(action))
+            {
+                log.push((seat as Seat, rec.action));
+            }
+        }
+    }
+    Ok((game, log))
+}
+
 fn replay_round(game: &mut SevenGame, ri: usize, rv: &Value) -> Result<(), ReplayError> {
     let round = ri + 1;
     let rerr = |message: String| ReplayError::Round { round, message };
