@@ -21,7 +21,7 @@ CARGO_TARGET_DIR="$root/target" "${pip[@]}" install "./python[test,spiel]"
 echo "== pytest python/tests"
 # From the repository root: inside python/, the source folder oh7/ would shadow the installed
 # package.
-OH7_BIN="$root/target/debug/oh7" "$venv/bin/pytest" -q -p no:cacheprovider python/tests
+OH7_REQUIRE_BIN=1 OH7_BIN="$root/target/debug/oh7" "$venv/bin/pytest" -q -p no:cacheprovider python/tests
 echo "== clippy and rustfmt on python/"
 (cd python && PYO3_PYTHON="$root/$venv/bin/python" CARGO_TARGET_DIR="$root/target" cargo clippy --all-targets -- -D warnings)
 (cd python && cargo fmt --check)

@@ -1,13 +1,14 @@
 """Train SB3-contrib's MaskablePPO on one seat of `kod7` (4 players) against heuristic bots for a
 few minutes on a CPU, then rate it with oh7's duplicate match against `random` and `heuristic`.
 
-    pip install sb3-contrib            # brings stable-baselines3 and torch
+    pip install sb3-contrib            # brings stable-baselines3 and torch (docs/python.md)
     python python/examples/maskable_ppo.py --steps 200000 --deals 400 [--save ppo.zip]
 
-The environment is `oh7.gym.Oh7GymEnv` (`action_masks()` is what MaskablePPO asks for); several
-copies run in SB3's `DummyVecEnv`. The rating is `oh7.duplicate_match`: the same deals with the
-seats rotated, the policy's points per round minus the opponent's, with a 95% interval
-(docs/python.md, "Gymnasium: one seat against the bots", its "MaskablePPO" part). The figures
+The environment is `oh7.sb3.Oh7SB3VecEnv`: the N games stepped in Rust by one call (BatchEnv),
+with the `action_masks()` MaskablePPO asks for. `--vec dummy` trains on SB3's `DummyVecEnv`
+over N single games (`oh7.gym.Oh7GymEnv`) instead, to compare. The rating is
+`oh7.duplicate_match`: the same deals with the seats rotated, the policy's points per round
+minus the opponent's, with a 95% interval (docs/python.md, "Training with SB3"). The figures
 of one run are printed as JSON last.
 """
 
@@ -21,12 +22,15 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 import oh7
 from oh7.gym import Oh7GymEnv
+from oh7.sb3 import Oh7SB3VecEnv
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--preset", default="kod7")
 ap.add_argument("--players", type=int, default=4)
 ap.add_argument("--steps", type=int, default=200_000, help="environment steps of training")
 ap.add_argument("--envs", type=int, default=8)
+ap.add_argument("--vec", choices=["batch", "dummy"], default="batch", help="the games stepped in Rust together, or SB3's DummyVecEnv over single games")
+ap.add_argument("--bots", default="heuristic", help="the other seats' level during training")
 ap.add_argument("--deals", type=int, default=400, help="deals of each duplicate match")
 ap.add_argument("--seed", type=int, default=0)
 ap.add_argument("--save")
@@ -36,15 +40,18 @@ torch.set_num_threads(1)
 torch.manual_seed(args.seed)
 
 
-def make():
-    def f():
-        # Rewards: a round's points (no bonus for winning the game), so every round teaches.
-        return Oh7GymEnv(preset=args.preset, players=args.players, seat=0, bots="heuristic", win_reward=0.0)
+# Rewards: a round's points (no bonus for winning the game), so every round teaches.
+if args.vec == "batch":
+    venv = Oh7SB3VecEnv(args.envs, preset=args.preset, players=args.players, seat=0, bots=args.bots, win_reward=0.0)
+else:
 
-    return f
+    def make():
+        def f():
+            return Oh7GymEnv(preset=args.preset, players=args.players, seat=0, bots=args.bots, win_reward=0.0)
 
+        return f
 
-venv = DummyVecEnv([make() for _ in range(args.envs)])
+    venv = DummyVecEnv([make() for _ in range(args.envs)])
 venv.seed(args.seed)
 model = MaskablePPO(
     "MlpPolicy",
@@ -73,7 +80,15 @@ def policy(observation, env):
     return int(action)
 
 
-results = {"preset": args.preset, "players": args.players, "steps": args.steps, "train_seconds": round(train_s, 1)}
+results = {
+    "preset": args.preset,
+    "players": args.players,
+    "vec": args.vec,
+    "envs": args.envs,
+    "steps": args.steps,
+    "train_seconds": round(train_s, 1),
+    "steps_per_second": round(args.steps / train_s),
+}
 for opponent in ["random", "heuristic"]:
     t0 = time.perf_counter()
     m = oh7.duplicate_match(policy, opponent, deals=args.deals, seed=args.seed + 1, preset=args.preset, players=args.players)

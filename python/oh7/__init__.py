@@ -18,6 +18,7 @@ from ._core import Core, bot_levels, num_actions, player_range, presets
 from .env import Oh7Env, env, raw_env
 from .parallel import Oh7ParallelEnv, parallel_env
 from .rating import MatchResult, duplicate_match
+from . import opponents, records  # noqa: E402  (oh7.opponents, oh7.records after `import oh7`)
 
 __version__ = _core.__version__
 OH7_ACTIONS: int = _core.OH7_ACTIONS
@@ -34,10 +35,12 @@ __all__ = [
     "env",
     "num_actions",
     "observation_layout",
+    "opponents",
     "parallel_env",
     "player_range",
     "presets",
     "raw_env",
+    "records",
 ]
 
 

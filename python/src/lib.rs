@@ -591,9 +591,9 @@ fn record_steps(record_json: &str, win_reward: f64) -> PyResult<(Core, Vec<(Seat
     }
     let mut steps = Vec::new();
     while let Some(seat) = env.to_act() {
-        let text = queues[seat]
-            .pop_front()
-            .ok_or_else(|| value_error(format!("the engine asks seat {seat}; the record has no more of its choices")))?;
+        let text = queues[seat].pop_front().ok_or_else(|| {
+            value_error(format!("the engine asks seat {seat}; the record has no more of its choices"))
+        })?;
         let ids = env.ids_for(seat, &text).map_err(|e| value_error(format!("seat {seat}, {text}: {e}")))?;
         for &id in &ids {
             env.step(seat, id).map_err(|e| value_error(format!("seat {seat}, {text}: {e}")))?;

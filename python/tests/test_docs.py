@@ -80,3 +80,21 @@ def test_the_rating_example_prints_what_the_page_shows():
         lambda obs, env: int(rng.choice(np.flatnonzero(obs["action_mask"]))), "heuristic", deals=30, preset="kod7", players=4
     )
     assert str(got) in DOC
+
+
+def test_the_opponents_example_runs():
+    block = re.search(r"```python\n(import numpy as np\nfrom oh7 import opponents\n.*?)```", DOC, re.S)
+    assert block, "the example of 'Opponents from Python' is on the page"
+    scope: dict = {}
+    exec(block.group(1), scope)
+    assert (scope["to_act"] == 0).all() and scope["obs"].shape == (64, 2786)
+
+
+def test_the_records_example_runs(tmp_path, monkeypatch):
+    block = re.search(r"```python\n(from oh7 import records\n.*?)```", DOC, re.S)
+    assert block, "the example of 'Records in Python' is on the page"
+    monkeypatch.chdir(tmp_path)
+    lines = [json.dumps(json.loads(p.read_text())["record"]) for p in sorted((REPO / "python" / "tests" / "fixtures").glob("kod7-*.json"))]
+    (tmp_path / "games.jsonl").write_text("\n".join(lines) + "\n")
+    exec(block.group(1), {})
+    assert json.loads((tmp_path / "named.json").read_text())["seats"] == ["Ann", "Bob", "Cy", "Dee"]

@@ -165,10 +165,13 @@ pub fn replay_record(v: &Value) -> Result<Box<dyn DynGame>, RecordError> {
     })
 }
 
+/// A record's choices: each seat with its action's text ([`DynGame::apply_text`]).
+pub type RecordedActions = Vec<(Seat, String)>;
+
 /// [`replay_record`], also giving the choices the record holds, in the order the replay
 /// applied them (each seat's in the order that seat made them), as action texts
 /// ([`DynGame::apply_text`]): what a learner replays a record from.
-pub fn replay_record_actions(v: &Value) -> Result<(Box<dyn DynGame>, Vec<(Seat, String)>), RecordError> {
+pub fn replay_record_actions(v: &Value) -> Result<(Box<dyn DynGame>, RecordedActions), RecordError> {
     fn texts<A: ToString>(log: Vec<(Seat, A)>) -> Vec<(Seat, String)> {
         log.into_iter().map(|(s, a)| (s, a.to_string())).collect()
     }
