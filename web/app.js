@@ -338,6 +338,10 @@ function requestReview() {
 
 function act(action) {
   if (S.pending) return;
+  // At a tutorial table, the lesson shown is read once the newcomer acts on it (pressing
+  // "Got it" is not needed): it does not come back at the next round.
+  const shown = code && !solo ? coachNow() : null;
+  if (shown && !shown.last) readLesson(shown.id, false, false);
   clearSevenChoice();
   const fromActions = document.activeElement?.closest?.(".actions");
   const id = sendCommand("act", { action });
@@ -734,7 +738,7 @@ function coachNow() {
 }
 
 /** A lesson read: the next one comes; the last one ends the tutorial of the family. */
-function readLesson(id, last) {
+function readLesson(id, last, draw = true) {
   const tut = tutorialAt(code) || { seen: [] };
   tut.seen = [...new Set([...(tut.seen || []), id])];
   keepTutorial(code, tut);
@@ -745,7 +749,7 @@ function readLesson(id, last) {
       // The home page will not tick it.
     }
   }
-  render();
+  if (draw) render();
 }
 
 /** The coach's box at a tutorial table: the lesson, and what to press. */

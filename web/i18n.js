@@ -365,15 +365,15 @@ export const TEXT = {
     basketNote: (scoring, bets) =>
       scoring === "double_basket"
         ? `The basket: everyone's misses added up (each miss is how far the tricks won were from the ${bets}). A player who missed scores the basket less their own miss; one who made it scores twice the basket, + 2, + their tricks.`
-        : `The basket: the points lost by those who missed, added up; each player who made their ${bets.replace(/s$/, "")} scores all of it on top.`,
+        : `The basket: the points lost by those who missed, added up; each player who made their ${bets.replace(/s$/, "")} scores 2 for making it, all of the basket, and their tricks.`,
     // Why a seat scored what it did, by the table's scoring rule (the engine's parts: rules.js pointsWhy).
     why: (e, w) => {
       const basket = `${e.basket} (${G.en.basket})`;
       const tricks = `${e.tricks} (${G.en.tricks})`;
       let out;
       if (!e.made) out = `${w.bet} missed by ${e.loss}: ${e.scoring === "double_basket" ? `${basket} − ${e.loss} = ${e.base}` : `−${e.loss}`}`;
-      else if (e.scoring === "basket") out = `${w.bet} made: 2 + ${basket} + ${tricks} = ${e.base}`;
-      else if (e.scoring === "double_basket") out = e.void ? `${w.bet} made with Ø (no 2): 2 × ${basket} + ${tricks} = ${e.base}` : `${w.bet} made: 2 × ${basket} + 2 + ${tricks} = ${e.base}`;
+      else if (e.scoring === "basket") out = `${w.bet} made: 2 (for making it) + ${basket} + ${tricks} = ${e.base}`;
+      else if (e.scoring === "double_basket") out = e.void ? `${w.bet} made with Ø (no 2): 2 × ${basket} + ${tricks} = ${e.base}` : `${w.bet} made: 2 × ${basket} + 2 (for making it) + ${tricks} = ${e.base}`;
       else out = `${w.bet} made: ${e.bet} + 2 = ${e.base}`;
       return e.bonus ? `${out}; + ${e.bonus} ${G.en.rebid_bonus} = ${e.total}` : out;
     },
@@ -515,6 +515,7 @@ export const TEXT = {
       nothing_to_undo: "You have made no decision in this game to take back.",
       not_open: "This table is no longer open: it started, filled, or its players left.",
       suspended: "This account is suspended by the server's operator.",
+      no_hints: "No hints at a rated table: the game counts for the ratings.",
       bad_password: (p) => `A password has ${p.min ?? 8} to ${p.max ?? 128} characters.`,
       name_taken: "An account has this name already: choose another.",
       bad_credentials: "Wrong name or password.",
@@ -876,15 +877,15 @@ export const TEXT = {
     basketNote: (scoring, bets) =>
       scoring === "double_basket"
         ? `Le panier : la somme des écarts de tous (l'écart entre les plis remportés et l'annonce). Qui a manqué marque le panier moins son propre écart ; qui a réussi marque deux fois le panier, + 2, + ses plis.`
-        : `Le panier : la somme des points perdus par ceux qui ont manqué ; chaque joueur qui a réussi le marque en entier, en plus.`,
+        : `Le panier : la somme des points perdus par ceux qui ont manqué ; chaque joueur qui a réussi marque 2 pour la réussite, le panier en entier et ses plis.`,
     why: (e, w) => {
       const fem = /^(estimation|enchère)/.test(w.bet) ? "e" : "";
       const basket = `${e.basket} (${G.fr.basket})`;
       const tricks = `${e.tricks} (${G.fr.tricks})`;
       let out;
       if (!e.made) out = `${cap(w.bet)} manqué${fem} de ${e.loss} : ${e.scoring === "double_basket" ? `${basket} − ${e.loss} = ${e.base}` : `−${e.loss}`}`;
-      else if (e.scoring === "basket") out = `${cap(w.bet)} réussi${fem} : 2 + ${basket} + ${tricks} = ${e.base}`;
-      else if (e.scoring === "double_basket") out = e.void ? `${cap(w.bet)} réussi${fem} avec Ø (sans les 2) : 2 × ${basket} + ${tricks} = ${e.base}` : `${cap(w.bet)} réussi${fem} : 2 × ${basket} + 2 + ${tricks} = ${e.base}`;
+      else if (e.scoring === "basket") out = `${cap(w.bet)} réussi${fem} : 2 (pour la réussite) + ${basket} + ${tricks} = ${e.base}`;
+      else if (e.scoring === "double_basket") out = e.void ? `${cap(w.bet)} réussi${fem} avec Ø (sans les 2) : 2 × ${basket} + ${tricks} = ${e.base}` : `${cap(w.bet)} réussi${fem} : 2 × ${basket} + 2 (pour la réussite) + ${tricks} = ${e.base}`;
       else out = `${cap(w.bet)} réussi${fem} : ${e.bet} + 2 = ${e.base}`;
       return e.bonus ? `${out} ; + ${e.bonus} ${G.fr.rebid_bonus} = ${e.total}` : out;
     },
@@ -1032,6 +1033,7 @@ export const TEXT = {
       nothing_to_undo: "Vous n'avez encore rien décidé dans cette partie : rien à reprendre.",
       not_open: "Cette table n'est plus ouverte : la partie a commencé, les places sont prises, ou ses joueurs sont partis.",
       suspended: "Ce compte est suspendu par l'administrateur du serveur.",
+      no_hints: "Pas de conseil à une table classée : la partie compte pour le classement.",
       bad_password: (p) => `Un mot de passe a de ${p.min ?? 8} à ${p.max ?? 128} caractères.`,
       name_taken: "Un compte porte déjà ce nom : choisissez-en un autre.",
       bad_credentials: "Nom ou mot de passe incorrect.",

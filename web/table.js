@@ -645,7 +645,8 @@ export function actionLabel(ctx, m) {
 
 function hintRow(ctx) {
   const { S } = ctx;
-  if (!S.legal.length || S.you === null) return null;
+  // A rated game counts for the ratings: no bot plays for anyone there (the server refuses it).
+  if (!S.legal.length || S.you === null || S.table?.rated) return null;
   const t = ctx.t();
   return h(
     "div",

@@ -578,11 +578,7 @@ fn record_steps(record_json: &str, win_reward: f64) -> PyResult<(Core, Vec<(Seat
     let players = record["players"].as_u64().unwrap_or(0) as usize;
     let seed = record["seed"].as_str().and_then(|s| u64::from_str_radix(s, 16).ok()).unwrap_or(0);
     let seats: Vec<String> = serde_json::from_value(record["seats"].clone()).unwrap_or_default();
-    let spec: GameSpec = match GameId::of_record(&record).map_err(value_error)? {
-        GameId::Oh7 => serde_json::from_value(serde_json::json!({"game": "oh7", "ruleset": record["ruleset"]})),
-        GameId::Seven => serde_json::from_value(serde_json::json!({"game": "seven", "rules": record["ruleset"]})),
-    }
-    .map_err(|e| value_error(format!("the record's rules: {e}")))?;
+    let spec = GameSpec::of_record(&record).map_err(value_error)?;
     let mut env = spec.rl_env(players, seed).map_err(value_error)?;
     let start = env.box_clone();
     let mut queues = vec![std::collections::VecDeque::new(); players];

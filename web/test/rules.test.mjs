@@ -68,13 +68,13 @@ test("round points worded from the engine's parts: the worked examples of oh7.md
   const en = r([8, -1, -2, 5], [part(true, 0, 3, 8), part(false, 1, 3, -1), part(false, 2, 3, -2), part(true, 0, 3, 5)]);
   const parts = [0, 1, 2, 3].map((s) => pointsWhy("basket", en, s));
   assert.deepEqual(parts.map((e) => [e.base, e.tricks, e.bet, e.total]), [[8, 3, 3, 8], [-1, 4, 3, -1], [-2, 0, 2, -2], [5, 0, 0, 5]]);
-  assert.equal(texts("en").why(parts[0], terms("en", "en")), "bet made: 2 + 3 (basket) + 3 (tricks) = 8");
+  assert.equal(texts("en").why(parts[0], terms("en", "en")), "bet made: 2 (for making it) + 3 (basket) + 3 (tricks) = 8");
   assert.equal(texts("en").why(parts[1], terms("en", "en")), "bet missed by 1: −1");
   const fr = r([11, 2, 1, 8], [part(true, 0, 3, 11), part(false, 1, 3, 2), part(false, 2, 3, 1), part(true, 0, 3, 8)]);
   const f = [0, 1, 2, 3].map((s) => pointsWhy("double_basket", fr, s));
-  assert.equal(texts("fr").why(f[0], terms("fr", "fr")), "Pari réussi : 2 × 3 (panier) + 2 + 3 (plis) = 11");
+  assert.equal(texts("fr").why(f[0], terms("fr", "fr")), "Pari réussi : 2 × 3 (panier) + 2 (pour la réussite) + 3 (plis) = 11");
   assert.equal(texts("fr").why(f[1], terms("fr", "fr")), "Pari manqué de 1 : 3 (panier) − 1 = 2");
-  assert.equal(texts("fr").why(pointsWhy("basket", en, 0), terms("kod7", "fr")), "Estimation réussie : 2 + 3 (panier) + 3 (plis) = 8");
+  assert.equal(texts("fr").why(pointsWhy("basket", en, 0), terms("kod7", "fr")), "Estimation réussie : 2 (pour la réussite) + 3 (panier) + 3 (plis) = 8");
   // bga: bid + 2, a rebid bonus on top.
   const b = r([6, -1, -2, 2], [part(true, 0, 3, 5), null, null, null], { bonus: [1, 0, 0, 0] });
   assert.equal(texts("en").why(pointsWhy("bid_plus_two", b, 0), terms("bga", "en")), "bid made: 3 + 2 = 5; + 1 rebid bonus = 6");

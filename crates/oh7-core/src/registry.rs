@@ -165,6 +165,24 @@ pub fn replay_record(v: &Value) -> Result<Box<dyn DynGame>, RecordError> {
     })
 }
 
+impl GameSpec {
+    /// The game and rules a record names (`game` and `ruleset`), read, not replayed: call
+    /// [`replay_record`] first to know the record holds.
+    pub fn of_record(v: &Value) -> Result<GameSpec, RecordError> {
+        let rules = v.get("ruleset").cloned().unwrap_or(Value::Null);
+        Ok(match GameId::of_record(v)? {
+            GameId::Oh7 => GameSpec::Oh7 {
+                ruleset: serde_json::from_value(rules)
+                    .map_err(|e| crate::oh7::ReplayError::Format(format!("\"ruleset\": {e}")))?,
+            },
+            GameId::Seven => GameSpec::Seven {
+                rules: serde_json::from_value(rules)
+                    .map_err(|e| crate::seven::ReplayError::Format(format!("\"ruleset\": {e}")))?,
+            },
+        })
+    }
+}
+
 /// A record's choices: each seat with its action's text ([`DynGame::apply_text`]).
 pub type RecordedActions = Vec<(Seat, String)>;
 

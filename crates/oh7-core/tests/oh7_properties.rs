@@ -263,3 +263,37 @@ fn tampered_record_names_the_first_divergence() {
     let e = replay(&rec).unwrap_err().to_string();
     assert!(e.contains("round 1, trick 1") && e.contains("is illegal"), "{e} ({c})");
 }
+
+/// A game restarted at a table that played before (its rounds' memory reused in place) is the
+/// game `Oh7Game::new` deals for that seed: the same record, views and legal actions at every
+/// step, in every preset and player count.
+#[test]
+fn a_restarted_game_is_a_new_game() {
+    fn play(g: &mut Oh7Game, rng: &mut ChaCha8Rng, mut each: impl FnMut(&Oh7Game)) {
+        let mut legal = Vec::new();
+        while !g.is_over() {
+            each(g);
+            let seat = g.to_move().lowest().unwrap();
+            g.legal_actions(seat, &mut legal);
+            g.apply(seat, legal[rng.random_range(0..legal.len())]).unwrap();
+        }
+        each(g);
+    }
+    for (rules, n) in configs() {
+        let mut reused = Oh7Game::new(rules, n, 1).unwrap();
+        play(&mut reused, &mut ChaCha8Rng::seed_from_u64(1), |_| {});
+        for seed in [2_u64, 3] {
+            reused.restart(seed);
+            let mut fresh = Oh7Game::new(rules, n, seed).unwrap();
+            let mut views = Vec::new();
+            play(&mut fresh, &mut ChaCha8Rng::seed_from_u64(seed), |g| views.push(oh7_core::DynGame::view_json(g, Some(0))));
+            let mut at = 0;
+            play(&mut reused, &mut ChaCha8Rng::seed_from_u64(seed), |g| {
+                assert_eq!(oh7_core::DynGame::view_json(g, Some(0)), views[at], "{rules:?} {n} seed {seed}, step {at}");
+                at += 1;
+            });
+            assert_eq!(reused.record(), fresh.record(), "{rules:?} {n} seed {seed}");
+            assert_eq!(reused.clone().record(), fresh.record());
+        }
+    }
+}

@@ -621,6 +621,9 @@ async fn a_rated_game_moves_ratings_once() {
     let mut a = page_ws(addr, Some(&ann)).await;
     assert_eq!(a.hello(&invite, None).await.unwrap()["you"], 0);
     assert_eq!(a.command(json!({"type": "start"})).await.unwrap()["type"], "ack");
+    // No bot plays for anyone in a game that counts for the ratings: hints are refused.
+    let hint = b.command(json!({"type": "hint"})).await.unwrap();
+    assert_eq!((hint["type"].as_str(), hint["code"].as_str()), (Some("error"), Some("no_hints")), "{hint}");
     let (a, b) = tokio::join!(tokio::spawn(play_out(a)), tokio::spawn(play_out(b)));
     let (_a, _b) = (a.unwrap(), b.unwrap());
     // The ratings are written with the game's end; wait for that write.

@@ -234,6 +234,8 @@ pub enum ErrorCode {
     NotOpen,
     /// The account is suspended by the server's operator.
     Suspended,
+    /// `hint` at a rated table: the game counts for the ratings, so no bot plays for anyone.
+    NoHints,
 }
 
 impl Serialize for ErrorCode {
@@ -244,7 +246,7 @@ impl Serialize for ErrorCode {
 
 impl ErrorCode {
     /// Every code (for the metrics' series at zero, and the docs' test).
-    pub const ALL: [ErrorCode; 50] = [
+    pub const ALL: [ErrorCode; 51] = [
         ErrorCode::Malformed,
         ErrorCode::TooLarge,
         ErrorCode::RateLimited,
@@ -295,6 +297,7 @@ impl ErrorCode {
         ErrorCode::NothingToUndo,
         ErrorCode::NotOpen,
         ErrorCode::Suspended,
+        ErrorCode::NoHints,
     ];
 
     /// The code's name on the wire.
@@ -342,6 +345,7 @@ impl ErrorCode {
             ErrorCode::NothingToUndo => "nothing_to_undo",
             ErrorCode::NotOpen => "not_open",
             ErrorCode::Suspended => "suspended",
+            ErrorCode::NoHints => "no_hints",
             ErrorCode::BadPassword => "bad_password",
             ErrorCode::NameTaken => "name_taken",
             ErrorCode::BadCredentials => "bad_credentials",

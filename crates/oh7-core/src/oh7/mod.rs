@@ -309,7 +309,7 @@ pub(crate) struct Round {
 }
 
 /// A game of the Oh 7 family.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Oh7Game {
     rules: Ruleset,
     players: usize,
@@ -321,8 +321,13 @@ pub struct Oh7Game {
     names: Vec<String>,
     totals: [i32; MAX_SEATS],
     made: [u16; MAX_SEATS],
-    history: Vec<Round>,
-    round: Round,
+    /// The finished rounds. Rounds are boxed so that a round, once dealt, stays where it is:
+    /// finishing one moves a pointer into the history, not the round (about 1.5 KB).
+    history: Vec<Box<Round>>,
+    round: Box<Round>,
+    /// Rounds of an earlier game kept for their memory by `restart`, reset in place when the
+    /// next round starts (never cloned).
+    spare: Vec<Box<Round>>,
     phase: Phase,
     to_move: SeatSet,
     winners: SeatSet,
@@ -331,6 +336,33 @@ pub struct Oh7Game {
     lots: u32,
     last_lot_among: SeatSet,
     forced_lot: Option<usize>,
+}
+
+/// A copy of the game (without the spare rounds a `restart` keeps).
+impl Clone for Oh7Game {
+    fn clone(&self) -> Oh7Game {
+        Oh7Game {
+            rules: self.rules,
+            players: self.players,
+            seats: self.seats,
+            dummy: self.dummy,
+            deck: self.deck.clone(),
+            seed: self.seed,
+            rng: self.rng.clone(),
+            names: self.names.clone(),
+            totals: self.totals,
+            made: self.made,
+            history: self.history.clone(),
+            round: self.round.clone(),
+            spare: Vec::new(),
+            phase: self.phase,
+            to_move: self.to_move,
+            winners: self.winners,
+            lots: self.lots,
+            last_lot_among: self.last_lot_among,
+            forced_lot: self.forced_lot,
+        }
+    }
 }
 
 /// The Dummy's seat when it plays.
@@ -359,10 +391,11 @@ impl Oh7Game {
             totals: [0; MAX_SEATS],
             made: [0; MAX_SEATS],
             history: Vec::new(),
+            spare: Vec::new(),
             lots: 0,
             last_lot_among: SeatSet::EMPTY,
             forced_lot: None,
-            round: Round::new(1),
+            round: Box::new(Round::new(1)),
             phase: Phase::Betting,
             to_move: SeatSet::EMPTY,
             winners: SeatSet::EMPTY,
@@ -378,8 +411,8 @@ impl Oh7Game {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.totals = [0; MAX_SEATS];
         self.made = [0; MAX_SEATS];
-        self.history.clear();
-        self.round = Round::new(1);
+        self.spare.append(&mut self.history);
+        self.round.reset(1);
         self.winners = SeatSet::EMPTY;
         self.deal();
     }
@@ -554,7 +587,14 @@ impl Oh7Game {
     }
 
     fn start_round(&mut self) {
-        let next = Round::new(self.round.number + 1);
+        let number = self.round.number + 1;
+        let next = match self.spare.pop() {
+            Some(mut r) => {
+                r.reset(number);
+                r
+            }
+            None => Box::new(Round::new(number)),
+        };
         let finished = std::mem::replace(&mut self.round, next);
         self.history.push(finished);
         self.deal();
@@ -1275,6 +1315,42 @@ impl Oh7Game {
 }
 
 impl Round {
+    /// Make this round a fresh one numbered `number` in place, as `new` makes it, field by
+    /// field (no new round built and copied in): the lists keep their memory, and the finished
+    /// tricks are left as they were, since only the first `n_tricks` are ever read. The deal's
+    /// fields are set by `deal`, which follows.
+    fn reset(&mut self, number: u32) {
+        self.number = number;
+        self.redeals.clear();
+        self.deal.pile.clear();
+        self.deal.attempts.clear();
+        self.deal.dealt = [CardSet::EMPTY; MAX_SEATS];
+        self.deal.discard = CardSet::EMPTY;
+        self.deal.passes = [CardSet::EMPTY; MAX_SEATS];
+        self.hands = [CardSet::EMPTY; MAX_SEATS];
+        self.used = [CardSet::EMPTY; MAX_SEATS];
+        self.pending = [Card::INTERROBANG; MAX_SEATS];
+        self.submitted = SeatSet::EMPTY;
+        self.pass_choice = [CardSet::EMPTY; MAX_SEATS];
+        self.bonus = [0; MAX_SEATS];
+        self.decisions.clear();
+        self.announced = [None; MAX_SEATS];
+        self.reveal_yes = SeatSet::EMPTY;
+        self.revealed = None;
+        self.bets = [0; MAX_SEATS];
+        self.first_leader = 0;
+        self.trump = Suit::S;
+        self.faceup = CardSet::EMPTY;
+        self.pile_next = 0;
+        self.n_tricks = 0;
+        self.trick = Trick::empty();
+        self.order = [0; MAX_SEATS];
+        self.won = [0; MAX_SEATS];
+        self.last_player_leader = 0;
+        self.points = [0; MAX_SEATS];
+        self.scored = false;
+    }
+
     fn new(number: u32) -> Round {
         Round {
             number,
