@@ -10,6 +10,8 @@ from .env import env as env
 from .env import raw_env as raw_env
 from .rating import MatchResult as MatchResult
 from .rating import duplicate_match as duplicate_match
+from . import opponents as opponents
+from . import records as records
 
 __version__: str
 OH7_ACTIONS: int

@@ -15,5 +15,5 @@ class MatchResult:
     per_deal: list[float]
 
 def duplicate_match(
-    policy: Policy, opponent: Any = "heuristic", deals: int = 100, seed: int = 0, **env_args: Any
+    policy: Any, opponent: Any = "heuristic", deals: int = 100, seed: int = 0, **env_args: Any
 ) -> MatchResult: ...
