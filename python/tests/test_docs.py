@@ -98,3 +98,22 @@ def test_the_records_example_runs(tmp_path, monkeypatch):
     (tmp_path / "games.jsonl").write_text("\n".join(lines) + "\n")
     exec(block.group(1), {})
     assert json.loads((tmp_path / "named.json").read_text())["seats"] == ["Ann", "Bob", "Cy", "Dee"]
+
+
+def test_the_baseline_script_runs(tmp_path):
+    out = tmp_path / "b.json"
+    run = subprocess.run(
+        [sys.executable, str(REPO / "python" / "bench" / "baselines.py"), "--presets", "kod7", "--deals", "3",
+         "--levels", "random,heuristic", "--out", str(out)],
+        cwd=tmp_path, capture_output=True, text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    got = json.loads(out.read_text())["tables"]["kod7"]
+    assert [r["player"] for r in got] == ["random", "heuristic"]
+    assert got[1]["mean"] == 0 and got[1]["ci95"] == [0, 0]  # heuristic against itself
+    assert "| `kod7` 4" in run.stdout or "`kod7` 4" in run.stdout
+    # The page's tables are the ones the script wrote.
+    doc = json.loads((REPO / "docs" / "python-baselines.json").read_text())
+    for preset, rows in doc["tables"].items():
+        for r in rows:
+            assert f"| {r['deals']} | {r['mean']:+.2f} |" in DOC, (preset, r["player"])
