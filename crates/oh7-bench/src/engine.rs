@@ -9,8 +9,31 @@ use oh7_core::GameId;
 use oh7_core::oh7::Oh7Game;
 use oh7_core::seven::{SevenGame, SevenRules};
 use oh7_sim::game_seed;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+
+/// The random player's generator here: wyrand (a 64-bit state, one multiply per draw), as fast
+/// as the generators other engines' random loops use (OpenSpiel's `std::mt19937`). The deals
+/// stay the engine's own (ChaCha8 from the game's seed, R-OWN-6); only the players' random
+/// choices come from this.
+struct WyRand(u64);
+
+impl rand::RngCore for WyRand {
+    #[inline]
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0xa076_1d64_78bd_642f);
+        let t = u128::from(self.0) * u128::from(self.0 ^ 0xe703_7ed1_a0b4_28db);
+        ((t >> 64) as u64) ^ (t as u64)
+    }
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        self.next_u64() as u32
+    }
+    fn fill_bytes(&mut self, dst: &mut [u8]) {
+        for chunk in dst.chunks_mut(8) {
+            let b = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&b[..chunk.len()]);
+        }
+    }
+}
 
 struct Run {
     games: f64,
@@ -21,7 +44,7 @@ struct Run {
 fn engine_run(rules: oh7_core::ruleset::Ruleset, players: usize, seconds: f64, seed: u64) -> Result<Run> {
     let limit = Duration::from_secs_f64(seconds);
     let mut legal = Vec::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = WyRand(seed);
     let (mut games, mut rounds, mut actions) = (0u64, 0u64, 0u64);
     let mut g = Oh7Game::new(rules, players, seed)?;
     let start = Instant::now();

@@ -30,7 +30,7 @@ impl<G: Game> Bot<G> for RandomBot {
 }
 
 #[inline]
-fn pick(rng: &mut ChaCha8Rng, draws: &mut Draws16, s: CardSet) -> oh7_core::Card {
+fn pick<R: Rng + ?Sized>(rng: &mut R, draws: &mut Draws16, s: CardSet) -> oh7_core::Card {
     let k = draws.below(rng, s.len());
     s.nth(k).expect("k < len")
 }
@@ -38,7 +38,11 @@ fn pick(rng: &mut ChaCha8Rng, draws: &mut Draws16, s: CardSet) -> oh7_core::Card
 /// Play `g` to its end with uniformly random legal choices, using the bitset fast path for bets
 /// and plays (the same distribution as [`RandomBot`] on every seat). Returns the number of
 /// decisions made.
-pub fn random_oh7_game(g: &mut Oh7Game, rng: &mut ChaCha8Rng, legal: &mut Vec<<Oh7Game as Game>::Action>) -> u64 {
+pub fn random_oh7_game<R: Rng + ?Sized>(
+    g: &mut Oh7Game,
+    rng: &mut R,
+    legal: &mut Vec<<Oh7Game as Game>::Action>,
+) -> u64 {
     let mut n = 0;
     let mut draws = Draws16::default();
     while let Some(seat) = g.to_move().lowest() {
@@ -61,7 +65,12 @@ pub fn random_oh7_game(g: &mut Oh7Game, rng: &mut ChaCha8Rng, legal: &mut Vec<<O
 }
 
 #[cold]
-fn other_decision(g: &mut Oh7Game, seat: Seat, rng: &mut ChaCha8Rng, legal: &mut Vec<<Oh7Game as Game>::Action>) {
+fn other_decision<R: Rng + ?Sized>(
+    g: &mut Oh7Game,
+    seat: Seat,
+    rng: &mut R,
+    legal: &mut Vec<<Oh7Game as Game>::Action>,
+) {
     g.legal_actions(seat, legal);
     let a = legal[rng.random_range(0..legal.len() as u32) as usize];
     g.apply(seat, a).expect("a legal action");

@@ -286,7 +286,9 @@ fn a_restarted_game_is_a_new_game() {
             reused.restart(seed);
             let mut fresh = Oh7Game::new(rules, n, seed).unwrap();
             let mut views = Vec::new();
-            play(&mut fresh, &mut ChaCha8Rng::seed_from_u64(seed), |g| views.push(oh7_core::DynGame::view_json(g, Some(0))));
+            play(&mut fresh, &mut ChaCha8Rng::seed_from_u64(seed), |g| {
+                views.push(oh7_core::DynGame::view_json(g, Some(0)))
+            });
             let mut at = 0;
             play(&mut reused, &mut ChaCha8Rng::seed_from_u64(seed), |g| {
                 assert_eq!(oh7_core::DynGame::view_json(g, Some(0)), views[at], "{rules:?} {n} seed {seed}, step {at}");

@@ -1418,8 +1418,7 @@ pub struct Draws16 {
 
 impl Draws16 {
     #[inline]
-    fn next(&mut self, rng: &mut ChaCha8Rng) -> u32 {
-        use rand::RngCore;
+    fn next<R: rand::RngCore + ?Sized>(&mut self, rng: &mut R) -> u32 {
         if self.left == 0 {
             self.word = rng.next_u32();
             self.left = 2;
@@ -1433,7 +1432,7 @@ impl Draws16 {
     /// A uniform number in `0..n`, `1 <= n <= 65536` (Lemire's multiply-and-reject on 16 bits:
     /// unbiased).
     #[inline]
-    pub fn below(&mut self, rng: &mut ChaCha8Rng, n: u32) -> u32 {
+    pub fn below<R: rand::RngCore + ?Sized>(&mut self, rng: &mut R, n: u32) -> u32 {
         let mut m = self.next(rng) * n;
         if (m & 0xFFFF) < n {
             let threshold = (0x1_0000 - n) % n;

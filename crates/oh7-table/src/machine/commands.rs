@@ -497,7 +497,10 @@ impl Machine {
             return Err(Refusal::new(ErrorCode::NotSeated, "Take a seat first."));
         };
         if self.config.rated {
-            return Err(Refusal::new(ErrorCode::NoHints, "No hints at a rated table: the game counts for the ratings."));
+            return Err(Refusal::new(
+                ErrorCode::NoHints,
+                "No hints at a rated table: the game counts for the ratings.",
+            ));
         }
         let game = self.core.may_hint(seat)?.box_clone();
         let level = self.config.spec.strongest();
