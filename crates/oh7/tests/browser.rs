@@ -1279,6 +1279,38 @@ fn accounts_rated_turn_based_game_and_player_pages() {
         wait_state(&w, "the bot's decision at the deadline", |s| s["version"].as_u64().is_some_and(|x| x > v)).await;
         w.close().await.ok();
 
+        eprintln!("scenario: a move made from the home page's list, then Back: the list is the server's (friction 9)");
+        a.goto(&format!("{base}/")).await.unwrap();
+        b.goto(&format!("{base}/")).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let listed = "return document.querySelectorAll('#account-turns li a').length";
+        let mover = if js(&a, listed).await.as_u64().unwrap_or(0) > 0 { &a } else { &b };
+        wait_for(mover, "#account-turns li a").await;
+        click(mover, "#account-turns li a").await;
+        wait_state(mover, "at the table from the list", |s| s["legal"].as_array().is_some_and(|l| !l.is_empty())).await;
+        let before = state(mover).await["version"].as_u64().unwrap_or(0);
+        assert!(act_once(mover).await, "a decision from the table reached by the list");
+        if state(mover).await["view"]["phase"]["name"] == "betting" {
+            wait_for(mover, "#confirm-btn:not([disabled])").await;
+            act_once(mover).await;
+        }
+        wait_state(mover, "the move made", |s| s["version"].as_u64().unwrap_or(0) > before && s["pending"].is_null()).await;
+        mover.back().await.unwrap();
+        let until = Instant::now() + Duration::from_secs(10);
+        loop {
+            let fresh = js(
+                mover,
+                "return fetch('/api/account/turns').then((r) => r.json()).then((j) =>
+                   [j.turns.length, document.querySelectorAll('#account-turns li a').length, location.pathname]);",
+            )
+            .await;
+            if fresh[0] == fresh[1] && fresh[2] == "/" {
+                break;
+            }
+            assert!(Instant::now() < until, "after Back the home page lists what the server says: {fresh}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+
         eprintln!("scenario: they come back and finish the game");
         a.goto(&invite).await.unwrap();
         wait_state(&a, "Ann back at the table", |s| s["you"] == 0).await;
