@@ -119,13 +119,22 @@ def test_writable_arrays_do_not_change_the_games():
         obs, masks, _, _, _ = b.step(ids)
         obs2, masks2, _, _, _ = twin.step(ids)
         assert np.array_equal(obs, obs2) and np.array_equal(masks, masks2)
+    # DLPack takes the batch without a copy.
+    shared = np.from_dlpack(obs)
+    assert shared.ctypes.data == obs.ctypes.data
+
+
+def test_torch_takes_the_batch_without_a_copy_or_a_warning():
     torch = pytest.importorskip("torch")
     import warnings
 
+    b = BatchEnv(4, preset="kod7", players=4, learner=0, bots="random", seed=5)
+    obs, masks, _, _, _ = b.reset(seed=1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         t = torch.from_numpy(obs)
-    assert t.data_ptr() == obs.ctypes.data  # no copy
+        m = torch.from_dlpack(masks)
+    assert t.data_ptr() == obs.ctypes.data and m.data_ptr() == masks.ctypes.data  # no copy
 
 
 def test_gym_envs_take_python_opponents_and_make_vec_uses_the_batch():
