@@ -15,4 +15,4 @@ for game in range(3):
             action = int(rng.choice(legal))
         env.step(action)
     print(f"game {game}: totals {env.totals()}, winners {env.winners()}")
-env.record_to("last-game.json")  # oh7 replay last-game.json
+env.record_to("last-game.json")  # oh7-replay last-game.json (installed with the package)

@@ -50,11 +50,18 @@ class _Batched:
 
 
 class _PerGame(_Batched):
+    def _one(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        a = self._fn(obs, mask)
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            if not (isinstance(a, np.ndarray) and a.shape == () and np.issubdtype(a.dtype, np.integer)):
+                raise ValueError(f"the opponent {self.name!r} returned {a!r} ({type(a).__name__}): give an int id")
+        return int(a)
+
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return np.array([int(self._fn(o, m)) for o, m in zip(obs, masks)], np.int64)
+        return np.array([self._one(o, m) for o, m in zip(obs, masks)], np.int64)
 
     def __call__(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        return int(self._fn(obs, mask))
+        return self._one(obs, mask)
 
 
 def batched(fn: Callable[[np.ndarray, np.ndarray], Any]) -> Opponent:

@@ -74,6 +74,7 @@ class BatchEnv:
             preset = "kod7"  # oh7.env's default
         seed = seed_value(seed)
         levels, self._py = _seats(bots, learner, players)
+        self._levels = levels
         self.core = _core.VecCore(
             num_envs,
             game=game,
@@ -139,23 +140,36 @@ class BatchEnv:
 
     def set_opponents(self, bots: OpponentSpec | list | dict) -> None:
         """Change the Python opponents between steps (self-play: a newer frozen copy). The seats
-        played by Python stay those of the constructor, and built-in levels stay as they were:
-        give one Python opponent for all of those seats, or a dict ``{seat: opponent}`` or a
-        list (one per seat, ``None`` where Python does not play) naming exactly those seats."""
+        played by Python stay those of the constructor, and the built-in levels stay as they
+        were: give one Python opponent for all of those seats, or a list (one per seat) or a
+        dict ``{seat: opponent}``, where a seat that a built-in level plays may be left out, or
+        given ``None`` or its level again."""
         if isinstance(bots, dict):
             given = dict(bots)
         elif isinstance(bots, (list, tuple)):
-            given = {s: x for s, x in enumerate(bots) if x is not None}
+            given = dict(enumerate(bots))
         else:
             given = {s: bots for s in self._py}
-        if set(given) != set(self._py):
-            raise ValueError(f"Python opponents for seats {sorted(given)}: this batch has them at seats {sorted(self._py)}")
+        levels = self._levels or []
         new = {}
         for s, spec in given.items():
-            r = resolve(spec)
-            if isinstance(r, str):
-                raise ValueError(f"seat {s}: a built-in level is set when the batch is made; here give a Python opponent")
+            level = levels[s] if isinstance(s, int) and 0 <= s < len(levels) else None
+            if s not in self._py:
+                if spec is None or (isinstance(spec, str) and spec == level):
+                    continue
+                if level is not None:
+                    raise ValueError(
+                        f"seat {s} is played by the built-in level {level!r}, set when the batch was made; "
+                        f"set_opponents changes the Python seats {sorted(self._py)}"
+                    )
+                raise ValueError(f"seat {s} is not a Python opponent's seat: this batch has them at seats {sorted(self._py)}")
+            r = resolve(spec) if spec is not None else None
+            if r is None or isinstance(r, str):
+                raise ValueError(f"seat {s}: give a Python opponent (a built-in level is set when the batch is made)")
             new[s] = r
+        missing = sorted(set(self._py) - set(new))
+        if missing:
+            raise ValueError(f"no new opponent for the Python seats {missing}")
         self._py = new
 
     def reset(self, seed: int | str | None = None):

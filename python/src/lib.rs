@@ -562,8 +562,8 @@ fn player_range(game: Option<&str>, preset: Option<&str>, ruleset: Option<&str>)
         .ok_or_else(|| value_error("no player count fits these rules"))
 }
 
-/// A record (`oh7-record/1` JSON text) checked by replaying it, as `oh7 replay` does, and its
-/// choices as action ids: `(core, steps, seats)`: a `Core` of the record's rules and seed at
+/// A record (`oh7-record/1` JSON text, of a finished game or one in progress) checked by
+/// replaying it, as `oh7 replay` does, and its choices as action ids: `(core, steps, seats)`: a `Core` of the record's rules and seed at
 /// the game's start, the `(seat, ids)` of each choice in the order the engine asks them (a
 /// choice of several ids, a pass, is one entry), and the record's seat names. Stepping `core`
 /// through `steps` plays the recorded game again (`oh7.records.replay`).
@@ -587,6 +587,10 @@ fn record_steps(record_json: &str, win_reward: f64) -> PyResult<(Core, Vec<(Seat
     }
     let mut steps = Vec::new();
     while let Some(seat) = env.to_act() {
+        // A record of a game in progress ends where its choices end.
+        if queues.iter().all(|q| q.is_empty()) {
+            break;
+        }
         let text = queues[seat].pop_front().ok_or_else(|| {
             value_error(format!("the engine asks seat {seat}; the record has no more of its choices"))
         })?;

@@ -75,8 +75,14 @@ def test_opponents_by_dict_one_for_all_and_swapped():
     for _ in range(20):
         _, masks, _, _, _ = b.step(b._masks.argmax(1))
     assert other and not calls
-    with pytest.raises(ValueError, match="seats"):
-        b.set_opponents({1: a})  # seat 1 is the built-in level's
+    with pytest.raises(ValueError, match="seat 1 is played by the built-in level 'heuristic'"):
+        b.set_opponents({1: a})
+    with pytest.raises(ValueError, match="no new opponent for the Python seats"):
+        b.set_opponents({1: "heuristic"})
+    # A list naming every seat: the built-in level's seat given its level again (or None).
+    b.set_opponents([a, "heuristic", None])
+    b.set_opponents([a, None, None])
+    b.step(b._masks.argmax(1))
     # One Python opponent for every other seat.
     c = BatchEnv(2, preset="kod7", players=4, learner=1, bots=first_legal, seed=2)
     assert sorted(c._py) == [0, 2, 3]
@@ -94,6 +100,9 @@ def test_bad_opponents_are_refused_before_anything_moves():
     illegal = opponents.batched(lambda o, m: np.argmin(m, axis=1))
     with pytest.raises(ValueError, match="seat 0 .* not legal"):
         BatchEnv(2, preset="kod7", players=4, learner=3, bots=[illegal, illegal, illegal, None], seed=0)
+    floats = lambda o, m: float(np.flatnonzero(m)[0]) + 0.7  # noqa: E731
+    with pytest.raises(ValueError, match="give an int id"):
+        BatchEnv(2, preset="kod7", players=4, learner=3, bots=[floats, floats, floats, None], seed=0)
     shape = opponents.batched(lambda o, m: np.zeros((len(o), 2), np.int64))
     with pytest.raises(ValueError, match="shape"):
         BatchEnv(2, preset="kod7", players=4, learner=3, bots=[shape, shape, shape, None], seed=0)

@@ -116,6 +116,24 @@ def test_seat_names_load_write_and_refusals(tmp_path):
         records.check(wrong)
 
 
+def test_a_game_in_progress_replays_as_far_as_it_went():
+    e = oh7.env(preset="kod7")
+    e.reset(seed=5)
+    for _ in range(60):
+        obs, _, _, _, _ = e.last()
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    rec = e.unwrapped.record()
+    assert rec["finished"] is False
+    records.check(rec)
+    steps = records.replay(rec)
+    assert len(steps) == 60
+    again = oh7.env(preset="kod7")
+    again.reset(seed=rec["seed"])
+    for s in steps:
+        again.step(s.action)
+    assert again.unwrapped.record() == rec
+
+
 def test_the_console_script(tmp_path):
     good = tmp_path / "good.json"
     good.write_text(json.dumps(json.loads(FIXTURES[0].read_text())["record"]))
