@@ -83,6 +83,7 @@ export const TEXT = {
     wonBy: (name) => `won by ${name}`,
     takes: (name) => `${name} takes the trick`,
     continue: "Continue",
+    continueHelp: "The trick clears by itself; this clears it now (nobody waits for you)",
     noLastTrick: "no trick yet",
     toMove: (names) => `Waiting for ${names}`,
     yourTurn: "Your turn",
@@ -598,6 +599,7 @@ export const TEXT = {
     wonBy: (name) => `remporté par ${name}`,
     takes: (name) => `${name} remporte le pli`,
     continue: "Continuer",
+    continueHelp: "Le pli s'efface de lui-même ; ceci l'efface tout de suite (personne ne vous attend)",
     noLastTrick: "aucun pli pour l'instant",
     // « d'Alice », « de Bruno » (a name that starts with a vowel takes the elided form).
     toMove: (names) => `En attente ${/^[aeiouyàâäéèêëîïôöûüù]/i.test(names) ? "d'" : "de "}${names}`,

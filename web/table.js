@@ -500,7 +500,7 @@ function oh7Center(ctx, v) {
         { class: "trick-caption" },
         h("span", { role: "status" }, t.takes(seatName(ctx, c.winner))),
         " ",
-        h("button", { type: "button", class: "small", "data-k": "continue", onclick: () => ctx.dispatch({ type: "local/dismiss-trick" }) }, t.continue),
+        h("button", { type: "button", class: "small", "data-k": "continue", title: t.continueHelp, onclick: () => ctx.dispatch({ type: "local/dismiss-trick" }) }, t.continue),
       ),
     ];
   }
