@@ -1294,7 +1294,8 @@ fn accounts_rated_turn_based_game_and_player_pages() {
             wait_for(mover, "#confirm-btn:not([disabled])").await;
             act_once(mover).await;
         }
-        wait_state(mover, "the move made", |s| s["version"].as_u64().unwrap_or(0) > before && s["pending"].is_null()).await;
+        wait_state(mover, "the move made", |s| s["version"].as_u64().unwrap_or(0) > before && s["pending"].is_null())
+            .await;
         mover.back().await.unwrap();
         let until = Instant::now() + Duration::from_secs(10);
         loop {
