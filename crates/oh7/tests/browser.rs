@@ -723,11 +723,11 @@ fn the_browser_table() {
                 shot(&a, "summary").await;
                 let body = text(&a).await;
                 assert!(body.contains("is over") && body.contains("Points"), "the summary is shown: {body}");
-                // Each seat's points explained by the table's rule (en: 2 + basket + tricks).
+                // Each seat's points explained by the table's rule (en: 2 for making it + basket + tricks).
                 let why = js(&a, "return [...document.querySelectorAll('.summary .why li')].map(l => l.textContent)").await;
                 let why = why.as_array().unwrap();
                 assert_eq!(why.len(), 4, "one explanation per seat: {why:?}");
-                assert!(why.iter().all(|l| l.as_str().unwrap().contains("bet made: 2 + ") || l.as_str().unwrap().contains("bet missed by ")), "{why:?}");
+                assert!(why.iter().all(|l| l.as_str().unwrap().contains("bet made: 2 (for making it) + ") || l.as_str().unwrap().contains("bet missed by ")), "{why:?}");
                 click(&a, "button[data-k='summary-ok']").await;
                 wait_state(&a, "the summary dismissed", |s| s["summary"].is_null()).await;
                 // The score sheet, any time during play.
