@@ -338,10 +338,11 @@ function requestReview() {
 
 function act(action) {
   if (S.pending) return;
-  // At a tutorial table, the lesson shown is read once the newcomer acts on it (pressing
-  // "Got it" is not needed): it does not come back at the next round.
-  const shown = code && !solo ? coachNow() : null;
-  if (shown && !shown.last) readLesson(shown.id, false, false);
+  // At a tutorial table, a lesson about the decision being taken (the one on screen) is read
+  // once the newcomer acts on it, "Got it" pressed or not: it does not come back at the next
+  // round. A lesson that only tells (the trump, a trick won, the score) waits for its "Got it".
+  const shown = code && !solo ? document.querySelector(".coach")?.dataset.lesson : null;
+  if (shown && ACTED_ON.has(shown)) readLesson(shown, false, false);
   clearSevenChoice();
   const fromActions = document.activeElement?.closest?.(".actions");
   const id = sendCommand("act", { action });
@@ -736,6 +737,9 @@ function coachNow() {
   if (!tut) return null;
   return lesson(S, tut.seen || [], S.lang, tableRules()?.[S.lang], (s) => seatName(ctx, s));
 }
+
+/** The lessons about a decision, read by taking it (web/coach.js's ids). */
+const ACTED_ON = new Set(["specials", "pass", "bet", "rebet", "lead", "follow", "noFollow", "play", "actions", "wild", "draw", "penalty", "lock", "lastCard", "callout"]);
 
 /** A lesson read: the next one comes; the last one ends the tutorial of the family. */
 function readLesson(id, last, draw = true) {
