@@ -248,10 +248,8 @@ impl FromStr for Card {
 
     fn from_str(text: &str) -> Result<Card, CardParseError> {
         // What oh7 writes (`3S`, `3S'`, `*2`, `V`, `?`), read without the general path below.
-        if let [v @ b'0'..=b'7', s @ (b'S' | b'H' | b'C' | b'D' | b'F'), rest @ ..] = text.as_bytes()
-            && let (Some(suit), Some(copy)) = (Suit::from_char(*s as char), copy_mark(rest))
-        {
-            return Ok(Card::regular(suit, v - b'0', copy));
+        if let Some(c) = Card::regular_as_written(text.as_bytes()) {
+            return Ok(c);
         }
         let err = || CardParseError::new(text);
         let t = text.trim();
@@ -298,6 +296,19 @@ impl FromStr for Card {
 }
 
 /// The copy of a card from what follows its name in oh7's own notation: nothing or `'`.
+impl Card {
+    /// A regular card as oh7 writes it (`3S`, `3S'`), from its bytes: the fast path of card
+    /// text, for records read in bulk (any other card: `None`, and [`FromStr`] reads it).
+    pub(crate) fn regular_as_written(text: &[u8]) -> Option<Card> {
+        if let [v @ b'0'..=b'7', s @ (b'S' | b'H' | b'C' | b'D' | b'F'), rest @ ..] = text
+            && let (Some(suit), Some(copy)) = (Suit::from_char(*s as char), copy_mark(rest))
+        {
+            return Some(Card::regular(suit, v - b'0', copy));
+        }
+        None
+    }
+}
+
 fn copy_mark(rest: &[u8]) -> Option<u8> {
     match rest {
         [] => Some(0),
@@ -316,7 +327,9 @@ macro_rules! serde_as_text {
                 s.serialize_str($crate::card::Notation::notation(self).as_str())
             }
         }
-
+        $crate::card::serde_as_text!(@read $t);
+    )*};
+    (@read $t:ty) => {
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 struct Text;
@@ -333,7 +346,7 @@ macro_rules! serde_as_text {
                 d.deserialize_str(Text)
             }
         }
-    )*};
+    };
 }
 pub(crate) use serde_as_text;
 
@@ -397,7 +410,25 @@ impl fmt::Write for ShortText {
     }
 }
 
-serde_as_text!(Suit, Card);
+serde_as_text!(Suit);
+serde_as_text!(@read Card);
+
+impl serde::Serialize for Card {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(CARD_TEXT[self.0 as usize])
+    }
+}
+
+/// Each card's notation, by id: what a record writes thousands of times (no formatting, no
+/// UTF-8 check per card).
+const CARD_TEXT: [&str; CARD_IDS] = [
+    "0S", "0S'", "1S", "1S'", "2S", "2S'", "3S", "3S'", "4S", "4S'", "5S", "5S'", "6S", "6S'", "7S", "7S'", "0H",
+    "0H'", "1H", "1H'", "2H", "2H'", "3H", "3H'", "4H", "4H'", "5H", "5H'", "6H", "6H'", "7H", "7H'", "0C", "0C'",
+    "1C", "1C'", "2C", "2C'", "3C", "3C'", "4C", "4C'", "5C", "5C'", "6C", "6C'", "7C", "7C'", "0D", "0D'", "1D",
+    "1D'", "2D", "2D'", "3D", "3D'", "4D", "4D'", "5D", "5D'", "6D", "6D'", "7D", "7D'", "0F", "0F'", "1F", "1F'",
+    "2F", "2F'", "3F", "3F'", "4F", "4F'", "5F", "5F'", "6F", "6F'", "7F", "7F'", "*0", "*0'", "*1", "*1'", "*2",
+    "*2'", "*3", "*3'", "*4", "*4'", "*5", "*5'", "*6", "*6'", "*7", "*7'", "V", "V'", "?",
+];
 
 /// The methods every card set has, for a card type that is a tuple struct over its `u8` id (below
 /// 128) and a set type that is a tuple struct over a `u128` of those ids: Oh 7's [`CardSet`] and
@@ -633,6 +664,9 @@ mod tests {
     fn notation_round_trips_for_every_card() {
         for id in 0..CARD_IDS as u8 {
             let c = Card::from_id(id).unwrap();
+            // What records write is the notation.
+            assert_eq!(CARD_TEXT[id as usize], c.to_string());
+            assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{c}\""));
             if c.kind() == Kind::Interrobang || matches!(c.kind(), Kind::Regular(_) | Kind::Star | Kind::Void) {
                 let t = c.to_string();
                 assert_eq!(t.parse::<Card>().unwrap(), c, "{t}");

@@ -556,8 +556,9 @@ pub fn stats_of_files(paths: &[PathBuf], progress: &(dyn Fn(u64) + Sync)) -> Res
     let run = check_shards(paths, &headers, true)?;
     let mut stats = Stats::new();
     let mut records = 0;
+    let mut spare = Vec::new();
     for (p, h) in paths.iter().zip(&headers) {
-        let (s, n) = stats_of_file(p, h.is_some(), &|n| progress(records + n))?;
+        let (s, n) = stats_of_file(p, h.is_some(), &|n| progress(records + n), &mut spare)?;
         if let Some(h) = h
             && n != h.to - h.from
         {
@@ -710,60 +711,89 @@ struct Lines {
     numbers: Vec<usize>,
 }
 
+/// Batches in use at once: one being filled, two waiting, one being replayed.
+const BATCHES: usize = 4;
+
 /// Read `reader`'s non-blank lines (after its header line, if `header`) in batches into `tx`,
-/// on its own thread, so that reading and decompressing overlap the replay.
+/// on its own thread, so that reading and decompressing overlap the replay. Lines are read
+/// straight into the batch, and each next batch is a spare one (left from the files before) or,
+/// once [`BATCHES`] exist, one the replay is done with: its memory already mapped and as large
+/// as needed (growing fresh ones was a tenth of a merge's time, the kernel zeroing new pages).
+/// Gives back the spare batches and the channel the replay gives batches back on.
 fn read_batches(
     path: &Path,
     mut reader: Box<dyn BufRead + Send>,
     header: bool,
-    tx: &std::sync::mpsc::SyncSender<Result<Lines, SimError>>,
-    recycled: &std::sync::mpsc::Receiver<Lines>,
-) {
-    let mut batch = Lines::default();
-    let mut line = Vec::new();
+    tx: std::sync::mpsc::SyncSender<Result<Lines, SimError>>,
+    recycled: std::sync::mpsc::Receiver<Lines>,
+    mut spare: Vec<Lines>,
+) -> (Vec<Lines>, std::sync::mpsc::Receiver<Lines>) {
+    let mut made = spare.len().max(1);
+    let mut batch = spare.pop().unwrap_or_default();
     let mut no = 0usize;
     loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
+        let start = batch.text.len();
+        match reader.read_until(b'\n', &mut batch.text) {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => {
                 // Mid-file: a cut or corrupt file (a compressed one ends without its trailer).
                 let why = format!("cannot read on after {} lines: {e} (a cut or corrupt file?)", no);
                 let _ = tx.send(Err(SimError::Line { path: path.into(), line: no + 1, why }));
-                return;
+                return (spare, recycled);
             }
         }
         no += 1;
-        if (header && no == 1) || line.trim_ascii().is_empty() {
+        if (header && no == 1) || batch.text[start..].trim_ascii().is_empty() {
+            batch.text.truncate(start);
             continue;
         }
-        batch.text.extend_from_slice(&line);
         batch.ends.push(batch.text.len());
         batch.numbers.push(no);
         if batch.ends.len() == BATCH {
-            // The next batch is one the replay is done with (its memory already mapped and as
-            // large as needed), or a new one.
-            let next = recycled.try_recv().unwrap_or_default();
+            let next = match spare.pop() {
+                Some(b) => b,
+                None if made < BATCHES => {
+                    made += 1;
+                    let mut fresh = Lines::default();
+                    fresh.text.reserve(batch.text.len() + batch.text.len() / 4);
+                    fresh
+                }
+                None => match recycled.recv() {
+                    Ok(b) => b,
+                    // The replay stopped (a bad line): it says why.
+                    Err(_) => return (spare, recycled),
+                },
+            };
             if tx.send(Ok(std::mem::replace(&mut batch, next))).is_err() {
-                return;
+                return (spare, recycled);
             }
         }
     }
-    if !batch.ends.is_empty() {
+    if batch.ends.is_empty() {
+        spare.push(batch);
+    } else {
         let _ = tx.send(Ok(batch));
     }
+    (spare, recycled)
 }
 
-/// One records file's statistics and record count (after its header line, if `header`).
-fn stats_of_file(path: &Path, header: bool, progress: &(dyn Fn(u64) + Sync)) -> Result<(Stats, u64), SimError> {
+/// One records file's statistics and record count (after its header line, if `header`);
+/// `spare` holds the batches of the files before, and then this file's.
+fn stats_of_file(
+    path: &Path,
+    header: bool,
+    progress: &(dyn Fn(u64) + Sync),
+    spare: &mut Vec<Lines>,
+) -> Result<(Stats, u64), SimError> {
     let reader = files::open(path)?;
     let mut stats = Stats::new();
     let mut count = 0u64;
     std::thread::scope(|scope| {
         let (tx, rx) = sync_channel(2);
         let (back, recycled) = channel::<Lines>();
-        scope.spawn(move || read_batches(path, reader, header, &tx, &recycled));
+        let batches = std::mem::take(spare);
+        let reading = scope.spawn(move || read_batches(path, reader, header, tx, recycled, batches));
         for batch in rx {
             let mut batch = batch?;
             // Parse and replay the batch's lines in parallel; merging is order-independent.
@@ -791,6 +821,12 @@ fn stats_of_file(path: &Path, header: bool, progress: &(dyn Fn(u64) + Sync)) -> 
             batch.ends.clear();
             batch.numbers.clear();
             let _ = back.send(batch);
+        }
+        // The reader has ended (its channel closed): its batches and the ones given back are
+        // the next file's.
+        if let Ok((batches, recycled)) = reading.join() {
+            *spare = batches;
+            spare.extend(recycled.try_iter());
         }
         Ok::<_, SimError>(())
     })?;

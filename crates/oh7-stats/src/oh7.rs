@@ -132,7 +132,13 @@ impl Oh7Stats {
     /// Add one record.
     pub fn add(&mut self, r: &Record) {
         self.games += 1;
-        *self.presets.entry(r.preset.to_string()).or_insert(0) += 1;
+        // No String per record but the first of each preset.
+        match self.presets.get_mut(r.preset.name()) {
+            Some(n) => *n += 1,
+            None => {
+                self.presets.insert(r.preset.name().to_string(), 1);
+            }
+        }
         *self.players.entry(r.players as u64).or_insert(0) += 1;
         self.dummy_games += r.dummy as u64;
         let np = r.players;

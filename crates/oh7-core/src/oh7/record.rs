@@ -8,6 +8,8 @@ use crate::card::{Card, CardSet, Suit};
 use crate::game::{Game, Seat};
 use crate::ruleset::{Preset, Ruleset, RulesetError};
 
+mod scan;
+
 /// The record format this engine writes.
 pub(crate) const FORMAT: &str = "oh7-record/1";
 
@@ -325,8 +327,9 @@ fn replay_logged(value: &Value, log: Option<&mut Vec<(Seat, super::Action)>>) ->
 /// A record given as one line of JSON exactly as oh7 writes it, replayed: the game and the
 /// record, or `None`, and then [`replay`] says why (or accepts a record written otherwise:
 /// spaced, its fields reordered). The same check as [`replay`], several times faster for
-/// records files: the record is read typed (no JSON tree), and the engine's record written out
-/// must be the line byte for byte.
+/// records files: the line is walked once and its choices applied as they are read (no JSON
+/// tree, no typed record read), and the engine's record written out must be the line byte for
+/// byte; the record given is the engine's, which is then the line's.
 pub fn replay_written(line: &[u8]) -> Option<(Oh7Game, Record)> {
     let line = line.trim_ascii();
     // As oh7 writes them, `format` and `game` come first: a record of another game is left at once.
@@ -334,15 +337,15 @@ pub fn replay_written(line: &[u8]) -> Option<(Oh7Game, Record)> {
     if !line[..line.len().min(64)].windows(TAG.len()).any(|w| w == TAG) {
         return None;
     }
-    let rec = serde_json::from_str::<Record>(std::str::from_utf8(line).ok()?).ok()?;
-    let g = replay_steps(&rec, None).ok()?;
+    let g = scan::replay(line)?;
+    let rec = Record::from_game(&g);
     // Written into a buffer each thread keeps (no allocation per record), then one comparison.
     thread_local! {
         static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let same = BUF.with_borrow_mut(|buf| {
         buf.clear();
-        serde_json::to_writer(&mut *buf, &Record::from_game(&g)).is_ok() && buf.as_slice() == line
+        serde_json::to_writer(&mut *buf, &rec).is_ok() && buf.as_slice() == line
     });
     same.then_some((g, rec))
 }
@@ -434,23 +437,62 @@ impl Replayer<'_> {
     }
 
     fn decision(&mut self, d: &Decision) -> Result<(), ReplayError> {
-        let bad = || ReplayError::Format(format!("decision {} has value {}", d.kind, d.value));
-        let seat_value = || d.value.as_u64().map(|v| v as Seat).ok_or_else(bad);
-        let suit_value = || d.value.as_str().and_then(|s| s.parse::<Suit>().ok()).ok_or_else(bad);
-        let action = match d.kind.as_str() {
+        let value = match &d.value {
+            Value::Bool(b) => DecisionValue::Bool(*b),
+            Value::Number(n) => n.as_u64().map_or(DecisionValue::Other, DecisionValue::Number),
+            Value::String(s) => DecisionValue::Text(s),
+            _ => DecisionValue::Other,
+        };
+        match self.decision_action(d.seat, &d.kind, value) {
+            Ok(Some((seat, action))) => self.act(seat, action),
+            Ok(None) => Ok(()),
+            Err(None) => Err(ReplayError::Format(format!("unknown decision kind `{}`", d.kind))),
+            Err(Some(())) => Err(ReplayError::Format(format!("decision {} has value {}", d.kind, d.value))),
+        }
+    }
+
+    /// What a recorded decision has the replay apply: `Ok(None)` nothing (a lot, a forced
+    /// reveal: the engine's own, checked by the comparison at the end); `Err(None)` an unknown
+    /// kind, `Err(Some(()))` a value that does not fit the kind.
+    fn decision_action(
+        &self,
+        seat: Option<Seat>,
+        kind: &str,
+        value: DecisionValue<'_>,
+    ) -> Result<Option<(Seat, super::Action)>, Option<()>> {
+        let seat_value = || match value {
+            DecisionValue::Number(v) => Ok(v as Seat),
+            _ => Err(Some(())),
+        };
+        let suit_value = || match value {
+            DecisionValue::Text(s) => s.parse::<Suit>().map_err(|_| Some(())),
+            _ => Err(Some(())),
+        };
+        let action = match kind {
             // Lots are the engine's own; the comparison at the end checks them.
-            "lot" => return Ok(()),
+            "lot" => return Ok(None),
             // kod7's forced reveal is the engine's own too; fr-advanced's is a choice.
-            "reveal_interrobang" if !matches!(self.g.phase, Phase::Reveal { .. }) => return Ok(()),
-            "reveal_interrobang" => super::Action::Reveal(d.value.as_bool().ok_or_else(bad)?),
+            "reveal_interrobang" if !matches!(self.g.phase, Phase::Reveal { .. }) => return Ok(None),
+            "reveal_interrobang" => match value {
+                DecisionValue::Bool(b) => super::Action::Reveal(b),
+                _ => return Err(Some(())),
+            },
             "choose_leader" => super::Action::ChooseLeader(seat_value()?),
             "choose_trump" => super::Action::ChooseTrump(suit_value()?),
             "announce_trump" => super::Action::AnnounceTrump(suit_value()?),
-            other => return Err(ReplayError::Format(format!("unknown decision kind `{other}`"))),
+            _ => return Err(None),
         };
-        let seat = d.seat.ok_or_else(bad)?;
-        self.act(seat, action)
+        Ok(Some((seat.ok_or(Some(()))?, action)))
     }
+}
+
+/// A decision's value, as the replay reads it (from a JSON tree or from a line).
+#[derive(Clone, Copy)]
+enum DecisionValue<'a> {
+    Bool(bool),
+    Number(u64),
+    Text(&'a str),
+    Other,
 }
 
 /// The first place where two JSON values differ: (path, left, right).
