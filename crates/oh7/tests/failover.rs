@@ -107,7 +107,7 @@ async fn kill_9_of_one_instance_moves_its_tables_to_the_other() {
     let mut times = Vec::new();
     let mut acts = 0;
     for (i, t) in tasks.into_iter().enumerate() {
-        let mut tab = t.await.unwrap();
+        let tab = t.await.unwrap();
         assert_eq!(tab.at, addr_b, "table {i} ends on the live instance");
         acts += check_record(&tab).await;
         if on_a[i] {
