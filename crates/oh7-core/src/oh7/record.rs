@@ -446,27 +446,28 @@ impl Replayer<'_> {
         match self.decision_action(d.seat, &d.kind, value) {
             Ok(Some((seat, action))) => self.act(seat, action),
             Ok(None) => Ok(()),
-            Err(None) => Err(ReplayError::Format(format!("unknown decision kind `{}`", d.kind))),
-            Err(Some(())) => Err(ReplayError::Format(format!("decision {} has value {}", d.kind, d.value))),
+            Err(DecisionFault::UnknownKind) => Err(ReplayError::Format(format!("unknown decision kind `{}`", d.kind))),
+            Err(DecisionFault::BadValue) => {
+                Err(ReplayError::Format(format!("decision {} has value {}", d.kind, d.value)))
+            }
         }
     }
 
     /// What a recorded decision has the replay apply: `Ok(None)` nothing (a lot, a forced
-    /// reveal: the engine's own, checked by the comparison at the end); `Err(None)` an unknown
-    /// kind, `Err(Some(()))` a value that does not fit the kind.
+    /// reveal: the engine's own, checked by the comparison at the end), or why not.
     fn decision_action(
         &self,
         seat: Option<Seat>,
         kind: &str,
         value: DecisionValue<'_>,
-    ) -> Result<Option<(Seat, super::Action)>, Option<()>> {
+    ) -> Result<Option<(Seat, super::Action)>, DecisionFault> {
         let seat_value = || match value {
             DecisionValue::Number(v) => Ok(v as Seat),
-            _ => Err(Some(())),
+            _ => Err(DecisionFault::BadValue),
         };
         let suit_value = || match value {
-            DecisionValue::Text(s) => s.parse::<Suit>().map_err(|_| Some(())),
-            _ => Err(Some(())),
+            DecisionValue::Text(s) => s.parse::<Suit>().map_err(|_| DecisionFault::BadValue),
+            _ => Err(DecisionFault::BadValue),
         };
         let action = match kind {
             // Lots are the engine's own; the comparison at the end checks them.
@@ -475,15 +476,21 @@ impl Replayer<'_> {
             "reveal_interrobang" if !matches!(self.g.phase, Phase::Reveal { .. }) => return Ok(None),
             "reveal_interrobang" => match value {
                 DecisionValue::Bool(b) => super::Action::Reveal(b),
-                _ => return Err(Some(())),
+                _ => return Err(DecisionFault::BadValue),
             },
             "choose_leader" => super::Action::ChooseLeader(seat_value()?),
             "choose_trump" => super::Action::ChooseTrump(suit_value()?),
             "announce_trump" => super::Action::AnnounceTrump(suit_value()?),
-            _ => return Err(None),
+            _ => return Err(DecisionFault::UnknownKind),
         };
-        Ok(Some((seat.ok_or(Some(()))?, action)))
+        Ok(Some((seat.ok_or(DecisionFault::BadValue)?, action)))
     }
+}
+
+/// Why a recorded decision cannot be applied.
+enum DecisionFault {
+    UnknownKind,
+    BadValue,
 }
 
 /// A decision's value, as the replay reads it (from a JSON tree or from a line).
