@@ -79,6 +79,42 @@ pub fn heuristic_bet(rules: &Ruleset, hand: CardSet, bettable: CardSet, table: u
     best.1
 }
 
+/// The heuristic's bet made uncertain: each card of `bettable` with probability ∝
+/// `exp(−beta · miss)`, `miss` being what [`heuristic_bet`] minimises (a large `beta` is the
+/// heuristic's bet; a small one spreads the bets as real players' do).
+pub fn soft_heuristic_bet(
+    rules: &Ruleset,
+    hand: CardSet,
+    bettable: CardSet,
+    table: usize,
+    beta: f64,
+    rng: &mut impl rand::Rng,
+) -> Card {
+    let mut cards = [(Card::INTERROBANG, 0.0f64); 24];
+    let mut k = 0;
+    let mut low = f64::MAX;
+    for c in bettable.iter().take(cards.len()) {
+        let (miss, trump) = bet_miss(rules, hand, c, table, CardSet::EMPTY);
+        let d = f64::from(if trump { miss - 0.15 } else { miss });
+        low = low.min(d);
+        cards[k] = (c, d);
+        k += 1;
+    }
+    let mut total = 0.0;
+    for x in &mut cards[..k] {
+        x.1 = (-beta * (x.1 - low)).exp();
+        total += x.1;
+    }
+    let mut u = rng.random::<f64>() * total;
+    for &(c, w) in &cards[..k] {
+        if u < w {
+            return c;
+        }
+        u -= w;
+    }
+    cards[k - 1].0
+}
+
 /// What a seat knows when it plays a card (its own hand and the public state).
 #[derive(Clone, Copy, Debug)]
 pub struct PlayInfo<'a> {
@@ -362,4 +398,40 @@ impl Bot<Oh7Game> for HeuristicBot {
 /// Whether the rules make ★ bets ignore the trump (`kod7`, `fr-advanced`).
 pub fn stars_never_lead(rules: &Ruleset) -> bool {
     rules.leader != LeaderRule::HighestBet
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oh7_core::game::Game;
+    use oh7_core::ruleset::Preset;
+    use rand::SeedableRng;
+
+    #[test]
+    fn the_soft_bet_is_a_bettable_card_and_sharpens_into_the_heuristics() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for seed in 0..40 {
+            let preset = [Preset::En, Preset::Kod7, Preset::Bga][seed as usize % 3];
+            let rules = Ruleset::preset(preset);
+            let g = Oh7Game::new(rules.clone(), 4, seed).unwrap();
+            let view = g.view(g.to_move().lowest().unwrap());
+            let hand = view.hand();
+            let mut bettable = hand;
+            bettable.remove(Card::INTERROBANG);
+            let sharp = heuristic_bet(&rules, hand, bettable, 4, CardSet::EMPTY);
+            // At a large beta the soft bet is one of the heuristic's best (ties split by lot).
+            let d = |c: Card| {
+                let (miss, trump) = bet_miss(&rules, hand, c, 4, CardSet::EMPTY);
+                if trump { miss - 0.15 } else { miss }
+            };
+            assert_eq!(d(soft_heuristic_bet(&rules, hand, bettable, 4, 1e4, &mut rng)), d(sharp));
+            let mut seen = CardSet::EMPTY;
+            for _ in 0..200 {
+                let c = soft_heuristic_bet(&rules, hand, bettable, 4, 0.5, &mut rng);
+                assert!(bettable.contains(c), "{c} is not bettable");
+                seen.insert(c);
+            }
+            assert!(seen.len() > 1, "a soft bet at beta 0.5 should vary (seed {seed})");
+        }
+    }
 }

@@ -135,6 +135,19 @@ pub struct IsmctsConfig {
     /// With [`IsmctsConfig::value`], value the leaves of bet decisions with it too (else the
     /// playout values them).
     pub value_bets: bool,
+    /// A node's children are told apart by the seat that moves as well as by the card: below a
+    /// bet, the first leader (and so who moves) differs between determinizations, and without
+    /// it one seat's card is chosen by, and credited to, another seat's points.
+    pub keyed: bool,
+    /// Guide the other seats' moves in the tree by the rollout policy, which sees their
+    /// determinized hands (0: off): the policy's card is expanded first and gets a progressive
+    /// bias of `guide / (1 + visits)` in the selection.
+    pub guide: f64,
+    /// In a bet decision, the other seats bet by the heuristic made uncertain
+    /// ([`crate::heuristic::soft_heuristic_bet`] at this `beta`; 0: the rollout policy's bet).
+    pub bet_noise: f64,
+    /// The chance that a heuristic rollout plays a random legal card (0: never).
+    pub rollout_eps: f64,
 }
 
 impl Default for IsmctsConfig {
@@ -160,6 +173,10 @@ impl Default for IsmctsConfig {
             hand: false,
             value: false,
             value_bets: false,
+            keyed: false,
+            guide: 0.0,
+            bet_noise: 0.0,
+            rollout_eps: 0.0,
         }
     }
 }
@@ -184,6 +201,10 @@ pub const ISMCTS_KEYS: &[&str] = &[
     "value",
     "value_bets",
     "puct",
+    "keyed",
+    "guide",
+    "bet_noise",
+    "rollout_eps",
 ];
 
 /// Why a text of ISMCTS settings was refused.
@@ -211,7 +232,9 @@ pub enum IsmctsConfigError {
 impl IsmctsConfig {
     /// The built-in evaluator these settings name (rollout policy, exact solution).
     pub fn playout(&self) -> Playout {
-        Playout::new(self.rollout, self.exact, self.exact_nodes)
+        let mut p = Playout::new(self.rollout, self.exact, self.exact_nodes);
+        p.eps = self.rollout_eps;
+        p
     }
     /// Settings from `key=value` pairs over the defaults ([`ISMCTS_KEYS`]: `iterations`, `c`,
     /// `scale`, `rollout` (`random` or `heuristic`), …), separated by `:` or `,`, e.g.
@@ -239,6 +262,14 @@ impl IsmctsConfig {
                 "prior" => cfg.prior = v.parse().map_err(|_| bad())?,
                 "value" => cfg.value = v.parse().map_err(|_| bad())?,
                 "value_bets" => cfg.value_bets = v.parse().map_err(|_| bad())?,
+                "bet_noise" => {
+                    cfg.bet_noise = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?
+                }
+                "rollout_eps" => {
+                    cfg.rollout_eps = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)).ok_or_else(bad)?
+                }
+                "keyed" => cfg.keyed = v.parse().map_err(|_| bad())?,
+                "guide" => cfg.guide = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?,
                 "puct" => cfg.puct = v.parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?,
                 "spite" => cfg.spite = v.parse().ok().filter(|x: &f64| x.is_finite()).ok_or_else(bad)?,
                 "rollout" => {
@@ -312,6 +343,8 @@ pub struct IsmctsBot {
     model: Option<Arc<HandModel>>,
     /// The model of the others' bets, with [`IsmctsConfig::evidence`] ([`IsmctsBot::with_bet_model`]).
     bet_model: Option<Box<dyn BetModel>>,
+    /// The seat deciding (for [`IsmctsConfig::guide`]).
+    me: u8,
     name: &'static str,
 }
 
@@ -336,6 +369,7 @@ impl IsmctsBot {
             probs: None,
             model: None,
             bet_model: None,
+            me: 0,
             name: "bot:ismcts",
         }
     }
@@ -407,17 +441,28 @@ impl IsmctsBot {
         });
     }
 
-    /// Among the children of `node` legal in `legal`: `Ok(child)` by UCB1 with availability
-    /// (each legal child's availability counted), or `Err(card)`, an untried legal card.
-    fn select(&mut self, node: u32, legal: CardSet) -> Result<u32, Card> {
+    /// Among the children of `node` legal in `legal` (and, with [`IsmctsConfig::keyed`], taken
+    /// by `seat`): `Ok(child)` by UCB1 with availability (each legal child's availability
+    /// counted), or `Err(card)`, an untried legal card (`hint` first when it is one). `hint`
+    /// gets the progressive bias of [`IsmctsConfig::guide`].
+    fn select(&mut self, node: u32, legal: CardSet, seat: Seat, hint: Option<Card>) -> Result<u32, Card> {
+        let keyed = self.cfg.keyed;
+        let mine = |n: &Node| !keyed || n.seat as usize == seat;
         let mut untried = legal;
         for &c in &self.nodes[node as usize].children {
-            untried.remove(self.nodes[c as usize].card);
+            let n = &self.nodes[c as usize];
+            if mine(n) {
+                untried.remove(n.card);
+            }
         }
         if !untried.is_empty() {
-            return Err(random_card(untried, &mut self.rng));
+            return Err(match hint {
+                Some(h) if untried.contains(h) => h,
+                _ => random_card(untried, &mut self.rng),
+            });
         }
         let c = self.cfg.c;
+        let guide = self.cfg.guide;
         let mut best = (f64::NEG_INFINITY, NO_PARENT);
         // PUCT at the root when a prior is given: every legal card is available there.
         let puct = if node == 0 { self.root_prior.as_deref() } else { None };
@@ -425,17 +470,20 @@ impl IsmctsBot {
         for i in 0..self.nodes[node as usize].children.len() {
             let ch = self.nodes[node as usize].children[i];
             let n = &mut self.nodes[ch as usize];
-            if !legal.contains(n.card) {
+            if !legal.contains(n.card) || !mine(n) {
                 continue;
             }
             n.avail += 1;
             let mean = n.reward / n.visits as f64;
-            let v = match puct {
+            let mut v = match puct {
                 Some(p) => {
                     mean + self.cfg.puct * f64::from(p[n.card.id() as usize]) * sqrt_total / (1.0 + n.visits as f64)
                 }
                 None => mean + c * ((n.avail as f64).ln() / n.visits as f64).sqrt(),
             };
+            if hint == Some(n.card) {
+                v += guide / (1.0 + n.visits as f64);
+            }
             if v > best.0 {
                 best = (v, ch);
             }
@@ -456,7 +504,9 @@ impl IsmctsBot {
         while !pos.is_over() {
             let seat = pos.to_move();
             let legal = pos.legal();
-            match self.select(node, legal) {
+            let hint = (self.cfg.guide > 0.0 && seat != self.me as usize && legal.len() > 1)
+                .then(|| self.eval.play(pos, &scorer.bets, legal, &mut self.rng));
+            match self.select(node, legal, seat, hint) {
                 Ok(ch) => {
                     pos.play(self.nodes[ch as usize].card);
                     node = ch;
@@ -542,6 +592,7 @@ impl IsmctsBot {
         }
         let bet_cards = view.bet_cards().expect("bets are known in play");
         let scorer = Scorer::new(view.rules(), bet_cards);
+        self.me = seat_of(view) as u8;
         let know = Knowledge::from_view(view);
         self.set_probs(view, &know);
         self.set_prior(view, legal);
@@ -626,6 +677,7 @@ impl IsmctsBot {
         }
         self.reset();
         self.eval.begin(true);
+        self.me = seat_of(view) as u8;
         let ctx = BetContext::from_view(view);
         self.set_probs(view, &ctx.know);
         self.set_prior(view, legal);
@@ -670,6 +722,7 @@ impl IsmctsBot {
         let me = seat_of(view);
         let bet_cards = view.bet_cards().expect("bets are known in play");
         let scorer = Scorer::new(view.rules(), bet_cards);
+        self.me = seat_of(view) as u8;
         let know = Knowledge::from_view(view);
         self.set_probs(view, &know);
         self.root_prior = None;
@@ -704,6 +757,7 @@ impl IsmctsBot {
     pub fn bet_values(&mut self, view: &SeatView, legal: CardSet) -> Vec<CardValue> {
         self.reset();
         self.eval.begin(true);
+        self.me = seat_of(view) as u8;
         let ctx = BetContext::from_view(view);
         self.set_probs(view, &ctx.know);
         self.root_prior = None;
@@ -732,7 +786,7 @@ impl IsmctsBot {
                 Some(ch) => ch,
                 None => self.add(0, card, me),
             },
-            None => match self.select(0, legal) {
+            None => match self.select(0, legal, me, None) {
                 Ok(ch) => ch,
                 Err(card) => self.add(0, card, me),
             },
@@ -753,7 +807,18 @@ impl IsmctsBot {
                     if bettable.is_empty() {
                         break;
                     }
-                    bets[p] = self.eval.bet(&rules, hands[p], bettable, table, &mut self.rng);
+                    bets[p] = if self.cfg.bet_noise > 0.0 && p != me {
+                        crate::heuristic::soft_heuristic_bet(
+                            &rules,
+                            hands[p],
+                            bettable,
+                            table,
+                            self.cfg.bet_noise,
+                            &mut self.rng,
+                        )
+                    } else {
+                        self.eval.bet(&rules, hands[p], bettable, table, &mut self.rng)
+                    };
                 }
             }
             if let Some(r) = resolve_leader(&rules, &bets[..n], &hands, dummy.is_some(), attempt, &mut self.rng) {
@@ -838,8 +903,14 @@ mod tests {
             (400, 0.35, Rollout::Random, 3, 0.5, true)
         );
         assert_eq!((c.scale, c.bet_factor, c.bet_tree, c.spite), (10.0, 1, true, 0.0));
+        let r = IsmctsConfig::parse("keyed=true:guide=0.5:bet_noise=2:rollout_eps=0.1").unwrap();
+        assert_eq!((r.keyed, r.guide, r.bet_noise, r.rollout_eps), (true, 0.5, 2.0, 0.1));
         assert_eq!(IsmctsConfig::parse("").unwrap(), IsmctsConfig::default());
         for bad in [
+            "keyed=1",
+            "guide=-1",
+            "bet_noise=nan",
+            "rollout_eps=1.5",
             "iterations=0",
             "c=-1",
             "rollout=smart",

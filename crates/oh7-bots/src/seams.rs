@@ -83,13 +83,15 @@ pub struct Playout {
     exact: u8,
     exact_nodes: u64,
     solver: Option<Solver>,
+    /// The chance that a heuristic playout plays a random legal card instead (0: never).
+    pub eps: f64,
 }
 
 impl Playout {
     /// A playout by `policy`, exact from `exact` tricks left (0: never) within `exact_nodes`
     /// nodes of the solver (`IsmctsConfig::playout` makes the one a search's settings name).
     pub fn new(policy: Rollout, exact: u8, exact_nodes: u64) -> Playout {
-        Playout { policy, exact, exact_nodes, solver: (exact > 0).then(|| Solver::new(14)) }
+        Playout { policy, exact, exact_nodes, solver: (exact > 0).then(|| Solver::new(14)), eps: 0.0 }
     }
 }
 
@@ -129,6 +131,7 @@ impl Evaluator for Playout {
 
     fn play(&mut self, pos: &Position, bets: &[u8; MAX_SEATS], legal: CardSet, rng: &mut ChaCha8Rng) -> Card {
         match self.policy {
+            Rollout::Heuristic if self.eps > 0.0 && rng.random::<f64>() < self.eps => random_card(legal, rng),
             Rollout::Heuristic => heuristic_play(&play_info(pos, bets)),
             Rollout::Random => random_card(legal, rng),
         }
