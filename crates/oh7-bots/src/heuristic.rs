@@ -206,6 +206,78 @@ pub fn heuristic_play(i: &PlayInfo) -> Card {
     }
 }
 
+/// A rollout play that sees every hand of the determinization (`rollout=sighted`, a research
+/// setting): short of its bet, a seat plays its cheapest card that no later player of the trick
+/// can beat with the cards it holds (else its cheapest card); at or over its bet, its highest
+/// card that cannot win the trick or that a later player must beat (else its cheapest).
+pub fn sighted_play(pos: &Position, bets: &[u8; MAX_SEATS]) -> Card {
+    let me = pos.to_move();
+    let legal = pos.legal();
+    let trump = pos.trump;
+    let trick = pos.trick_cards();
+    let want = bets[me] > pos.won[me];
+    let later = &pos.order[pos.trick_len as usize + 1..pos.seats as usize];
+    // The strongest and weakest answer of each later player, for a lead suit.
+    let answers = |lead: Option<Suit>| {
+        let mut top = 0u8;
+        let mut forced = 0u8;
+        for &q in later {
+            let mut hi = 0u8;
+            let mut lo = u8::MAX;
+            for d in trick::legal_plays(pos.hands[q as usize], lead).iter() {
+                let k = trick::trick_key(d, trump, lead);
+                hi = hi.max(k);
+                lo = lo.min(k);
+            }
+            top = top.max(hi);
+            if lo != u8::MAX {
+                forced = forced.max(lo);
+            }
+        }
+        (top, forced)
+    };
+    let fixed = trick::lead_suit(trick);
+    let best_so_far = |lead: Option<Suit>| trick.iter().map(|&c| trick::trick_key(c, trump, lead)).max().unwrap_or(0);
+    let mut cache: [(Option<Suit>, u8, u8, u8); 6] = [(None, 0, 0, 0); 6];
+    let mut cached = 0usize;
+    let mut sure = CardSet::EMPTY;
+    let mut loses = CardSet::EMPTY;
+    for c in legal.iter() {
+        let lead = fixed.or(c.suit());
+        let (top, forced, before) = match cache[..cached].iter().find(|x| x.0 == lead) {
+            Some(&(_, t, f, b)) => (t, f, b),
+            None => {
+                let (t, f) = answers(lead);
+                let b = best_so_far(lead);
+                if cached < cache.len() {
+                    cache[cached] = (lead, t, f, b);
+                    cached += 1;
+                }
+                (t, f, b)
+            }
+        };
+        let k = trick::trick_key(c, trump, lead);
+        let wins_now = k > before || (trick.is_empty() && k > 0);
+        if wins_now && k >= top {
+            sure.insert(c);
+        }
+        if !wins_now || forced > k {
+            loses.insert(c);
+        }
+    }
+    let key = |c: &Card| strength(*c, trump, fixed);
+    let lowest = |s: CardSet| s.iter().min_by_key(key);
+    let highest = |s: CardSet| s.iter().max_by_key(key);
+    if want {
+        lowest(sure)
+            .or_else(|| lowest(legal.minus(CardSet::from_cards(&[Card::INTERROBANG]))))
+            .or_else(|| lowest(legal))
+    } else {
+        highest(loses).or_else(|| lowest(legal))
+    }
+    .expect("a legal card")
+}
+
 /// [`PlayInfo`] of the seat to play in a perfect-information position.
 pub fn play_info<'a>(pos: &'a Position, bets: &[u8; MAX_SEATS]) -> PlayInfo<'a> {
     let me = pos.to_move();
@@ -433,5 +505,33 @@ mod tests {
             }
             assert!(seen.len() > 1, "a soft bet at beta 0.5 should vary (seed {seed})");
         }
+    }
+
+    /// Three seats, ♥ trump, seat 0 to lead with `mine` while seats 1 and 2 hold `one`, `two`.
+    fn lead_position(mine: &str, one: &str, two: &str) -> Position {
+        let rules = Ruleset::preset(Preset::Kod7);
+        let set = |t: &str| t.split_whitespace().map(|c| c.parse::<Card>().unwrap()).collect::<CardSet>();
+        let mut pos = Position::empty(&rules, 3, None, Suit::H);
+        pos.hands[..3].copy_from_slice(&[set(mine), set(one), set(two)]);
+        pos.tricks_done = (oh7_core::oh7::TRICKS - 2) as u8;
+        pos.resume(0, &[]);
+        pos
+    }
+
+    #[test]
+    fn the_sighted_play_wins_cheaply_when_short_and_ducks_what_must_lose_when_not() {
+        let card = |t: &str| t.parse::<Card>().unwrap();
+        let pos = lead_position("6H 2H", "5H 3S", "4H 1C");
+        let mut bets = [0u8; MAX_SEATS];
+        bets[0] = 1;
+        // Short of its bet: 6♥ is the one lead nobody can beat.
+        assert_eq!(sighted_play(&pos, &bets), card("6H"));
+        // At its bet: 2♥ must lose (seat 1 has to follow with 5♥), 6♥ would win.
+        bets[0] = 0;
+        assert_eq!(sighted_play(&pos, &bets), card("2H"));
+        // Short, with no sure winner: the cheapest card, not a high one thrown away.
+        let pos = lead_position("3H 2H", "6H 3S", "4H 1C");
+        bets[0] = 1;
+        assert_eq!(sighted_play(&pos, &bets), card("2H"));
     }
 }

@@ -276,6 +276,7 @@ impl IsmctsConfig {
                     cfg.rollout = match v {
                         r if r == crate::Level::Random.name() => Rollout::Random,
                         r if r == crate::Level::Heuristic.name() => Rollout::Heuristic,
+                        "sighted" => Rollout::Sighted,
                         _ => return Err(bad()),
                     }
                 }

@@ -21,6 +21,9 @@ pub enum Rollout {
     Random,
     /// The heuristic bot's bets and plays.
     Heuristic,
+    /// The heuristic's bets; plays that see every hand of the determinization
+    /// ([`crate::heuristic::sighted_play`]; a research setting).
+    Sighted,
 }
 
 /// How the search values the position where its tree ends: it finishes the round there and
@@ -124,7 +127,7 @@ impl Evaluator for Playout {
 
     fn bet(&mut self, rules: &Ruleset, hand: CardSet, bettable: CardSet, table: usize, rng: &mut ChaCha8Rng) -> Card {
         match self.policy {
-            Rollout::Heuristic => heuristic_bet(rules, hand, bettable, table, CardSet::EMPTY),
+            Rollout::Heuristic | Rollout::Sighted => heuristic_bet(rules, hand, bettable, table, CardSet::EMPTY),
             Rollout::Random => random_card(bettable, rng),
         }
     }
@@ -133,6 +136,7 @@ impl Evaluator for Playout {
         match self.policy {
             Rollout::Heuristic if self.eps > 0.0 && rng.random::<f64>() < self.eps => random_card(legal, rng),
             Rollout::Heuristic => heuristic_play(&play_info(pos, bets)),
+            Rollout::Sighted => crate::heuristic::sighted_play(pos, bets),
             Rollout::Random => random_card(legal, rng),
         }
     }
