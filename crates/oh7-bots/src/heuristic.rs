@@ -485,7 +485,7 @@ mod tests {
         for seed in 0..40 {
             let preset = [Preset::En, Preset::Kod7, Preset::Bga][seed as usize % 3];
             let rules = Ruleset::preset(preset);
-            let g = Oh7Game::new(rules.clone(), 4, seed).unwrap();
+            let g = Oh7Game::new(rules, 4, seed).unwrap();
             let view = g.view(g.to_move().lowest().unwrap());
             let hand = view.hand();
             let mut bettable = hand;
