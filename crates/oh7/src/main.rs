@@ -345,3 +345,24 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// `oh7 tournament --help` names every research setting of ISMCTS and every level offered.
+    #[test]
+    fn the_tournament_help_names_every_ismcts_setting_and_level() {
+        let cmd = Cli::command();
+        let t = cmd.find_subcommand("tournament").expect("a tournament command");
+        let bots = t.get_arguments().find(|a| a.get_id() == "bots").expect("a --bots option");
+        let help = bots.get_long_help().or(bots.get_help()).expect("help for --bots").to_string();
+        for key in oh7_bots::ismcts::ISMCTS_KEYS {
+            assert!(help.contains(key), "--bots help does not name the setting {key}");
+        }
+        for name in oh7_bots::level::OH7_NAMES.iter().chain(&oh7_bots::level::SEVEN_NAMES) {
+            assert!(help.contains(name), "--bots help does not name the level {name}");
+        }
+    }
+}

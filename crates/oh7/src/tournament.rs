@@ -29,11 +29,13 @@ pub(crate) struct TournamentArgs {
     #[arg(long, default_value_t = 200, value_parser = parse_deals)]
     pub deals: u64,
     /// Bots, comma-separated (seat s gets bot s mod k, then the seating rotates). Oh 7: random,
-    /// heuristic, easy, medium, hard, ismcts, expert; for research `ismcts:KEY=VALUE:...` (keys:
-    /// iterations, c, scale, rollout, exact, exact_nodes, spite, bet_tree, bet_factor, infer,
-    /// halving, hand, prior, puct, value, value_bets; see docs/bots.md and docs/learning.md),
-    /// `mix:BETS:PLAY`, `hybrid:ITERATIONS`, `pimc` (the expert before 2026-11-25), and `oracle`
-    /// (sees every hand; for measurement).
+    /// beginner, heuristic, easy, medium, hard, ismcts, expert; for research
+    /// `ismcts:KEY=VALUE:...` (keys: iterations, c, scale, rollout, exact, exact_nodes, spite,
+    /// bet_tree, bet_factor, infer, evidence, evidence_pool, halving, hand, prior, value,
+    /// value_bets, puct, keyed, guide, bet_noise, rollout_eps; see docs/bots.md and
+    /// docs/learning.md), `mix:BETS:PLAY`, `hybrid:ITERATIONS`, `betnet=FILE`, `pimc` (the expert
+    /// before 2026-11-25), and `oracle` (sees every hand; for measurement; `mix:oracle:PLAY` bets
+    /// as the oracle and plays as PLAY).
     /// Seven: random, heuristic, search.
     #[arg(long, value_delimiter = ',', default_value = "heuristic,random")]
     pub bots: Vec<String>,
@@ -110,6 +112,11 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
             }
             LevelError::Form(form) => anyhow::anyhow!("bot `{b}`: {form}"),
         })?;
+        // `mix:oracle:PLAY`: the oracle's bets, which only a tournament can seat; check PLAY.
+        let level = match level {
+            BotLevel::Mix(bets, play) if *bets == BotLevel::Oracle => *play,
+            other => other,
+        };
         if !level.is_offered()
             && level != BotLevel::Oracle
             && let Err(e) = oh7_bots::oh7_bot_of(&level, 0)

@@ -69,6 +69,9 @@ pub fn rotations(bots: usize, players: usize) -> Vec<usize> {
 enum Seat7 {
     Bot(Box<dyn Bot<Oh7Game>>),
     Oracle(Box<OracleBot>),
+    /// `mix:oracle:PLAY`: the oracle's bets (it sees every hand), then `PLAY`'s card play: what
+    /// a perfect knowledge of the deal at the bet is worth (for measurement).
+    OracleBets(Box<OracleBot>, Box<dyn Bot<Oh7Game>>),
 }
 
 /// Play the first round of an Oh 7 deal with `names[seating[s]]` in seat `s`.
@@ -85,10 +88,13 @@ pub fn play_oh7_round(
     let mut seats: Vec<Seat7> = Vec::with_capacity(players);
     for (s, &b) in seating.iter().enumerate() {
         let bot_seed = deal_seed(seed ^ 0xb07, (s * 64 + b) as u64);
-        seats.push(if BotLevel::parse(GameId::Oh7, &names[b]) == Ok(BotLevel::Oracle) {
-            Seat7::Oracle(Box::new(OracleBot::new(bot_seed)))
-        } else {
-            Seat7::Bot(oh7_bot(&names[b], bot_seed).map_err(|e| e.to_string())?)
+        seats.push(match BotLevel::parse(GameId::Oh7, &names[b]) {
+            Ok(BotLevel::Oracle) => Seat7::Oracle(Box::new(OracleBot::new(bot_seed))),
+            Ok(BotLevel::Mix(bets, play)) if *bets == BotLevel::Oracle => {
+                let play = oh7_bots::oh7_bot_of(&play, bot_seed).map_err(|e| e.to_string())?;
+                Seat7::OracleBets(Box::new(OracleBot::new(bot_seed)), play)
+            }
+            _ => Seat7::Bot(oh7_bot(&names[b], bot_seed).map_err(|e| e.to_string())?),
         });
     }
     let mut legal: Vec<Action> = Vec::with_capacity(64);
@@ -100,6 +106,10 @@ pub fn play_oh7_round(
         let a = match &mut seats[seat] {
             Seat7::Bot(b) => b.choose(&game.view(seat), &legal),
             Seat7::Oracle(o) => o.choose_in(&game, seat, &legal),
+            Seat7::OracleBets(o, b) => match legal[0] {
+                Action::Bet(_) => o.choose_in(&game, seat, &legal),
+                _ => b.choose(&game.view(seat), &legal),
+            },
         };
         if let (Some(c), Some(t0)) = (clock, t0) {
             times[seat].push(((c() - t0) * 1000.0) as f32);
