@@ -346,6 +346,8 @@ pub struct IsmctsBot {
     bet_model: Option<Box<dyn BetModel>>,
     /// The seat deciding (for [`IsmctsConfig::guide`]).
     me: u8,
+    /// Every determinization is this deal ([`IsmctsBot::bet_knowing`], for measurement).
+    fixed: Option<([CardSet; MAX_SEATS], Vec<Card>)>,
     name: &'static str,
 }
 
@@ -371,6 +373,7 @@ impl IsmctsBot {
             model: None,
             bet_model: None,
             me: 0,
+            fixed: None,
             name: "bot:ismcts",
         }
     }
@@ -544,6 +547,9 @@ impl IsmctsBot {
 
     /// A determinization of `know`: weighted by the hand model when it is on, else uniform.
     fn draw(&mut self, know: &Knowledge) -> ([CardSet; MAX_SEATS], Vec<Card>) {
+        if let Some(deal) = &self.fixed {
+            return deal.clone();
+        }
         match &self.probs {
             Some(p) => know.sample_weighted(&mut self.rng, p),
             None => know.sample(&mut self.rng),
@@ -668,6 +674,23 @@ impl IsmctsBot {
         }
         let picks = systematic(&logw, count, self.rng.random::<f64>());
         picks.into_iter().map(|j| pool[j].clone()).collect()
+    }
+
+    /// Choose a bet card as [`IsmctsBot::bet`] does, but with every determinization the true
+    /// deal (`hands` by seat, the Dummy's face-down `pile`): a bet that knows every hand, the
+    /// others' secret bets still drawn by the rollout policy. For measurement only (a
+    /// tournament's `oracle-expert`); no player is given it.
+    pub fn bet_knowing(
+        &mut self,
+        view: &SeatView,
+        legal: CardSet,
+        hands: [CardSet; MAX_SEATS],
+        pile: Vec<Card>,
+    ) -> Card {
+        self.fixed = Some((hands, pile));
+        let card = self.bet(view, legal);
+        self.fixed = None;
+        card
     }
 
     /// Choose a bet card.
@@ -925,5 +948,25 @@ mod tests {
         ] {
             assert!(IsmctsConfig::parse(bad).is_err(), "{bad} accepted");
         }
+    }
+
+    #[test]
+    fn a_bet_knowing_the_deal_draws_only_that_deal_and_forgets_it_after() {
+        use oh7_core::game::Game;
+        use oh7_core::ruleset::{Preset, Ruleset};
+        let g = oh7_core::oh7::Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, 7).unwrap();
+        let seat = g.to_move().lowest().unwrap();
+        let view = g.view(seat);
+        let mut actions = Vec::new();
+        g.legal_actions(seat, &mut actions);
+        let legal = cards_of(&actions);
+        let hands = crate::expert::true_hands(&g);
+        let mut bot = IsmctsBot::new(IsmctsConfig { iterations: 200, ..IsmctsConfig::default() }, 1);
+        let card = bot.bet_knowing(&view, legal, hands, g.dummy_pile().to_vec());
+        assert!(legal.contains(card));
+        assert!(bot.fixed.is_none(), "the deal is forgotten after the bet");
+        bot.fixed = Some((hands, Vec::new()));
+        let know = Knowledge::from_view(&view);
+        assert_eq!(bot.draw(&know).0, hands);
     }
 }

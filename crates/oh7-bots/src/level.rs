@@ -134,6 +134,9 @@ pub enum BotLevel {
     IsmctsWith(String),
     /// Sees every hand: for measurement, never a player (built by the tournament).
     Oracle,
+    /// The expert's own bet search with every hand known (`oracle-expert`; for measurement,
+    /// as `mix:oracle-expert:PLAY` in a tournament): what knowing the deal is worth to its bet.
+    OracleExpert,
     /// Bets by the learned bid evaluator in the file, plays as the expert (issue 56):
     /// `betnet=FILE` bets its best card; `betnet:K=FILE` lets the expert's bet search choose
     /// among its `K` best.
@@ -218,6 +221,8 @@ impl BotLevel {
             Ok(BotLevel::BetNet { path: path.to_string(), top })
         } else if text == "oracle" {
             Ok(BotLevel::Oracle)
+        } else if text == "oracle-expert" {
+            Ok(BotLevel::OracleExpert)
         } else if let Some(n) = text.strip_prefix("hybrid:") {
             n.parse().map(BotLevel::Hybrid).map_err(|_| LevelError::Form("hybrid:ITERATIONS"))
         } else if let Some(rest) = text.strip_prefix("mix:") {
@@ -243,6 +248,7 @@ impl fmt::Display for BotLevel {
             BotLevel::Level(l) => f.write_str(l.name()),
             BotLevel::Pimc => f.write_str("pimc"),
             BotLevel::Oracle => f.write_str("oracle"),
+            BotLevel::OracleExpert => f.write_str("oracle-expert"),
             BotLevel::Hybrid(n) => write!(f, "hybrid:{n}"),
             BotLevel::Mix(b, p) => write!(f, "mix:{b}:{p}"),
             BotLevel::IsmctsWith(s) => write!(f, "ismcts:{s}"),

@@ -72,6 +72,8 @@ enum Seat7 {
     /// `mix:oracle:PLAY`: the oracle's bets (it sees every hand), then `PLAY`'s card play: what
     /// a perfect knowledge of the deal at the bet is worth (for measurement).
     OracleBets(Box<OracleBot>, Box<dyn Bot<Oh7Game>>),
+    /// `mix:oracle-expert:PLAY`: the expert's bet search on the true deal, then `PLAY`.
+    ExpertKnowingBets(Box<oh7_bots::ismcts::IsmctsBot>, Box<dyn Bot<Oh7Game>>),
 }
 
 /// Play the first round of an Oh 7 deal with `names[seating[s]]` in seat `s`.
@@ -94,6 +96,10 @@ pub fn play_oh7_round(
                 let play = oh7_bots::oh7_bot_of(&play, bot_seed).map_err(|e| e.to_string())?;
                 Seat7::OracleBets(Box::new(OracleBot::new(bot_seed)), play)
             }
+            Ok(BotLevel::Mix(bets, play)) if *bets == BotLevel::OracleExpert => {
+                let play = oh7_bots::oh7_bot_of(&play, bot_seed).map_err(|e| e.to_string())?;
+                Seat7::ExpertKnowingBets(Box::new(oh7_bots::ismcts::IsmctsBot::expert(bot_seed)), play)
+            }
             _ => Seat7::Bot(oh7_bot(&names[b], bot_seed).map_err(|e| e.to_string())?),
         });
     }
@@ -106,6 +112,14 @@ pub fn play_oh7_round(
         let a = match &mut seats[seat] {
             Seat7::Bot(b) => b.choose(&game.view(seat), &legal),
             Seat7::Oracle(o) => o.choose_in(&game, seat, &legal),
+            Seat7::ExpertKnowingBets(e, b) => match legal[0] {
+                Action::Bet(_) if legal.len() > 1 => {
+                    let hands = oh7_bots::expert::true_hands(&game);
+                    let pile = game.dummy_pile().to_vec();
+                    Action::Bet(e.bet_knowing(&game.view(seat), oh7_bots::heuristic::cards_of(&legal), hands, pile))
+                }
+                _ => b.choose(&game.view(seat), &legal),
+            },
             Seat7::OracleBets(o, b) => match legal[0] {
                 Action::Bet(_) => o.choose_in(&game, seat, &legal),
                 _ => b.choose(&game.view(seat), &legal),
