@@ -383,6 +383,12 @@ impl IsmctsBot {
         IsmctsBot { name, ..self }
     }
 
+    /// Its settings, to change before it decides (the evaluator and prior it was built with
+    /// stay).
+    pub fn config_mut(&mut self) -> &mut IsmctsConfig {
+        &mut self.cfg
+    }
+
     /// This bot with `model` weighting its determinizations instead of the shipped one (turns
     /// [`IsmctsConfig::hand`] on).
     pub fn with_hand_model(mut self, model: Arc<HandModel>) -> IsmctsBot {

@@ -136,7 +136,12 @@ pub enum BotLevel {
     Oracle,
     /// The expert's own bet search with every hand known (`oracle-expert`; for measurement,
     /// as `mix:oracle-expert:PLAY` in a tournament): what knowing the deal is worth to its bet.
-    OracleExpert,
+    /// With `playout` (`oracle-playout`), each bet of that search is played out by the rollout
+    /// policy alone, which does not use the others' cards, instead of by its tree, which does.
+    OracleExpert {
+        /// The rollout plays the round after the bet (no tree below the bet).
+        playout: bool,
+    },
     /// Bets by the learned bid evaluator in the file, plays as the expert (issue 56):
     /// `betnet=FILE` bets its best card; `betnet:K=FILE` lets the expert's bet search choose
     /// among its `K` best.
@@ -222,7 +227,9 @@ impl BotLevel {
         } else if text == "oracle" {
             Ok(BotLevel::Oracle)
         } else if text == "oracle-expert" {
-            Ok(BotLevel::OracleExpert)
+            Ok(BotLevel::OracleExpert { playout: false })
+        } else if text == "oracle-playout" {
+            Ok(BotLevel::OracleExpert { playout: true })
         } else if let Some(n) = text.strip_prefix("hybrid:") {
             n.parse().map(BotLevel::Hybrid).map_err(|_| LevelError::Form("hybrid:ITERATIONS"))
         } else if let Some(rest) = text.strip_prefix("mix:") {
@@ -248,7 +255,8 @@ impl fmt::Display for BotLevel {
             BotLevel::Level(l) => f.write_str(l.name()),
             BotLevel::Pimc => f.write_str("pimc"),
             BotLevel::Oracle => f.write_str("oracle"),
-            BotLevel::OracleExpert => f.write_str("oracle-expert"),
+            BotLevel::OracleExpert { playout: false } => f.write_str("oracle-expert"),
+            BotLevel::OracleExpert { playout: true } => f.write_str("oracle-playout"),
             BotLevel::Hybrid(n) => write!(f, "hybrid:{n}"),
             BotLevel::Mix(b, p) => write!(f, "mix:{b}:{p}"),
             BotLevel::IsmctsWith(s) => write!(f, "ismcts:{s}"),
@@ -358,6 +366,8 @@ mod tests {
         for t in [
             "pimc",
             "oracle",
+            "oracle-expert",
+            "mix:oracle-playout:expert",
             "hybrid:1000",
             "mix:ismcts:expert",
             "mix:heuristic:ismcts:iterations=500",

@@ -36,7 +36,8 @@ pub(crate) struct TournamentArgs {
     /// docs/learning.md), `mix:BETS:PLAY`, `hybrid:ITERATIONS`, `betnet=FILE`, `pimc` (the expert
     /// before 2026-11-25), and `oracle` (sees every hand; for measurement; `mix:oracle:PLAY` bets
     /// as the oracle and plays as PLAY; `mix:oracle-expert:PLAY` bets by the expert's search
-    /// knowing every hand).
+    /// knowing every hand, `mix:oracle-playout:PLAY` the same with each bet played out by the
+    /// heuristic).
     /// Seven: random, heuristic, search.
     #[arg(long, value_delimiter = ',', default_value = "heuristic,random")]
     pub bots: Vec<String>,
@@ -115,7 +116,7 @@ pub(crate) fn run(args: &TournamentArgs) -> Result<()> {
         })?;
         // `mix:oracle:PLAY`: the oracle's bets, which only a tournament can seat; check PLAY.
         let level = match level {
-            BotLevel::Mix(bets, play) if matches!(*bets, BotLevel::Oracle | BotLevel::OracleExpert) => *play,
+            BotLevel::Mix(bets, play) if matches!(*bets, BotLevel::Oracle | BotLevel::OracleExpert { .. }) => *play,
             other => other,
         };
         if !level.is_offered()

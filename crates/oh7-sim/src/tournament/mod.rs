@@ -96,9 +96,13 @@ pub fn play_oh7_round(
                 let play = oh7_bots::oh7_bot_of(&play, bot_seed).map_err(|e| e.to_string())?;
                 Seat7::OracleBets(Box::new(OracleBot::new(bot_seed)), play)
             }
-            Ok(BotLevel::Mix(bets, play)) if *bets == BotLevel::OracleExpert => {
+            Ok(BotLevel::Mix(bets, play)) if matches!(*bets, BotLevel::OracleExpert { .. }) => {
                 let play = oh7_bots::oh7_bot_of(&play, bot_seed).map_err(|e| e.to_string())?;
-                Seat7::ExpertKnowingBets(Box::new(oh7_bots::ismcts::IsmctsBot::expert(bot_seed)), play)
+                let mut expert = oh7_bots::ismcts::IsmctsBot::expert(bot_seed);
+                if *bets == (BotLevel::OracleExpert { playout: true }) {
+                    expert.config_mut().bet_tree = false;
+                }
+                Seat7::ExpertKnowingBets(Box::new(expert), play)
             }
             _ => Seat7::Bot(oh7_bot(&names[b], bot_seed).map_err(|e| e.to_string())?),
         });
