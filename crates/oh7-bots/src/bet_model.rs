@@ -3,7 +3,8 @@
 //! it then plays for that bet; a bot bets the card of the highest expected points.
 //!
 //! Its inputs ([`bet_features`]) are read from the bettor's seat view only: its hand, the
-//! candidate card, the table (players, the Dummy), the attempt and the preset. Its outputs are
+//! candidate card, the table (players, the Dummy), the attempt, the preset and the cards the
+//! others showed in earlier attempts. Its outputs are
 //! one logit per whole number of points from [`POINTS_MIN`] to [`POINTS_MAX`] (a round's points
 //! are clipped there when it learns), so the table's own scoring (`Scoring`) is what it learned,
 //! not a formula written again. It is trained by `oh7 learn data --bets --explore-bets P` then
@@ -34,8 +35,9 @@ const DUMMY_AT: usize = PLAYERS_AT + MAX_SEATS - 1;
 const ATTEMPT_AT: usize = DUMMY_AT + 1;
 const PRESET_AT: usize = ATTEMPT_AT + 1;
 const SIZE_AT: usize = PRESET_AT + Preset::ALL.len();
+const SHOWN_AT: usize = SIZE_AT + 1;
 /// Inputs of the bid evaluator.
-pub const BET_FEATURES: usize = SIZE_AT + 1;
+pub const BET_FEATURES: usize = SHOWN_AT + CARD_IDS;
 
 /// The bin of `points` (clipped to [`POINTS_MIN`]..=[`POINTS_MAX`]).
 pub fn bin_of(points: i32) -> usize {
@@ -48,7 +50,16 @@ pub fn bet_facts(view: &SeatView<'_>) -> BetFacts {
         PhaseView::Betting { attempt } => attempt.saturating_sub(1).min(255) as u8,
         _ => 0,
     };
-    BetFacts { players: view.players(), dummy: view.dummy().is_some(), attempt, preset: view.rules().preset }
+    let me = crate::sample::seat_of(view);
+    let mut shown = CardSet::EMPTY;
+    for a in view.bet_attempts() {
+        for (p, &c) in a.iter().enumerate() {
+            if p != me {
+                shown.insert(c);
+            }
+        }
+    }
+    BetFacts { players: view.players(), dummy: view.dummy().is_some(), attempt, preset: view.rules().preset, shown }
 }
 
 /// The features of betting `bet` from `view`, into `out` ([`BET_FEATURES`] numbers): those of
@@ -65,8 +76,9 @@ pub fn bet_features(view: &SeatView<'_>, bet: Card, out: &mut [f32]) {
 
 /// The nonzero features of a bet from `hand` under `facts`, the bet card left out: the hand
 /// one-hot by card id, the players one-hot (2 to 9), whether the table has the Dummy, the
-/// attempt (0 for the first, over two, at most 2), the preset one-hot and the hand's size over
-/// ten. The bet card is one-hot at `BET_AT + id`.
+/// attempt (0 for the first, over two, at most 2), the preset one-hot, the hand's size over
+/// ten and the cards the others showed in earlier attempts one-hot by card id. The bet card is
+/// one-hot at `BET_AT + id`.
 fn context_features(facts: &BetFacts, hand: CardSet, out: &mut Vec<(usize, f32)>) {
     out.clear();
     for c in hand.iter() {
@@ -83,6 +95,9 @@ fn context_features(facts: &BetFacts, hand: CardSet, out: &mut Vec<(usize, f32)>
     let preset = Preset::ALL.iter().position(|&p| p == facts.preset).unwrap_or(0);
     out.push((PRESET_AT + preset, 1.0));
     out.push((SIZE_AT, hand.len() as f32 / 10.0));
+    for c in facts.shown.iter() {
+        out.push((SHOWN_AT + c.id() as usize, 1.0));
+    }
 }
 
 /// The bid evaluator's network: [`BET_FEATURES`] inputs to [`POINT_BINS`] logits.
@@ -289,6 +304,56 @@ mod tests {
         assert_eq!(x[PRESET_AT + 3], 1.0, "kod7");
         assert!(x.iter().all(|v| (0.0..=1.0).contains(v)));
         assert_eq!((bin_of(-30), bin_of(0), bin_of(99)), (0, 10, POINT_BINS - 1));
+    }
+
+    #[test]
+    fn the_cards_others_showed_in_an_earlier_attempt_are_inputs() {
+        // A kod7 deal whose first bets can sum to 7, bet so, then seat 0's second bet.
+        let mut tried = 0;
+        for seed in 0..200u64 {
+            let mut g = Oh7Game::new(Ruleset::preset(Preset::Kod7), 4, seed).unwrap();
+            let mut legal = Vec::new();
+            let bets: Vec<Vec<Card>> = (0..4)
+                .map(|p| {
+                    g.legal_actions(p, &mut legal);
+                    legal.iter().filter_map(|a| if let Action::Bet(c) = a { Some(*c) } else { None }).collect()
+                })
+                .collect();
+            let mut pick = None;
+            'search: for &a in &bets[0] {
+                for &b in &bets[1] {
+                    for &c in &bets[2] {
+                        for &d in &bets[3] {
+                            if [a, b, c, d].iter().map(|x| u32::from(x.value())).sum::<u32>() == 7 {
+                                pick = Some([a, b, c, d]);
+                                break 'search;
+                            }
+                        }
+                    }
+                }
+            }
+            let Some(pick) = pick else { continue };
+            tried += 1;
+            for (p, &c) in pick.iter().enumerate() {
+                g.apply(p, Action::Bet(c)).unwrap();
+            }
+            let view = g.view(0);
+            assert!(matches!(view.phase(), PhaseView::Betting { attempt: 2 }), "a second attempt");
+            let facts = bet_facts(&view);
+            let others: CardSet = pick[1..].iter().copied().collect();
+            assert_eq!(facts.shown, others);
+            let bet = view.hand().minus(CardSet::from_cards(&[pick[0]])).first().unwrap();
+            let mut x = vec![0.0f32; BET_FEATURES];
+            bet_features(&view, bet, &mut x);
+            for c in others.iter() {
+                assert_eq!(x[SHOWN_AT + c.id() as usize], 1.0, "{c} shown");
+            }
+            assert_eq!(x[SHOWN_AT..].iter().sum::<f32>() as u32, others.len());
+            // Seat 0's own first bet is not among the shown cards.
+            assert_eq!(x[SHOWN_AT + pick[0].id() as usize], if others.contains(pick[0]) { 1.0 } else { 0.0 });
+            break;
+        }
+        assert!(tried > 0, "no deal among 200 could bet a sum of 7");
     }
 
     #[test]

@@ -192,14 +192,22 @@ impl Evidence {
         if self.bets.is_none() {
             return 0.0;
         }
-        let facts = BetFacts {
-            players: self.players,
-            dummy: self.dummy.is_some(),
-            attempt: self.attempt,
-            preset: self.rules.preset,
-        };
         let mut ll = 0.0;
         for q in (0..self.table).filter(|&q| q != self.me && q < self.players && Some(q) != self.dummy) {
+            // What the others showed before q's bet (identical cards of two decks counted once).
+            let mut shown = CardSet::EMPTY;
+            for (r, u) in self.used[..self.players.min(MAX_SEATS)].iter().enumerate() {
+                if r != q {
+                    shown = shown.or(*u);
+                }
+            }
+            let facts = BetFacts {
+                players: self.players,
+                dummy: self.dummy.is_some(),
+                attempt: self.attempt,
+                preset: self.rules.preset,
+                shown,
+            };
             let hand = hands[q].or(self.played[q]);
             let mut bettable = hand.minus(self.used[q]);
             bettable.remove(Card::INTERROBANG);

@@ -69,6 +69,9 @@ pub struct BetFacts {
     pub attempt: u8,
     /// The rules' preset.
     pub preset: Preset,
+    /// The cards the other players showed in this round's earlier attempts (R-BET-3): public,
+    /// and out of their bets from now on (R-BET-2).
+    pub shown: CardSet,
 }
 
 /// A model of how players bet: the log-probability that a player holding `hand` bets `card`
