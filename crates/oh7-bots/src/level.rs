@@ -189,6 +189,10 @@ pub enum BotError {
     /// The oracle sees every hand: only a tournament seats it.
     #[error("`oracle` sees every hand: only a tournament seats it")]
     Oracle,
+    /// A bettor that sees the deal (`oracle-expert`, `oracle-playout`) only bets: a tournament
+    /// seats it with a player, as `mix:BETTOR:PLAY`.
+    #[error("`{0}` only bets, seeing every hand: in a tournament, seat it as mix:{0}:PLAY, e.g. mix:{0}:expert")]
+    BetsOnly(String),
     /// A learned model's file that does not load.
     #[error("{0}")]
     Model(String),
@@ -354,6 +358,17 @@ mod tests {
     use super::*;
 
     /// Every text reads back as itself; the offered levels are the game's lists.
+    #[test]
+    fn the_bettors_that_see_the_deal_are_never_built_alone() {
+        for t in ["oracle-expert", "oracle-playout"] {
+            let level = BotLevel::parse(GameId::Oh7, t).unwrap();
+            let err = crate::oh7_bot_of(&level, 0).err().expect("refused").to_string();
+            assert!(err.contains(&format!("mix:{t}:PLAY")), "{err}");
+        }
+        let oracle = BotLevel::parse(GameId::Oh7, "oracle").unwrap();
+        assert!(matches!(crate::oh7_bot_of(&oracle, 0), Err(BotError::Oracle)));
+    }
+
     #[test]
     fn levels_read_and_write_back() {
         for game in GameId::ALL {

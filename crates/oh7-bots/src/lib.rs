@@ -170,7 +170,8 @@ pub fn oh7_bot_of(level: &BotLevel, seed: u64) -> Result<Box<dyn Bot<oh7_core::o
         BotLevel::IsmctsWith(settings) => {
             Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::parse(settings)?, seed)))
         }
-        BotLevel::Oracle | BotLevel::OracleExpert { .. } => Err(BotError::Oracle),
+        BotLevel::Oracle => Err(BotError::Oracle),
+        BotLevel::OracleExpert { .. } => Err(BotError::BetsOnly(level.to_string())),
     }
 }
 
