@@ -65,13 +65,19 @@ pub fn bet_miss(rules: &Ruleset, hand: CardSet, c: Card, table: usize, others: C
     ((e - c.value() as f32).abs(), trump.is_some())
 }
 
+/// What the heuristic's bet minimises: [`bet_miss`], less 0.15 when the bet would likely bring
+/// its suit as trump.
+fn bet_distance(rules: &Ruleset, hand: CardSet, c: Card, table: usize, others: CardSet) -> f32 {
+    let (miss, trump) = bet_miss(rules, hand, c, table, others);
+    if trump { miss - 0.15 } else { miss }
+}
+
 /// The heuristic's bet: the card whose value is closest to the hand's expected tricks under the
 /// trump that bet would bring.
 pub fn heuristic_bet(rules: &Ruleset, hand: CardSet, bettable: CardSet, table: usize, others: CardSet) -> Card {
     let mut best = (f32::MAX, bettable.first().expect("a bettable card"));
     for c in bettable.iter() {
-        let (miss, trump) = bet_miss(rules, hand, c, table, others);
-        let d = if trump { miss - 0.15 } else { miss };
+        let d = bet_distance(rules, hand, c, table, others);
         if d < best.0 {
             best = (d, c);
         }
@@ -80,7 +86,7 @@ pub fn heuristic_bet(rules: &Ruleset, hand: CardSet, bettable: CardSet, table: u
 }
 
 /// The heuristic's bet made uncertain: each card of `bettable` with probability ∝
-/// `exp(−beta · miss)`, `miss` being what [`heuristic_bet`] minimises (a large `beta` is the
+/// `exp(−beta · d)`, `d` being what [`heuristic_bet`] minimises (a large `beta` is the
 /// heuristic's bet; a small one spreads the bets as real players' do).
 pub fn soft_heuristic_bet(
     rules: &Ruleset,
@@ -94,8 +100,7 @@ pub fn soft_heuristic_bet(
     let mut k = 0;
     let mut low = f64::MAX;
     for c in bettable.iter().take(cards.len()) {
-        let (miss, trump) = bet_miss(rules, hand, c, table, CardSet::EMPTY);
-        let d = f64::from(if trump { miss - 0.15 } else { miss });
+        let d = f64::from(bet_distance(rules, hand, c, table, CardSet::EMPTY));
         low = low.min(d);
         cards[k] = (c, d);
         k += 1;
@@ -257,7 +262,7 @@ pub fn sighted_play(pos: &Position, bets: &[u8; MAX_SEATS]) -> Card {
             }
         };
         let k = trick::trick_key(c, trump, lead);
-        let wins_now = k > before || (trick.is_empty() && k > 0);
+        let wins_now = k > before;
         if wins_now && k >= top {
             sure.insert(c);
         }
@@ -492,10 +497,7 @@ mod tests {
             bettable.remove(Card::INTERROBANG);
             let sharp = heuristic_bet(&rules, hand, bettable, 4, CardSet::EMPTY);
             // At a large beta the soft bet is one of the heuristic's best (ties split by lot).
-            let d = |c: Card| {
-                let (miss, trump) = bet_miss(&rules, hand, c, 4, CardSet::EMPTY);
-                if trump { miss - 0.15 } else { miss }
-            };
+            let d = |c: Card| bet_distance(&rules, hand, c, 4, CardSet::EMPTY);
             assert_eq!(d(soft_heuristic_bet(&rules, hand, bettable, 4, 1e4, &mut rng)), d(sharp));
             let mut seen = CardSet::EMPTY;
             for _ in 0..200 {

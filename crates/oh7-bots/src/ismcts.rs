@@ -237,7 +237,7 @@ impl IsmctsConfig {
         p
     }
     /// Settings from `key=value` pairs over the defaults ([`ISMCTS_KEYS`]: `iterations`, `c`,
-    /// `scale`, `rollout` (`random` or `heuristic`), …), separated by `:` or `,`, e.g.
+    /// `scale`, `rollout` (`random`, `heuristic` or `sighted`), …), separated by `:` or `,`, e.g.
     /// `iterations=4000:c=0.35:rollout=random`.
     pub fn parse(text: &str) -> Result<IsmctsConfig, IsmctsConfigError> {
         let mut cfg = IsmctsConfig::default();
@@ -935,6 +935,7 @@ mod tests {
         assert_eq!((c.scale, c.bet_factor, c.bet_tree, c.spite), (10.0, 1, true, 0.0));
         let r = IsmctsConfig::parse("keyed=true:guide=0.5:bet_noise=2:rollout_eps=0.1").unwrap();
         assert_eq!((r.keyed, r.guide, r.bet_noise, r.rollout_eps), (true, 0.5, 2.0, 0.1));
+        assert_eq!(IsmctsConfig::parse("rollout=sighted").unwrap().rollout, Rollout::Sighted);
         assert_eq!(IsmctsConfig::parse("").unwrap(), IsmctsConfig::default());
         for bad in [
             "keyed=1",
