@@ -484,6 +484,23 @@ pub fn play_deals(
 mod tests {
     use super::*;
 
+    /// The bettors that see the deal are seated with a player (`mix:BETTOR:PLAY`) and play a
+    /// whole round; named alone, they are refused.
+    #[test]
+    fn the_bettors_that_see_the_deal_play_a_round_with_their_player() {
+        let names: Vec<String> = ["mix:oracle-playout:heuristic", "mix:oracle:heuristic", "heuristic"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let rules = Ruleset::preset(oh7_core::ruleset::Preset::Kod7);
+        let results = play_oh7_round(rules, 4, 11, &names, &[0, 1, 2, 2], None).expect("a round");
+        assert_eq!(results.len(), 4);
+        assert!(results.iter().all(|r| r.bet <= 7 && r.won <= 7));
+        let alone = vec!["oracle-expert".to_string(), "heuristic".to_string()];
+        let err = play_oh7_round(rules, 4, 11, &alone, &[0, 1, 0, 1], None).err().expect("refused");
+        assert!(err.contains("mix:oracle-expert:PLAY"), "{err}");
+    }
+
     #[test]
     fn rotations_put_every_bot_in_every_seat() {
         assert_eq!(rotations(2, 4), vec![0, 1]);
