@@ -497,7 +497,7 @@ mod tests {
         assert_eq!(results.len(), 4);
         assert!(results.iter().all(|r| r.bet <= 7 && r.won <= 7));
         let alone = vec!["oracle-expert".to_string(), "heuristic".to_string()];
-        let err = play_oh7_round(rules, 4, 11, &alone, &[0, 1, 0, 1], None).err().expect("refused");
+        let err = play_oh7_round(rules, 4, 11, &alone, &[0, 1, 0, 1], None).expect_err("refused");
         assert!(err.contains("mix:oracle-expert:PLAY"), "{err}");
     }
 
