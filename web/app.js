@@ -889,9 +889,10 @@ function soloPanel() {
     const levels = levelsOf(game.value);
     const was = level.value;
     level.replaceChildren(...levels.map((l) => h("option", { value: l }, t.levels[l] || l)));
-    // A newcomer (no level chosen on this device yet) is offered the beginner first.
+    // A newcomer (no level chosen on this device yet) is offered the weakest level above random:
+    // the beginner in Oh 7, the heuristic in Seven (the tutorial's bots too).
     const chosen = localStorage.getItem("oh7.solo.level");
-    level.value = levels.includes(was) ? was : levels.includes(chosen) ? chosen : levels.includes("beginner") ? "beginner" : levels[levels.length - 1];
+    level.value = levels.includes(was) ? was : levels.includes(chosen) ? chosen : levels.includes("beginner") ? "beginner" : levels[Math.min(1, levels.length - 1)];
   };
   game.addEventListener("change", redraw);
   preset.addEventListener("change", redraw);
