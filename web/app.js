@@ -887,7 +887,8 @@ function soloPanel() {
     players.max = e.max_players;
     playersHelp.textContent = t.playersAllowed(e.min_players, e.max_players, !!e.ruleset?.dummy && e.min_players === 2);
     const levels = levelsOf(game.value);
-    const was = level.value;
+    // What the person picked here (not what this form offered them) is kept across games.
+    const was = level.dataset.picked || "";
     level.replaceChildren(...levels.map((l) => h("option", { value: l }, t.levels[l] || l)));
     // A newcomer (no level chosen on this device yet) is offered the weakest level above random:
     // the beginner in Oh 7, the heuristic in Seven (the tutorial's bots too).
@@ -896,6 +897,7 @@ function soloPanel() {
   };
   game.addEventListener("change", redraw);
   preset.addEventListener("change", redraw);
+  level.addEventListener("change", () => (level.dataset.picked = level.value));
   redraw();
   soloRedraw = redraw;
   const form = h(
